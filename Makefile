@@ -1,0 +1,68 @@
+# barbu: the two commands that matter are `make run` and `make check`.
+# Each first installs whatever is missing on a Debian 12 machine.
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+CMAKE_FLAGS ?=
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: all build run check setup test test-asan format format-check fuzz bench clean
+
+all: build
+
+$(BUILD)/build.ninja:
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+
+build: $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS)
+
+setup:
+	@sh scripts/setup.sh
+
+# The main job: until the server exists, a game against three computer players.
+run: setup
+	@$(MAKE) --no-print-directory build
+	./$(BUILD)/barbu play
+
+# Every test: unit, property, golden and CLI tests on the release build; the
+# unit tests again under ASan + UBSan with the invariant checker; the
+# formatting; a short run of the record-reader fuzzer.
+check: setup
+	@$(MAKE) --no-print-directory build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	@$(MAKE) --no-print-directory test-asan
+	@$(MAKE) --no-print-directory format-check
+	@$(MAKE) --no-print-directory fuzz
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+$(ASAN_BUILD)/build.ninja:
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DBARBU_SANITIZE=ON $(CMAKE_FLAGS)
+
+test-asan: $(ASAN_BUILD)/build.ninja
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -L unit
+
+$(FUZZ_BUILD)/build.ninja:
+	CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DBARBU_FUZZ=ON $(CMAKE_FLAGS)
+
+fuzz: $(FUZZ_BUILD)/build.ninja
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_record
+	sh tests/fuzz/run.sh $(FUZZ_BUILD)/fuzz_record
+
+FORMAT_FILES = $(shell find include src tests bench -name '*.[ch]' 2>/dev/null)
+
+format:
+	clang-format -i $(FORMAT_FILES)
+
+format-check:
+	clang-format --dry-run -Werror $(FORMAT_FILES)
+	@echo "format: ok"
+
+bench: build
+	./$(BUILD)/barbu bench
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

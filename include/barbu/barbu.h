@@ -1,0 +1,543 @@
+/*
+ * barbu.h - the front door of libbarbu, the Barbu rules engine.
+ *
+ * A game is a rule set, a seed and the list of actions the seats took.
+ * Dealing and the first draw come from the seed; everything else is an action
+ * that the engine checks.  The engine does no I/O, keeps no globals and does
+ * not allocate while a game is played: a barbu_state is a plain value that the
+ * caller owns and may copy with an assignment.
+ *
+ * Conventions: public names start with barbu_; a function that can fail
+ * returns 0 on success or a negative BARBU_E* code that barbu_strerror()
+ * puts into words.
+ */
+#ifndef BARBU_BARBU_H
+#define BARBU_BARBU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BARBU_VERSION "0.1.0"
+
+/* ------------------------------------------------------------------ errors */
+
+enum {
+    BARBU_OK = 0,
+    BARBU_EINVAL = -1,       /* a malformed argument */
+    BARBU_ENOMEM = -2,       /* out of memory */
+    BARBU_EOVER = -3,        /* the game is over */
+    BARBU_EPHASE = -4,       /* that kind of action is not expected now */
+    BARBU_ETURN = -5,        /* it is another seat's turn */
+    BARBU_ENOTHELD = -6,     /* the card is not in the player's hand */
+    BARBU_EFOLLOW = -7,      /* must follow suit */
+    BARBU_EHEARTS = -8,      /* hearts may not be led yet */
+    BARBU_ETRUMP = -9,       /* void in the suit led: must trump */
+    BARBU_EOVERTRUMP = -10,  /* must over-trump the trick */
+    BARBU_EHIGHER = -11,     /* trump led: must play a higher trump */
+    BARBU_ELAYOUT = -12,     /* the card does not fit the layout */
+    BARBU_EMUSTPLAY = -13,   /* may not pass while a card can be played */
+    BARBU_EONECARD = -14,    /* cards must be played one at a time now */
+    BARBU_EUSED = -15,       /* the player has already declared it */
+    BARBU_ECONTRACT = -16,   /* no such contract or combination here */
+    BARBU_ESUIT = -17,       /* a trump suit must be named (and only then) */
+    BARBU_ERANK = -18,       /* a start rank must be named (and only then) */
+    BARBU_EDOUBLE = -19,     /* that player may not be doubled */
+    BARBU_EREDOUBLE = -20,   /* only a player who doubled you can be redoubled */
+    BARBU_ECOMPULSORY = -21, /* a compulsory double of the declarer is owed */
+    BARBU_EISRAELI = -22,    /* must discard the last penalty card */
+    BARBU_ECOUNT = -23,      /* the wrong number of cards */
+    BARBU_EARRANGE = -24,    /* the arrangement of rows is not valid */
+    BARBU_EHANDS = -25,      /* the hands are not a valid deal */
+    BARBU_EPARSE = -26,      /* malformed record or rules text */
+    BARBU_ERULES = -27,      /* the rule set is not valid */
+    BARBU_EMISMATCH = -28,   /* a record disagrees with the engine */
+    BARBU_ELIMIT = -29,      /* more than the engine can hold */
+};
+
+/* The error in words, e.g. "must follow suit".  Never NULL. */
+const char *barbu_strerror(int err);
+
+/* A diagnostic for the readers of texts (rules files, records). */
+typedef struct barbu_diag {
+    int line;     /* 1-based line of the text, 0 if none */
+    int deal;     /* 1-based deal, 0 if none */
+    int position; /* 1-based action within the deal, 0 if none */
+    char msg[200];
+} barbu_diag;
+
+/* ------------------------------------------------------------------- cards */
+
+/*
+ * A card is suit * 16 + rank with rank 2..14 (14 = ace), so a set of cards is
+ * a uint64_t with one 16-bit lane per suit and the rank as the bit inside it.
+ */
+typedef uint8_t barbu_card;
+typedef uint64_t barbu_cards;
+
+enum { BARBU_CLUBS, BARBU_DIAMONDS, BARBU_HEARTS, BARBU_SPADES };
+enum { BARBU_JACK = 11, BARBU_QUEEN = 12, BARBU_KING = 13, BARBU_ACE = 14 };
+
+#define BARBU_CARD(suit, rank) ((barbu_card)((suit)*16 + (rank)))
+#define BARBU_SUIT(card)       ((int)((card) >> 4))
+#define BARBU_RANK(card)       ((int)((card)&15))
+#define BARBU_BIT(card)        (UINT64_C(1) << (card))
+#define BARBU_SUIT_CARDS(suit) (UINT64_C(0x7ffc) << ((suit)*16))
+#define BARBU_ALL_CARDS        UINT64_C(0x7ffc7ffc7ffc7ffc)
+
+/* Cards in a set. */
+static inline int barbu_count(barbu_cards set)
+{
+    return __builtin_popcountll(set);
+}
+
+/* The k-th card of a set (k from 0, lowest first); k must be below the count. */
+int barbu_nth_card(barbu_cards set, unsigned k);
+
+/* Parses one card ("QH", "10h", "Th", "Q♥"); returns the card or -1 and sets
+ * *end past what was read. */
+int barbu_card_parse(const char *text, const char **end);
+
+/* Writes a card as "QH" (ascii) or "Q♥" (unicode); returns the length. */
+enum { BARBU_FMT_ASCII = 0, BARBU_FMT_UNICODE = 1 };
+int barbu_card_format(barbu_card card, int fmt, char *buf, size_t cap);
+
+/* Writes a hand PBN-style as "AKQ.T98.-.5432" (spades, hearts, diamonds,
+ * clubs); returns the length written (truncated to cap - 1). */
+int barbu_hand_format(barbu_cards hand, char *buf, size_t cap);
+
+/* Parses a PBN-style hand; returns 0 or BARBU_EPARSE. */
+int barbu_hand_parse(const char *text, const char **end, barbu_cards *hand);
+
+/* "N", "E", "S", "W" and the seat from a letter or name, or -1. */
+const char *barbu_seat_name(int seat);
+int barbu_seat_parse(const char *text);
+
+/* -------------------------------------------------------------- randomness */
+
+/* SplitMix64: small, fast and exactly reproducible on every machine. */
+typedef struct barbu_rng {
+    uint64_t s;
+} barbu_rng;
+
+static inline void barbu_rng_seed(barbu_rng *rng, uint64_t seed)
+{
+    rng->s = seed;
+}
+
+static inline uint64_t barbu_rng_next(barbu_rng *rng)
+{
+    uint64_t z = (rng->s += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* A number in [0, n). */
+static inline uint32_t barbu_rng_below(barbu_rng *rng, uint32_t n)
+{
+    return (uint32_t)(((barbu_rng_next(rng) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* ------------------------------------------------------------------- rules */
+
+#define BARBU_MAX_CONTRACTS 12
+#define BARBU_MAX_TRICKS    13
+
+/* How a contract is played.  Its scores come from the tables of
+ * barbu_contract, so a new score table needs no new code. */
+enum {
+    BARBU_KIND_TRICKS,   /* no trumps; penalties for tricks and cards taken */
+    BARBU_KIND_TRUMPS,   /* the declarer names trumps; points per trick */
+    BARBU_KIND_DOMINO,   /* a layout from a rank the declarer names */
+    BARBU_KIND_PATIENCE, /* a layout from the Jacks (seed 000) */
+    BARBU_KIND_RAVAGE,   /* most cards of one suit (seed 004) */
+    BARBU_KIND_CHINESE,  /* three poker hands (seed 004) */
+};
+
+/* Contract flags. */
+enum {
+    BARBU_CF_HEARTS_LEAD = 1, /* hearts may not be led while holding another suit */
+    BARBU_CF_EARLY_END = 2,   /* the deal ends once every penalty card is taken */
+    BARBU_CF_ISRAELI = 4,     /* the Israeli penalty-discard rule applies */
+};
+
+typedef struct barbu_contract {
+    char key[16];  /* "no-hearts": the name in files and messages */
+    char name[24]; /* "No Hearts" */
+    char abbr[4];  /* "NH" for narrow score sheets */
+    uint8_t kind;
+    uint8_t flags;
+    uint8_t per_player;                       /* times each player declares it in a game */
+    int8_t fixed_rank;                        /* layouts: the start rank when fixed, else 0 */
+    int16_t per_trick;                        /* per trick taken */
+    int16_t trick_from_end[BARBU_MAX_TRICKS]; /* [0] is the last trick */
+    int16_t card[64];                         /* per card taken, indexed by barbu_card */
+    int16_t place[4];                         /* layouts: by order out */
+} barbu_contract;
+
+enum { BARBU_ROTATE_EVERY_DEAL, BARBU_ROTATE_BLOCK };
+enum { BARBU_FIRST_DECLARER, BARBU_FIRST_LEFT };
+enum { BARBU_ISRAELI_OFF, BARBU_ISRAELI_ADVISE, BARBU_ISRAELI_ENFORCE };
+
+typedef struct barbu_rules {
+    char preset[16];           /* the preset it started from */
+    uint8_t deck_low;          /* lowest rank: 2 (52 cards) or 7 (32 cards) */
+    uint8_t rotation;          /* BARBU_ROTATE_*: new declarer every deal, or
+                                  each declarer's contracts in a row */
+    uint8_t first_lead;        /* trick contracts: who leads first */
+    uint8_t domino_first;      /* layouts: who plays first */
+    bool domino_ace_low;       /* layouts: A below 2 instead of above K */
+    bool must_trump;           /* Trumps: void in the suit led, must trump */
+    bool hearts_lead;          /* the hearts-lead rule, where a contract has it */
+    bool early_end;            /* early ends, where a contract has them */
+    bool doubling;             /* doubling and redoubling */
+    bool undoubled_shared;     /* an undoubled negative contract is not played */
+    uint8_t mandatory_doubles; /* doubles owed to each declarer; 0 = none */
+    uint8_t israeli;           /* BARBU_ISRAELI_* */
+    uint8_t n_contracts;
+    barbu_contract contract[BARBU_MAX_CONTRACTS];
+} barbu_rules;
+
+/* Fills *rules with a named preset ("uk", "classic").  Returns BARBU_EINVAL
+ * for an unknown name. */
+int barbu_rules_preset(barbu_rules *rules, const char *name);
+
+/* The names of the presets, NULL after the last. */
+const char *barbu_preset_name(int index);
+
+/* Reads a rules file ("key = value" lines, '#' comments) on top of the preset
+ * its "preset" line names (default uk).  On error fills *diag with the line
+ * and the reason. */
+int barbu_rules_parse(barbu_rules *rules, const char *text, size_t len, barbu_diag *diag);
+
+/* Writes the rule set as a rules file.  With only_changes, writes just the
+ * lines that differ from its preset.  Returns the length it needs (like
+ * snprintf); the text is truncated to cap - 1. */
+int barbu_rules_write(const barbu_rules *rules, bool only_changes, char *buf, size_t cap);
+
+/* Checks a rule set (ranges, zero sum); fills *diag on error. */
+int barbu_rules_check(const barbu_rules *rules, barbu_diag *diag);
+
+/* The index of the contract with this key, or -1. */
+int barbu_contract_find(const barbu_rules *rules, const char *key);
+
+/* Deals in a complete game; cards in each hand; tricks in a deal. */
+int barbu_rules_deals(const barbu_rules *rules);
+int barbu_rules_hand_size(const barbu_rules *rules);
+
+/* The total of a contract's scores in one deal (-26 for No Tricks). */
+int barbu_contract_total(const barbu_rules *rules, int index);
+
+/* ----------------------------------------------------------------- actions */
+
+enum {
+    BARBU_PHASE_CUT,     /* a seat cuts a pack (seed 000) */
+    BARBU_PHASE_DECLARE, /* the declarer chooses the contract */
+    BARBU_PHASE_PASS_ON, /* each seat chooses cards to pass (seed 000) */
+    BARBU_PHASE_BID,     /* doubling and redoubling */
+    BARBU_PHASE_ARRANGE, /* each seat sets its rows (Chinese Poker) */
+    BARBU_PHASE_PLAY,    /* tricks or a layout */
+    BARBU_PHASE_OVER,    /* the game is over */
+};
+
+enum {
+    BARBU_ACT_DECLARE, /* contracts (+ trump or rank) */
+    BARBU_ACT_BID,     /* doubles and redoubles */
+    BARBU_ACT_PLAY,    /* one card, or several where a layout allows */
+    BARBU_ACT_PASS,    /* cannot play to the layout */
+    BARBU_ACT_PASS_ON, /* cards passed to another seat */
+    BARBU_ACT_CUT,     /* cut the pack; the card comes from the seed */
+    BARBU_ACT_ARRANGE, /* cards = back row, middle = middle row */
+};
+
+typedef struct barbu_action {
+    uint8_t type;       /* BARBU_ACT_* */
+    int8_t seat;        /* the seat acting */
+    uint16_t contracts; /* DECLARE: one bit per contract index */
+    int8_t trump;       /* DECLARE: trump suit at Trumps, else -1 */
+    int8_t rank;        /* DECLARE: start rank of a Domino, else 0 */
+    uint8_t doubles;    /* BID: one bit per seat doubled */
+    uint8_t redoubles;  /* BID: one bit per seat redoubled */
+    barbu_cards cards;  /* PLAY, PASS_ON; ARRANGE: the back row */
+    barbu_cards middle; /* ARRANGE: the middle row (the rest is the front) */
+} barbu_action;
+
+/* Up to this many actions are legal at once, except in the ARRANGE phase. */
+#define BARBU_MAX_ACTIONS 512
+
+static inline barbu_action barbu_act(int type, int seat)
+{
+    barbu_action a = {0};
+    a.type = (uint8_t)type;
+    a.seat = (int8_t)seat;
+    a.trump = -1;
+    return a;
+}
+
+static inline barbu_action barbu_act_play(int seat, barbu_card card)
+{
+    barbu_action a = barbu_act(BARBU_ACT_PLAY, seat);
+    a.cards = BARBU_BIT(card);
+    return a;
+}
+
+static inline barbu_action barbu_act_declare(int seat, int contract, int trump, int rank)
+{
+    barbu_action a = barbu_act(BARBU_ACT_DECLARE, seat);
+    a.contracts = (uint16_t)(1u << contract);
+    a.trump = (int8_t)trump;
+    a.rank = (int8_t)rank;
+    return a;
+}
+
+static inline barbu_action barbu_act_bid(int seat, unsigned doubles, unsigned redoubles)
+{
+    barbu_action a = barbu_act(BARBU_ACT_BID, seat);
+    a.doubles = (uint8_t)doubles;
+    a.redoubles = (uint8_t)redoubles;
+    return a;
+}
+
+bool barbu_action_equal(const barbu_action *a, const barbu_action *b);
+
+/* ------------------------------------------------------------------- state */
+
+typedef struct barbu_trick {
+    uint8_t leader;     /* the seat that led */
+    uint8_t n;          /* cards played to it so far */
+    barbu_card card[4]; /* in the order played */
+} barbu_trick;
+
+/* The result of one deal, kept in the table until the next deal ends. */
+typedef struct barbu_result {
+    uint16_t deal; /* 0-based */
+    uint8_t declarer;
+    uint8_t played;      /* 0: undoubled negative contract, shared out */
+    uint16_t contracts;  /* as declared */
+    int8_t trump, rank;  /* as declared */
+    uint8_t tricks_left; /* tricks not played because the deal ended early */
+    uint8_t dbl[4];      /* dbl[a] has a bit for each seat a doubled */
+    uint8_t rdbl[4];     /* rdbl[a] has a bit for each seat a redoubled */
+    uint8_t tricks[4];   /* tricks taken */
+    uint8_t order[4];    /* layouts: the seats in order out */
+    barbu_cards taken[4];
+    int16_t raw[4];                       /* the contract's scores, before doubles */
+    int16_t score[4];                     /* after the settlement of doubles */
+    int16_t part[BARBU_MAX_CONTRACTS][4]; /* raw scores by contract */
+} barbu_result;
+
+/*
+ * What every seat at the table knows: the contract, the bids, the owed
+ * doubles, the cards played and who took them, the scores.  A view is this
+ * plus the cards of the seat it belongs to.
+ */
+typedef struct barbu_table {
+    uint8_t phase;       /* BARBU_PHASE_* */
+    int8_t to_move;      /* the seat to act, -1 when the game is over */
+    uint16_t deal;       /* the current deal, 0-based; deals completed */
+    uint16_t n_deals;    /* deals in the game */
+    uint16_t acted;      /* actions taken in the current deal */
+    uint8_t first;       /* the first declarer, drawn from the seed */
+    uint8_t dealer;      /* shuffles and deals (the declarer's right) */
+    uint8_t declarer;    /* chooses the contract */
+    uint8_t kind;        /* BARBU_KIND_* of the deal, once declared */
+    uint16_t contracts;  /* the deal's contracts, 0 until declared */
+    int8_t trump;        /* trump suit, -1 if none */
+    int8_t rank;         /* layout start rank, 0 if none */
+    uint8_t rule_flags;  /* BARBU_CF_* in force this deal (options applied) */
+    barbu_cards penalty; /* cards that score in this deal's contracts */
+
+    /* Doubling. */
+    uint8_t bids;       /* a bit for each seat that has bid */
+    uint8_t dbl[4];     /* dbl[a]: the seats a doubled */
+    uint8_t rdbl[4];    /* rdbl[a]: the seats a redoubled */
+    uint8_t owed[4][4]; /* owed[s][d]: doubles s still owes declarer d */
+
+    /* The schedule: times each seat has declared each contract. */
+    uint8_t used[4][BARBU_MAX_CONTRACTS];
+    uint8_t declared[4]; /* deals each seat has declared */
+
+    /* Play. */
+    barbu_trick trick;               /* the trick in progress */
+    barbu_trick last_trick;          /* the trick completed last */
+    uint8_t ntricks;                 /* tricks completed */
+    uint8_t tricks[4];               /* tricks taken by each seat */
+    int8_t winner[BARBU_MAX_TRICKS]; /* who took each trick */
+    uint8_t in_hand[4];              /* cards left in each hand */
+    barbu_cards played[4];           /* cards each seat has played this deal */
+    barbu_cards taken[4];            /* cards in the tricks each seat took */
+
+    /* Layouts: the lowest and highest rank down in each suit (0: none). */
+    uint8_t lo[4], hi[4];
+    uint8_t out[4]; /* seats in the order they went out */
+    uint8_t n_out;
+    uint8_t passes; /* passes in a row */
+
+    /* Seed 000: cuts from the Unused Pack and Pass-ons in this deal. */
+    uint8_t n_cuts;
+    uint8_t cuts[16];
+    uint8_t n_pass_ons;
+
+    /* Chinese Poker: rows, shown once every seat has set them. */
+    barbu_cards rows[4][3];
+
+    int32_t total[4];  /* running scores */
+    barbu_result last; /* the most recent completed deal */
+} barbu_table;
+
+/* The whole game.  Plain data: copy it with '='.  Only views may be shown to
+ * players; the hands and the seed are secret. */
+typedef struct barbu_state {
+    barbu_table t;
+    barbu_cards hand[4];
+    barbu_cards dealt[4];     /* the hands as dealt this deal */
+    barbu_cards pending[4];   /* chosen but not yet shown (pass-ons, rows) */
+    const barbu_rules *rules; /* must outlive the state */
+    uint64_t seed;
+} barbu_state;
+
+/* Starts a game: draws the first declarer and deals the first hands from the
+ * seed.  *rules is not copied and must outlive the state. */
+int barbu_init(barbu_state *state, const barbu_rules *rules, uint64_t seed);
+
+/* Replaces the current deal's hands before its first action (a composed deal,
+ * or a record's).  The hands must hold each card of the pack once. */
+int barbu_set_hands(barbu_state *state, const barbu_cards hands[4]);
+
+/* Replaces the drawn first declarer before the game's first action. */
+int barbu_set_first(barbu_state *state, int seat);
+
+/* The seat to act, or -1 when the game is over. */
+static inline int barbu_to_move(const barbu_state *state)
+{
+    return state->t.to_move;
+}
+
+static inline bool barbu_over(const barbu_state *state)
+{
+    return state->t.phase == BARBU_PHASE_OVER;
+}
+
+/* Writes the legal actions of the seat to move into out (at most cap) and
+ * returns how many there are in all. */
+int barbu_legal(const barbu_state *state, barbu_action *out, int cap);
+
+/* 0 if the action is legal now, else the specific reason. */
+int barbu_check(const barbu_state *state, const barbu_action *action);
+
+/* Applies a legal action; an illegal one changes nothing and returns its
+ * reason.  When a deal ends the next is dealt at once; its result stays in
+ * state->t.last and t.deal counts completed deals. */
+int barbu_apply(barbu_state *state, const barbu_action *action);
+
+/* The fast path of the play phase: the single cards the seat to move may
+ * play, and playing one of them (checked against that set). */
+barbu_cards barbu_playable(const barbu_state *state);
+int barbu_play(barbu_state *state, barbu_card card);
+
+/* Plays a card chosen uniformly among the playable ones (or passes at a
+ * layout when nothing can be played): the step of a random playout. */
+int barbu_play_random(barbu_state *state, barbu_rng *rng);
+
+/* Ends the game with the current deal, so that a simulation of this deal
+ * does not deal the next one.  Its result is then in t.last. */
+void barbu_truncate(barbu_state *state);
+
+/* Checks every invariant of a state; 0 if sound, else BARBU_EINVAL with the
+ * broken invariant in *why (may be NULL).  Runs after each apply in debug
+ * builds. */
+int barbu_state_ok(const barbu_state *state, const char **why);
+
+/* -------------------------------------------------------------------- view */
+
+#define BARBU_ALL_SEATS 4 /* the seat of a kibitzer who sees every hand */
+
+typedef struct barbu_view {
+    const barbu_rules *rules;
+    int8_t seat;          /* the seat it belongs to, or BARBU_ALL_SEATS */
+    bool compulsory;      /* this seat must double the declarer now */
+    barbu_cards hand[4];  /* cards known in each hand: its own, or all */
+    barbu_cards advice;   /* penalty cards the Israeli rule says to
+                             discard now (when advised or enforced) */
+    barbu_cards passed;   /* cards this seat passed on this deal */
+    barbu_cards received; /* cards it received */
+    barbu_table t;
+} barbu_view;
+
+/* Everything one seat may know, or every hand for BARBU_ALL_SEATS. */
+void barbu_view_of(const barbu_state *state, int seat, barbu_view *view);
+
+/* The legal actions of the view's seat when it is to move (as barbu_legal). */
+int barbu_view_legal(const barbu_view *view, barbu_action *out, int cap);
+
+/* The compulsory doubles a seat still owes the current declarer (shown by
+ * its name while the doubling goes round, as in seed 002). */
+int barbu_view_owed(const barbu_view *view, int seat);
+
+/* The doubling shortcuts: "max" doubles everyone the seat may double and
+ * redoubles everyone who doubled it; "family" (or "flanks") doubles the two
+ * other non-declarers.  Fills *out for the seat to move; barbu_check says
+ * whether the result is legal (a compulsory double may still be missing). */
+enum { BARBU_BID_MAX, BARBU_BID_FAMILY };
+int barbu_bid_shortcut(const barbu_rules *rules, const barbu_table *t, int which,
+                       barbu_action *out);
+
+/* ------------------------------------------------------------ settlement */
+
+/* Business between two seats: 0 none, 1 doubled, 2 redoubled. */
+int barbu_business(const uint8_t dbl[4], const uint8_t rdbl[4], int a, int b);
+
+/* Applies the settlement of doubles to raw deal scores. */
+void barbu_settle(const uint8_t dbl[4], const uint8_t rdbl[4], const int16_t raw[4],
+                  int16_t score[4]);
+
+/* ------------------------------------------------------------------ record */
+
+/* A game record: rules, seed, players and, per deal, the hands and actions.
+ * See docs/record-format.md. */
+typedef struct barbu_record barbu_record;
+
+/* A new empty record; free with barbu_record_free.  Copies *rules. */
+barbu_record *barbu_record_new(const barbu_rules *rules, uint64_t seed);
+void barbu_record_free(barbu_record *rec);
+
+/* Sets a tag ("North", "Event", "Date", ...); returns BARBU_EINVAL for a
+ * value with a quote or a newline. */
+int barbu_record_set_tag(barbu_record *rec, const char *key, const char *value);
+const char *barbu_record_tag(const barbu_record *rec, const char *key);
+
+/* Appends an action, given the state before it was applied (the record keeps
+ * each deal's hands as dealt).  Call after a successful barbu_apply. */
+int barbu_record_add(barbu_record *rec, const barbu_state *before, const barbu_action *action);
+
+const barbu_rules *barbu_record_rules(const barbu_record *rec);
+uint64_t barbu_record_seed(const barbu_record *rec);
+int barbu_record_actions(const barbu_record *rec);
+
+/* Starts *state as the record's game (its rules, seed, first declarer). */
+int barbu_record_start(const barbu_record *rec, barbu_state *state);
+
+/* Replays the record through the engine.  Stops at the first illegal action
+ * or disagreement, filling *diag with its deal, position and reason.  The
+ * callback, if any, sees each deal's result as it completes. */
+typedef void (*barbu_result_fn)(const barbu_result *result, void *ctx);
+int barbu_record_replay(const barbu_record *rec, barbu_state *state, barbu_result_fn on_result,
+                        void *ctx, barbu_diag *diag);
+
+/* Reads a record from text; *out is NULL on error.  Checks its syntax, not
+ * its play (use barbu_record_replay). */
+int barbu_record_read(const char *text, size_t len, barbu_record **out, barbu_diag *diag);
+
+/* Writes the record as text into a malloc'd string the caller frees; the
+ * record's actions must replay (BARBU_E* otherwise, with *diag). */
+int barbu_record_write(const barbu_record *rec, char **text, size_t *len, barbu_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Installs the Debian 12 packages barbu needs to build and test, if any are
+# missing.  Uses apt-get directly as root, through sudo otherwise.
+set -eu
+
+PACKAGES="gcc make cmake ninja-build pkgconf libcmocka-dev libncurses-dev clang libclang-rt-14-dev clang-format valgrind"
+
+missing=""
+for pkg in $PACKAGES; do
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $pkg"
+    fi
+done
+[ -z "$missing" ] && exit 0
+
+echo "barbu: installing missing Debian packages:$missing"
+if [ "$(id -u)" -eq 0 ]; then
+    run=""
+elif command -v sudo >/dev/null 2>&1; then
+    run="sudo"
+else
+    echo "barbu: these packages are missing:$missing" >&2
+    echo "barbu: run as root, or install sudo, or install them yourself:" >&2
+    echo "    apt-get install$missing" >&2
+    exit 1
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "barbu: apt-get not found; this script needs Debian 12 (or install:$missing)" >&2
+    exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$run apt-get update -q || echo "barbu: apt-get update failed; trying the install with the lists we have" >&2
+$run apt-get install -y -q --no-install-recommends $missing

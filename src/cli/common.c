@@ -1,0 +1,228 @@
+/*
+ * common.c - rules loading, files, seeds and score sheets for the commands.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int cli_read_file(const char *path, char **text, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        fprintf(stderr, "barbu: cannot open %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf != NULL) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        if (cap >= (size_t)64 << 20) {
+            fprintf(stderr, "barbu: %s is larger than 64 MiB\n", path);
+            free(buf);
+            fclose(f);
+            return 1;
+        }
+        cap *= 2;
+        char *bigger = realloc(buf, cap + 1);
+        if (bigger == NULL)
+            free(buf);
+        buf = bigger;
+    }
+    if (buf == NULL) {
+        fprintf(stderr, "barbu: out of memory reading %s\n", path);
+        fclose(f);
+        return 1;
+    }
+    if (ferror(f)) {
+        fprintf(stderr, "barbu: cannot read %s: %s\n", path, strerror(errno));
+        free(buf);
+        fclose(f);
+        return 1;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return 0;
+}
+
+int cli_write_file(const char *path, const char *text, size_t len)
+{
+    size_t n = strlen(path) + 16;
+    char *tmp = malloc(n);
+    if (tmp == NULL) {
+        fprintf(stderr, "barbu: out of memory\n");
+        return 1;
+    }
+    snprintf(tmp, n, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    int err = 0;
+    if (f == NULL) {
+        err = errno;
+    } else {
+        if (fwrite(text, 1, len, f) != len)
+            err = errno ? errno : EIO;
+        if (fflush(f) != 0 && err == 0)
+            err = errno;
+        if (fclose(f) != 0 && err == 0)
+            err = errno;
+        if (err == 0 && rename(tmp, path) != 0)
+            err = errno;
+        if (err != 0)
+            remove(tmp);
+    }
+    if (err != 0)
+        fprintf(stderr, "barbu: cannot write %s: %s\n", path, strerror(err));
+    free(tmp);
+    return err != 0;
+}
+
+int cli_load_rules(const char *arg, barbu_rules *rules)
+{
+    if (barbu_rules_preset(rules, arg) == 0)
+        return 0;
+    struct stat st;
+    if (stat(arg, &st) != 0) {
+        fprintf(stderr, "barbu: '%s' is neither a preset (", arg);
+        for (int i = 0; barbu_preset_name(i) != NULL; i++)
+            fprintf(stderr, "%s%s", i ? ", " : "", barbu_preset_name(i));
+        fprintf(stderr, ") nor a rules file\n");
+        return 1;
+    }
+    char *text;
+    size_t len;
+    if (cli_read_file(arg, &text, &len) != 0)
+        return 1;
+    barbu_diag diag = {0};
+    int err = barbu_rules_parse(rules, text, len, &diag);
+    free(text);
+    if (err != 0) {
+        fprintf(stderr, "%s:%d: %s\n", arg, diag.line, diag.msg);
+        return 1;
+    }
+    return 0;
+}
+
+int cli_parse_seed(const char *text, uint64_t *seed)
+{
+    if (text[0] < '0' || text[0] > '9')
+        return 1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (*end != '\0' || errno != 0)
+        return 1;
+    *seed = (uint64_t)v;
+    return 0;
+}
+
+uint64_t cli_fresh_seed(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    barbu_rng rng;
+    barbu_rng_seed(&rng, (uint64_t)ts.tv_sec * 1000000007u ^ (uint64_t)ts.tv_nsec ^
+                             ((uint64_t)getpid() << 40));
+    /* Short enough to read out and type back in. */
+    return barbu_rng_next(&rng) % 1000000000u;
+}
+
+void cli_contract_label(const barbu_rules *rules, unsigned contracts, int trump, int rank,
+                        char *buf, size_t cap)
+{
+    static const char *const SUITS[] = {"\u2663", "\u2666", "\u2665", "\u2660"};
+    static const char *const RANKS[] = {"",  "",  "2",  "3", "4", "5", "6", "7",
+                                        "8", "9", "10", "J", "Q", "K", "A"};
+    size_t n = 0;
+    buf[0] = '\0';
+    for (unsigned m = contracts; m; m &= m - 1) {
+        const barbu_contract *c = &rules->contract[__builtin_ctz(m)];
+        n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s%s", n ? " + " : "", c->name);
+        if (n >= cap)
+            return;
+        if (c->kind == BARBU_KIND_TRUMPS && trump >= 0 && trump < 4)
+            n += (size_t)snprintf(buf + n, cap - n, " %s", SUITS[trump]);
+        else if (c->kind == BARBU_KIND_DOMINO && rank >= 2 && rank <= BARBU_ACE)
+            n += (size_t)snprintf(buf + n, cap - n, " from %s", RANKS[rank]);
+        if (n >= cap)
+            return;
+    }
+}
+
+/* "E W" for a mask of seats. */
+static void seats_text(unsigned mask, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int s = 0; s < 4 && n + 3 < cap; s++)
+        if (mask & (1u << s))
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? "" : "", barbu_seat_name(s));
+}
+
+void cli_print_sheet(FILE *out, const barbu_rules *rules, const barbu_result *results, int n,
+                     const char *const names[4])
+{
+    int32_t total[4] = {0};
+    fprintf(out, "%-4s %-4s %-22s %-16s", "deal", "decl", "contract", "doubles");
+    for (int s = 0; s < 4; s++)
+        fprintf(out, " %6.6s", names && names[s] ? names[s] : barbu_seat_name(s));
+    fprintf(out, "   running totals\n");
+    for (int i = 0; i < n; i++) {
+        const barbu_result *r = &results[i];
+        char label[64], doubles[64] = "";
+        cli_contract_label(rules, r->contracts, r->trump, r->rank, label, sizeof label);
+        if (!r->played)
+            snprintf(label + strlen(label), sizeof label - strlen(label), " (not played)");
+        size_t dn = 0;
+        for (int a = 0; a < 4; a++) {
+            if (r->dbl[a] == 0 && r->rdbl[a] == 0)
+                continue;
+            char d[8], rd[8];
+            seats_text(r->dbl[a], d, sizeof d);
+            seats_text(r->rdbl[a], rd, sizeof rd);
+            dn += (size_t)snprintf(doubles + dn, dn < sizeof doubles ? sizeof doubles - dn : 0,
+                                   "%s%s:%s%s%s%s", dn ? " " : "", barbu_seat_name(a), d,
+                                   *rd ? "x" : "", rd, "");
+            if (dn >= sizeof doubles)
+                break;
+        }
+        fprintf(out, "%4d %-4s %-22.22s %-16.16s", r->deal + 1, barbu_seat_name(r->declarer), label,
+                doubles);
+        for (int s = 0; s < 4; s++) {
+            total[s] += r->score[s];
+            fprintf(out, " %+6d", r->score[s]);
+        }
+        fprintf(out, "  ");
+        for (int s = 0; s < 4; s++)
+            fprintf(out, " %+6" PRId32, total[s]);
+        fprintf(out, "\n");
+    }
+    fprintf(out, "%-4s %-4s %-22s %-16s", "", "", "total", "");
+    for (int s = 0; s < 4; s++)
+        fprintf(out, " %+6" PRId32, total[s]);
+    fprintf(out, "\n");
+}
+
+void cli_json_result(FILE *out, const barbu_rules *rules, const barbu_result *r)
+{
+    fprintf(out, "{\"deal\":%d,\"declarer\":\"%s\",\"contract\":\"", r->deal + 1,
+            barbu_seat_name(r->declarer));
+    for (unsigned m = r->contracts, first = 1; m; m &= m - 1, first = 0)
+        fprintf(out, "%s%s", first ? "" : "+", rules->contract[__builtin_ctz(m)].key);
+    fprintf(out, "\"");
+    if (r->trump >= 0)
+        fprintf(out, ",\"trump\":\"%c\"", "CDHS"[r->trump]);
+    if (r->rank > 0)
+        fprintf(out, ",\"rank\":\"%c\"", "??23456789TJQKA"[r->rank]);
+    fprintf(out, ",\"played\":%s,\"raw\":[%d,%d,%d,%d],\"scores\":[%d,%d,%d,%d]}",
+            r->played ? "true" : "false", r->raw[0], r->raw[1], r->raw[2], r->raw[3], r->score[0],
+            r->score[1], r->score[2], r->score[3]);
+}

@@ -1,0 +1,140 @@
+/*
+ * doubling.c - doubles, redoubles, compulsory doubles and the settlement
+ * between players with business (seeds 002, 003 and 004).
+ */
+#include "internal.h"
+
+bool bb_negative(const barbu_rules *r, unsigned contracts)
+{
+    int total = 0;
+    for (; contracts; contracts &= contracts - 1)
+        total += barbu_contract_total(r, __builtin_ctz(contracts));
+    return total < 0;
+}
+
+/* The seats that doubled this seat. */
+unsigned bb_doubled_by(const barbu_table *t, int seat)
+{
+    unsigned by = 0;
+    for (int a = 0; a < 4; a++)
+        if (t->dbl[a] & (1u << seat))
+            by |= 1u << a;
+    return by;
+}
+
+static int remaining_contracts(const barbu_rules *r, const barbu_table *t, int declarer)
+{
+    int per = 0;
+    for (int i = 0; i < r->n_contracts; i++)
+        per += r->contract[i].per_player;
+    /* The current contract is already counted in declared[]. */
+    return per - t->declared[declarer] + 1;
+}
+
+bool bb_compulsory(const barbu_rules *r, const barbu_table *t, int seat)
+{
+    int decl = t->declarer;
+    if (t->phase != BARBU_PHASE_BID || seat == decl || !r->doubling || t->owed[seat][decl] == 0)
+        return false;
+    return t->owed[seat][decl] >= remaining_contracts(r, t, decl);
+}
+
+/* Whom the seat to move may double and redouble. */
+static void allowed(const barbu_rules *r, const barbu_table *t, unsigned *dbl, unsigned *rdbl)
+{
+    int seat = t->to_move, decl = t->declarer;
+    unsigned by = bb_doubled_by(t, seat);
+    *rdbl = by;
+    if (seat == decl)
+        *dbl = 0; /* the declarer may only redouble */
+    else if (!bb_negative(r, t->contracts))
+        *dbl = (1u << decl) & ~by; /* at a positive contract only the declarer */
+    else
+        *dbl = 0xfu & ~(1u << seat) & ~by;
+}
+
+int bb_check_bid(const barbu_rules *r, const barbu_table *t, const barbu_action *a)
+{
+    unsigned dbl, rdbl;
+    allowed(r, t, &dbl, &rdbl);
+    if (a->doubles & ~dbl)
+        return BARBU_EDOUBLE;
+    if (a->redoubles & ~rdbl)
+        return BARBU_EREDOUBLE;
+    if (bb_compulsory(r, t, a->seat) && !(a->doubles & (1u << t->declarer)))
+        return BARBU_ECOMPULSORY;
+    return 0;
+}
+
+int bb_legal_bids(const barbu_rules *r, const barbu_table *t, barbu_action *out, int cap)
+{
+    unsigned dbl, rdbl;
+    allowed(r, t, &dbl, &rdbl);
+    unsigned must = bb_compulsory(r, t, t->to_move) ? 1u << t->declarer : 0;
+    int n = 0;
+    /* Every subset of each, the plain pass first. */
+    unsigned d = 0;
+    do {
+        if ((d & must) == must) {
+            unsigned rr = 0;
+            do {
+                if (n < cap)
+                    out[n] = barbu_act_bid(t->to_move, d, rr);
+                n++;
+                rr = (rr - rdbl) & rdbl;
+            } while (rr != 0);
+        }
+        d = (d - dbl) & dbl;
+    } while (d != 0);
+    return n;
+}
+
+int barbu_bid_shortcut(const barbu_rules *r, const barbu_table *t, int which, barbu_action *out)
+{
+    if (t->phase != BARBU_PHASE_BID)
+        return BARBU_EPHASE;
+    unsigned dbl, rdbl;
+    allowed(r, t, &dbl, &rdbl);
+    int seat = t->to_move;
+    switch (which) {
+    case BARBU_BID_MAX:
+        *out = barbu_act_bid(seat, dbl, rdbl);
+        return 0;
+    case BARBU_BID_FAMILY: {
+        if (seat == t->declarer)
+            return BARBU_EDOUBLE;
+        unsigned family = 0xfu & ~(1u << seat) & ~(1u << t->declarer);
+        if ((family & dbl) != family)
+            return BARBU_EDOUBLE;
+        *out = barbu_act_bid(seat, family, 0);
+        return 0;
+    }
+    default:
+        return BARBU_EINVAL;
+    }
+}
+
+int barbu_business(const uint8_t dbl[4], const uint8_t rdbl[4], int a, int b)
+{
+    if (((rdbl[a] >> b) & 1) || ((rdbl[b] >> a) & 1))
+        return 2;
+    if (((dbl[a] >> b) & 1) || ((dbl[b] >> a) & 1))
+        return 1;
+    return 0;
+}
+
+void barbu_settle(const uint8_t dbl[4], const uint8_t rdbl[4], const int16_t raw[4],
+                  int16_t score[4])
+{
+    int s[4] = {raw[0], raw[1], raw[2], raw[3]};
+    for (int a = 0; a < 4; a++) {
+        for (int b = a + 1; b < 4; b++) {
+            int level = barbu_business(dbl, rdbl, a, b);
+            int diff = level * (raw[a] - raw[b]);
+            s[a] += diff;
+            s[b] -= diff;
+        }
+    }
+    for (int i = 0; i < 4; i++)
+        score[i] = (int16_t)s[i];
+}

@@ -1,0 +1,99 @@
+/*
+ * internal.h - what the engine's modules share and nobody else sees.
+ * Internal names start with bb_.
+ */
+#ifndef BARBU_ENGINE_INTERNAL_H
+#define BARBU_ENGINE_INTERNAL_H
+
+#include "barbu/barbu.h"
+
+#define BB_HEARTS BARBU_SUIT_CARDS(BARBU_HEARTS)
+
+static inline int bb_lowest(barbu_cards set)
+{
+    return __builtin_ctzll(set);
+}
+
+static inline int bb_highest(barbu_cards set)
+{
+    return 63 - __builtin_clzll(set);
+}
+
+/* The cards of the suit strictly above a card. */
+static inline barbu_cards bb_above(barbu_card card)
+{
+    return BARBU_SUIT_CARDS(BARBU_SUIT(card)) & ~((BARBU_BIT(card) << 1) - 1);
+}
+
+/* The cards in the rule set's pack. */
+static inline barbu_cards bb_deck(const barbu_rules *rules)
+{
+    barbu_cards lane = UINT64_C(0x7fff) & ~((UINT64_C(1) << rules->deck_low) - 1);
+    return lane | lane << 16 | lane << 32 | lane << 48;
+}
+
+static inline int bb_next_seat(int seat)
+{
+    return (seat + 1) & 3;
+}
+
+/* A sub-seed for one use of the game's seed (the draw, a deal, a cut). */
+enum { BB_SEED_DRAW = 1, BB_SEED_DEAL = 2, BB_SEED_CUT = 3 };
+uint64_t bb_subseed(uint64_t seed, int use, int index);
+
+/* The Israeli rule: whether a seat's business with the other three is
+ * equal, and the penalty cards still in someone's hand. */
+bool bb_business_equal(const barbu_table *t, int seat);
+static inline barbu_cards bb_outstanding(const barbu_table *t)
+{
+    return t->penalty & ~(t->played[0] | t->played[1] | t->played[2] | t->played[3]);
+}
+
+/* Legality from what the seat to move can see: the public table and its own
+ * hand.  The state and the view both answer through these. */
+barbu_cards bb_playable_slow(const barbu_rules *rules, const barbu_table *t, barbu_cards hand);
+
+/* The cards the seat to move may play.  The common cases of the trick
+ * contracts are inline, for the playouts of the bots; the rest is in play.c. */
+static inline barbu_cards bb_playable(const barbu_rules *rules, const barbu_table *t,
+                                      barbu_cards hand)
+{
+    if (t->kind == BARBU_KIND_TRICKS) {
+        const barbu_trick *k = &t->trick;
+        if (k->n == 0) {
+            if ((t->rule_flags & BARBU_CF_HEARTS_LEAD) && (hand & ~BB_HEARTS))
+                return hand & ~BB_HEARTS;
+            return hand;
+        }
+        barbu_cards follow = hand & BARBU_SUIT_CARDS(BARBU_SUIT(k->card[0]));
+        if (follow || !(t->rule_flags & BARBU_CF_ISRAELI) ||
+            rules->israeli != BARBU_ISRAELI_ENFORCE)
+            return follow ? follow : hand;
+    }
+    return bb_playable_slow(rules, t, hand);
+}
+int bb_legal(const barbu_rules *rules, const barbu_table *t, barbu_cards hand, barbu_action *out,
+             int cap);
+int bb_check(const barbu_rules *rules, const barbu_table *t, barbu_cards hand,
+             const barbu_action *action);
+
+/* Doubling (doubling.c). */
+bool bb_compulsory(const barbu_rules *rules, const barbu_table *t, int seat);
+int bb_check_bid(const barbu_rules *rules, const barbu_table *t, const barbu_action *action);
+int bb_legal_bids(const barbu_rules *rules, const barbu_table *t, barbu_action *out, int cap);
+unsigned bb_doubled_by(const barbu_table *t, int seat);
+bool bb_negative(const barbu_rules *rules, unsigned contracts);
+
+/* Layouts (layout.c). */
+barbu_cards bb_layout_playable(const barbu_rules *rules, const barbu_table *t, barbu_cards hand);
+void bb_layout_place(const barbu_rules *rules, barbu_table *t, barbu_card card);
+
+/* Scoring (scoring.c): the raw scores of a finished deal into t->last. */
+void bb_score_deal(const barbu_rules *rules, const barbu_table *t, barbu_result *res);
+void bb_share_undoubled(const barbu_rules *rules, const barbu_table *t, barbu_result *res);
+
+/* Text helpers for the readers (text.c). */
+int bb_diag(barbu_diag *diag, int line, int err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#endif

@@ -1,0 +1,223 @@
+/*
+ * play.c - what the seat to move may do, worked out from what it can see:
+ * the public table and its own hand.  The same functions answer for a state
+ * and for a view, so a client never needs a rule of its own.
+ */
+#include "internal.h"
+
+bool bb_business_equal(const barbu_table *t, int seat)
+{
+    int level = -1;
+    for (int other = 0; other < 4; other++) {
+        if (other == seat)
+            continue;
+        int b = barbu_business(t->dbl, t->rdbl, seat, other);
+        if (level >= 0 && b != level)
+            return false;
+        level = b;
+    }
+    return true;
+}
+
+/* Trumps: the obligations of seeds 002, 003 and 004. */
+static barbu_cards trumps_playable(const barbu_rules *r, const barbu_table *t, barbu_cards hand)
+{
+    const barbu_trick *k = &t->trick;
+    if (k->n == 0)
+        return hand;
+    int led = BARBU_SUIT(k->card[0]);
+    barbu_cards trumps = BARBU_SUIT_CARDS(t->trump);
+    barbu_cards follow = hand & BARBU_SUIT_CARDS(led);
+    barbu_cards on_table = 0;
+    for (int i = 0; i < k->n; i++)
+        on_table |= BARBU_BIT(k->card[i]);
+    barbu_cards table_trumps = on_table & trumps;
+    if (led == t->trump) {
+        /* Trumps led: a higher trump if possible, else any trump. */
+        if (follow == 0)
+            return hand;
+        barbu_cards higher = follow & bb_above((barbu_card)bb_highest(table_trumps));
+        return higher ? higher : follow;
+    }
+    if (follow)
+        return follow;
+    barbu_cards mine = hand & trumps;
+    if (table_trumps) {
+        /* Already trumped: over-trump if possible, else anything. */
+        barbu_cards over = mine & bb_above((barbu_card)bb_highest(table_trumps));
+        return over ? over : hand;
+    }
+    if (r->must_trump && mine)
+        return mine;
+    return hand;
+}
+
+barbu_cards bb_playable_slow(const barbu_rules *r, const barbu_table *t, barbu_cards hand)
+{
+    if (t->kind == BARBU_KIND_DOMINO || t->kind == BARBU_KIND_PATIENCE)
+        return bb_layout_playable(r, t, hand);
+    if (t->kind == BARBU_KIND_TRUMPS)
+        return trumps_playable(r, t, hand);
+    const barbu_trick *k = &t->trick;
+    if (k->n == 0) {
+        if ((t->rule_flags & BARBU_CF_HEARTS_LEAD) && (hand & ~BB_HEARTS))
+            return hand & ~BB_HEARTS;
+        return hand;
+    }
+    barbu_cards follow = hand & BARBU_SUIT_CARDS(BARBU_SUIT(k->card[0]));
+    if (follow)
+        return follow;
+    if ((t->rule_flags & BARBU_CF_ISRAELI) && r->israeli == BARBU_ISRAELI_ENFORCE) {
+        /* The holder of the last penalty card still in a hand, unable to
+         * follow and doubled equally with all three others, must discard it
+         * (seed 002, rule 7). */
+        barbu_cards left = bb_outstanding(t);
+        if ((left & hand) && (left & (left - 1)) == 0 && bb_business_equal(t, t->to_move))
+            return left;
+    }
+    return hand;
+}
+
+/* The reason a held card may not be played now. */
+static int play_error(const barbu_rules *r, const barbu_table *t, barbu_cards hand, barbu_card card)
+{
+    const barbu_trick *k = &t->trick;
+    if (t->kind == BARBU_KIND_DOMINO || t->kind == BARBU_KIND_PATIENCE)
+        return BARBU_ELAYOUT;
+    if (k->n == 0)
+        return BARBU_EHEARTS;
+    int led = BARBU_SUIT(k->card[0]);
+    bool follows = BARBU_SUIT(card) == led;
+    barbu_cards follow = hand & BARBU_SUIT_CARDS(led);
+    if (follow && !follows)
+        return BARBU_EFOLLOW;
+    if (t->kind == BARBU_KIND_TRUMPS) {
+        if (led == t->trump)
+            return BARBU_EHIGHER;
+        for (int i = 0; i < k->n; i++)
+            if (BARBU_SUIT(k->card[i]) == t->trump)
+                return BARBU_EOVERTRUMP;
+        return BARBU_ETRUMP;
+    }
+    (void)r;
+    return BARBU_EISRAELI;
+}
+
+static int check_declare(const barbu_rules *r, const barbu_table *t, const barbu_action *a)
+{
+    unsigned m = a->contracts;
+    if (m == 0 || (m & (m - 1)) != 0)
+        return BARBU_ECONTRACT;
+    int c = __builtin_ctz(m);
+    if (c >= r->n_contracts || r->contract[c].per_player == 0)
+        return BARBU_ECONTRACT;
+    if (t->used[a->seat][c] >= r->contract[c].per_player)
+        return BARBU_EUSED;
+    const barbu_contract *k = &r->contract[c];
+    bool wants_trump = k->kind == BARBU_KIND_TRUMPS;
+    bool wants_rank = k->kind == BARBU_KIND_DOMINO;
+    if (wants_trump ? (a->trump < 0 || a->trump > 3) : a->trump != -1)
+        return BARBU_ESUIT;
+    if (wants_rank ? (a->rank < r->deck_low || a->rank > BARBU_ACE) : a->rank != 0)
+        return BARBU_ERANK;
+    return 0;
+}
+
+int bb_check(const barbu_rules *r, const barbu_table *t, barbu_cards hand, const barbu_action *a)
+{
+    if (t->phase == BARBU_PHASE_OVER)
+        return BARBU_EOVER;
+    if (a->type > BARBU_ACT_ARRANGE)
+        return BARBU_EINVAL;
+    if (a->seat != t->to_move)
+        return BARBU_ETURN;
+    static const uint8_t PHASE_OF[] = {
+        [BARBU_ACT_DECLARE] = BARBU_PHASE_DECLARE, [BARBU_ACT_BID] = BARBU_PHASE_BID,
+        [BARBU_ACT_PLAY] = BARBU_PHASE_PLAY,       [BARBU_ACT_PASS] = BARBU_PHASE_PLAY,
+        [BARBU_ACT_PASS_ON] = BARBU_PHASE_PASS_ON, [BARBU_ACT_CUT] = BARBU_PHASE_CUT,
+        [BARBU_ACT_ARRANGE] = BARBU_PHASE_ARRANGE,
+    };
+    if (PHASE_OF[a->type] != t->phase)
+        return BARBU_EPHASE;
+    switch (a->type) {
+    case BARBU_ACT_DECLARE:
+        return check_declare(r, t, a);
+    case BARBU_ACT_BID:
+        return bb_check_bid(r, t, a);
+    case BARBU_ACT_PLAY: {
+        if (a->cards == 0 || (a->cards & ~BARBU_ALL_CARDS))
+            return BARBU_EINVAL;
+        if (a->cards & ~hand)
+            return BARBU_ENOTHELD;
+        if (a->cards & (a->cards - 1))
+            return BARBU_EONECARD;
+        if (bb_playable(r, t, hand) & a->cards)
+            return 0;
+        return play_error(r, t, hand, (barbu_card)bb_lowest(a->cards));
+    }
+    case BARBU_ACT_PASS:
+        if (t->kind != BARBU_KIND_DOMINO && t->kind != BARBU_KIND_PATIENCE)
+            return BARBU_EPHASE;
+        return bb_playable(r, t, hand) ? BARBU_EMUSTPLAY : 0;
+    default:
+        return BARBU_EPHASE;
+    }
+}
+
+static int push(barbu_action *out, int cap, int n, const barbu_action *a)
+{
+    if (n < cap)
+        out[n] = *a;
+    return n + 1;
+}
+
+static int legal_declares(const barbu_rules *r, const barbu_table *t, barbu_action *out, int cap)
+{
+    int n = 0, seat = t->to_move;
+    for (int c = 0; c < r->n_contracts; c++) {
+        const barbu_contract *k = &r->contract[c];
+        if (t->used[seat][c] >= k->per_player)
+            continue;
+        if (k->kind == BARBU_KIND_TRUMPS) {
+            for (int suit = BARBU_SPADES; suit >= BARBU_CLUBS; suit--) {
+                barbu_action a = barbu_act_declare(seat, c, suit, 0);
+                n = push(out, cap, n, &a);
+            }
+        } else if (k->kind == BARBU_KIND_DOMINO) {
+            for (int rank = r->deck_low; rank <= BARBU_ACE; rank++) {
+                barbu_action a = barbu_act_declare(seat, c, -1, rank);
+                n = push(out, cap, n, &a);
+            }
+        } else {
+            barbu_action a = barbu_act_declare(seat, c, -1, 0);
+            n = push(out, cap, n, &a);
+        }
+    }
+    return n;
+}
+
+int bb_legal(const barbu_rules *r, const barbu_table *t, barbu_cards hand, barbu_action *out,
+             int cap)
+{
+    switch (t->phase) {
+    case BARBU_PHASE_DECLARE:
+        return legal_declares(r, t, out, cap);
+    case BARBU_PHASE_BID:
+        return bb_legal_bids(r, t, out, cap);
+    case BARBU_PHASE_PLAY: {
+        barbu_cards cards = bb_playable(r, t, hand);
+        int n = 0;
+        if (cards == 0) {
+            barbu_action a = barbu_act(BARBU_ACT_PASS, t->to_move);
+            return push(out, cap, n, &a);
+        }
+        for (; cards; cards &= cards - 1) {
+            barbu_action a = barbu_act_play(t->to_move, (barbu_card)bb_lowest(cards));
+            n = push(out, cap, n, &a);
+        }
+        return n;
+    }
+    default:
+        return 0;
+    }
+}

@@ -1,0 +1,2 @@
+/* record.c - TEMPORARY placeholder. */
+#include "internal.h"

@@ -1,0 +1,481 @@
+/*
+ * state.c - a game from its first draw to its last deal: the schedule of
+ * declarers, dealing, the phases of a deal and the apply that moves between
+ * them.  Legality lives in play.c and doubling.c, scores in scoring.c.
+ */
+#include <assert.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int per_declarer(const barbu_rules *r)
+{
+    int n = 0;
+    for (int i = 0; i < r->n_contracts; i++)
+        n += r->contract[i].per_player;
+    return n;
+}
+
+static int pack_of(const barbu_rules *r, barbu_card *cards)
+{
+    barbu_cards deck = bb_deck(r);
+    int n = 0;
+    while (deck) {
+        cards[n++] = (barbu_card)bb_lowest(deck);
+        deck &= deck - 1;
+    }
+    return n;
+}
+
+static void shuffle(barbu_rng *rng, barbu_card *cards, int n)
+{
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)barbu_rng_below(rng, (uint32_t)i + 1);
+        barbu_card tmp = cards[i];
+        cards[i] = cards[j];
+        cards[j] = tmp;
+    }
+}
+
+/* Players draw for high card (seed 004); the players tied for the highest
+ * rank draw again from what is left of the pack. */
+static int draw_first(const barbu_rules *r, uint64_t seed)
+{
+    barbu_rng rng;
+    barbu_rng_seed(&rng, bb_subseed(seed, BB_SEED_DRAW, 0));
+    barbu_card pack[52];
+    int n = pack_of(r, pack), next = n;
+    unsigned contenders = 0xf;
+    for (;;) {
+        int best = -1;
+        unsigned best_set = 0;
+        for (int seat = 0; seat < 4; seat++) {
+            if (!(contenders & (1u << seat)))
+                continue;
+            if (next == n) {
+                shuffle(&rng, pack, n);
+                next = 0;
+            }
+            int rank = BARBU_RANK(pack[next++]);
+            if (rank > best) {
+                best = rank;
+                best_set = 1u << seat;
+            } else if (rank == best) {
+                best_set |= 1u << seat;
+            }
+        }
+        if ((best_set & (best_set - 1)) == 0)
+            return __builtin_ctz(best_set);
+        contenders = best_set;
+    }
+}
+
+/* Deals the pack one card at a time from the dealer's left. */
+static void deal_hands(barbu_state *s)
+{
+    barbu_rng rng;
+    barbu_rng_seed(&rng, bb_subseed(s->seed, BB_SEED_DEAL, s->t.deal));
+    barbu_card pack[52];
+    int n = pack_of(s->rules, pack);
+    shuffle(&rng, pack, n);
+    memset(s->hand, 0, sizeof s->hand);
+    for (int k = 0; k < n; k++)
+        s->hand[(s->t.dealer + 1 + k) & 3] |= BARBU_BIT(pack[k]);
+    memcpy(s->dealt, s->hand, sizeof s->hand);
+}
+
+static void start_deal(barbu_state *s)
+{
+    barbu_table *t = &s->t;
+    const barbu_rules *r = s->rules;
+    int d = t->deal;
+    if (r->rotation == BARBU_ROTATE_BLOCK)
+        t->declarer = (uint8_t)((t->first + d / per_declarer(r)) & 3);
+    else
+        t->declarer = (uint8_t)((t->first + d) & 3);
+    t->dealer = (uint8_t)((t->declarer + 3) & 3);
+    deal_hands(s);
+
+    t->phase = BARBU_PHASE_DECLARE;
+    t->to_move = (int8_t)t->declarer;
+    t->acted = 0;
+    t->kind = 0;
+    t->contracts = 0;
+    t->trump = -1;
+    t->rank = 0;
+    t->rule_flags = 0;
+    t->penalty = 0;
+    t->bids = 0;
+    memset(t->dbl, 0, sizeof t->dbl);
+    memset(t->rdbl, 0, sizeof t->rdbl);
+    memset(&t->trick, 0, sizeof t->trick);
+    memset(&t->last_trick, 0, sizeof t->last_trick);
+    t->ntricks = 0;
+    memset(t->tricks, 0, sizeof t->tricks);
+    memset(t->winner, -1, sizeof t->winner);
+    for (int seat = 0; seat < 4; seat++)
+        t->in_hand[seat] = (uint8_t)barbu_count(s->hand[seat]);
+    memset(t->played, 0, sizeof t->played);
+    memset(t->taken, 0, sizeof t->taken);
+    memset(t->lo, 0, sizeof t->lo);
+    memset(t->hi, 0, sizeof t->hi);
+    memset(t->out, 0, sizeof t->out);
+    t->n_out = 0;
+    t->passes = 0;
+    t->n_cuts = 0;
+    memset(t->cuts, 0, sizeof t->cuts);
+    t->n_pass_ons = 0;
+    memset(t->rows, 0, sizeof t->rows);
+    memset(s->pending, 0, sizeof s->pending);
+}
+
+int barbu_init(barbu_state *state, const barbu_rules *rules, uint64_t seed)
+{
+    if (state == NULL || rules == NULL)
+        return BARBU_EINVAL;
+    int err = barbu_rules_check(rules, NULL);
+    if (err != 0)
+        return err;
+    memset(state, 0, sizeof *state);
+    state->rules = rules;
+    state->seed = seed;
+    barbu_table *t = &state->t;
+    t->n_deals = (uint16_t)barbu_rules_deals(rules);
+    if (rules->doubling) {
+        for (int s = 0; s < 4; s++)
+            for (int d = 0; d < 4; d++)
+                t->owed[s][d] = s == d ? 0 : rules->mandatory_doubles;
+    }
+    t->first = (uint8_t)draw_first(rules, seed);
+    start_deal(state);
+    return 0;
+}
+
+int barbu_set_hands(barbu_state *state, const barbu_cards hands[4])
+{
+    barbu_table *t = &state->t;
+    if (t->phase == BARBU_PHASE_OVER)
+        return BARBU_EOVER;
+    if (t->acted != 0)
+        return BARBU_EPHASE;
+    barbu_cards all = 0, deck = bb_deck(state->rules);
+    int size = barbu_rules_hand_size(state->rules);
+    for (int s = 0; s < 4; s++) {
+        if ((hands[s] & all) || (hands[s] & ~deck) || barbu_count(hands[s]) != size)
+            return BARBU_EHANDS;
+        all |= hands[s];
+    }
+    if (all != deck)
+        return BARBU_EHANDS;
+    memcpy(state->hand, hands, sizeof state->hand);
+    memcpy(state->dealt, hands, sizeof state->dealt);
+    for (int s = 0; s < 4; s++)
+        t->in_hand[s] = (uint8_t)size;
+    return 0;
+}
+
+int barbu_set_first(barbu_state *state, int seat)
+{
+    barbu_table *t = &state->t;
+    if (seat < 0 || seat > 3)
+        return BARBU_EINVAL;
+    if (t->deal != 0 || t->acted != 0)
+        return BARBU_EPHASE;
+    barbu_cards hands[4];
+    memcpy(hands, state->hand, sizeof hands);
+    t->first = (uint8_t)seat;
+    start_deal(state);
+    /* The hands stay as they were: only the roles move. */
+    memcpy(state->hand, hands, sizeof hands);
+    memcpy(state->dealt, hands, sizeof hands);
+    return 0;
+}
+
+/* --------------------------------------------------------------- phases */
+
+static void finish_deal(barbu_state *s, bool played)
+{
+    barbu_table *t = &s->t;
+    const barbu_rules *r = s->rules;
+    barbu_result *res = &t->last;
+    memset(res, 0, sizeof *res);
+    res->deal = t->deal;
+    res->declarer = t->declarer;
+    res->played = played;
+    res->contracts = t->contracts;
+    res->trump = t->trump;
+    res->rank = t->rank;
+    memcpy(res->dbl, t->dbl, sizeof res->dbl);
+    memcpy(res->rdbl, t->rdbl, sizeof res->rdbl);
+    memcpy(res->tricks, t->tricks, sizeof res->tricks);
+    memcpy(res->order, t->out, sizeof res->order);
+    memcpy(res->taken, t->taken, sizeof res->taken);
+    if (played) {
+        if (t->kind == BARBU_KIND_TRICKS || t->kind == BARBU_KIND_TRUMPS)
+            res->tricks_left = (uint8_t)(barbu_rules_hand_size(r) - t->ntricks);
+        bb_score_deal(r, t, res);
+    } else {
+        bb_share_undoubled(r, t, res);
+    }
+    barbu_settle(res->dbl, res->rdbl, res->raw, res->score);
+    for (int seat = 0; seat < 4; seat++)
+        t->total[seat] += res->score[seat];
+
+    t->deal++;
+    if (t->deal >= t->n_deals) {
+        t->phase = BARBU_PHASE_OVER;
+        t->to_move = -1;
+        t->acted = 0;
+        return;
+    }
+    start_deal(s);
+}
+
+static void start_play(barbu_state *s)
+{
+    barbu_table *t = &s->t;
+    const barbu_rules *r = s->rules;
+    t->phase = BARBU_PHASE_PLAY;
+    int first;
+    if (t->kind == BARBU_KIND_DOMINO || t->kind == BARBU_KIND_PATIENCE)
+        first = r->domino_first == BARBU_FIRST_LEFT ? bb_next_seat(t->declarer) : t->declarer;
+    else
+        first = r->first_lead == BARBU_FIRST_LEFT ? bb_next_seat(t->declarer) : t->declarer;
+    t->trick.leader = (uint8_t)first;
+    t->trick.n = 0;
+    t->to_move = (int8_t)first;
+}
+
+static void apply_declare(barbu_state *s, const barbu_action *a)
+{
+    barbu_table *t = &s->t;
+    const barbu_rules *r = s->rules;
+    int c = bb_lowest(a->contracts);
+    const barbu_contract *k = &r->contract[c];
+    t->contracts = a->contracts;
+    t->kind = k->kind;
+    t->trump = a->trump;
+    t->rank = k->kind == BARBU_KIND_PATIENCE ? k->fixed_rank : a->rank;
+    barbu_cards deck = bb_deck(r), penalty = 0;
+    int flags = BARBU_CF_HEARTS_LEAD | BARBU_CF_EARLY_END | BARBU_CF_ISRAELI;
+    for (unsigned m = a->contracts; m; m &= m - 1) {
+        const barbu_contract *ck = &r->contract[__builtin_ctz(m)];
+        for (barbu_cards d = deck; d; d &= d - 1)
+            if (ck->card[bb_lowest(d)] != 0)
+                penalty |= d & -d;
+        flags &= ck->flags;
+        t->used[a->seat][__builtin_ctz(m)]++;
+    }
+    if (!r->hearts_lead)
+        flags &= ~BARBU_CF_HEARTS_LEAD;
+    if (!r->early_end)
+        flags &= ~BARBU_CF_EARLY_END;
+    if (r->israeli == BARBU_ISRAELI_OFF)
+        flags &= ~BARBU_CF_ISRAELI;
+    t->rule_flags = (uint8_t)flags;
+    t->penalty = penalty;
+    t->declared[a->seat]++;
+    if (r->doubling) {
+        t->phase = BARBU_PHASE_BID;
+        t->to_move = (int8_t)bb_next_seat(t->declarer);
+    } else {
+        start_play(s);
+    }
+}
+
+static void end_bidding(barbu_state *s)
+{
+    barbu_table *t = &s->t;
+    unsigned any = t->dbl[0] | t->dbl[1] | t->dbl[2] | t->dbl[3];
+    if (s->rules->undoubled_shared && any == 0 && bb_negative(s->rules, t->contracts))
+        finish_deal(s, false);
+    else
+        start_play(s);
+}
+
+static void apply_bid(barbu_state *s, const barbu_action *a)
+{
+    barbu_table *t = &s->t;
+    int seat = a->seat, decl = t->declarer;
+    t->dbl[seat] = a->doubles;
+    t->rdbl[seat] = a->redoubles;
+    t->bids |= (uint8_t)(1u << seat);
+    if ((a->doubles & (1u << decl)) && t->owed[seat][decl] > 0)
+        t->owed[seat][decl]--;
+    int next = bb_next_seat(seat);
+    /* The declarer bids last, and only when somebody doubled them: with
+     * nothing to redouble there is nothing to say. */
+    if (seat == decl || (next == decl && bb_doubled_by(t, decl) == 0))
+        end_bidding(s);
+    else
+        t->to_move = (int8_t)next;
+}
+
+static void finish_trick(barbu_state *s)
+{
+    barbu_table *t = &s->t;
+    barbu_trick *k = &t->trick;
+    barbu_cards cards = BARBU_BIT(k->card[0]) | BARBU_BIT(k->card[1]) | BARBU_BIT(k->card[2]) |
+                        BARBU_BIT(k->card[3]);
+    barbu_cards contest = cards & BARBU_SUIT_CARDS(BARBU_SUIT(k->card[0]));
+    if (t->trump >= 0 && (cards & BARBU_SUIT_CARDS(t->trump)))
+        contest = cards & BARBU_SUIT_CARDS(t->trump);
+    int top = bb_highest(contest), pos = 0;
+    while (k->card[pos] != top)
+        pos++;
+    int w = (k->leader + pos) & 3;
+    t->taken[w] |= cards;
+    t->tricks[w]++;
+    t->winner[t->ntricks++] = (int8_t)w;
+    t->last_trick = *k;
+    k->leader = (uint8_t)w;
+    k->n = 0;
+    t->to_move = (int8_t)w;
+    /* Every hand holds as many cards, so an empty one means the last trick. */
+    if (t->in_hand[w] == 0 || ((t->rule_flags & BARBU_CF_EARLY_END) && bb_outstanding(t) == 0))
+        finish_deal(s, true);
+}
+
+static void next_layout_player(barbu_table *t, int seat)
+{
+    int next = bb_next_seat(seat);
+    while (t->in_hand[next] == 0)
+        next = bb_next_seat(next);
+    t->to_move = (int8_t)next;
+}
+
+static void play_layout(barbu_state *s, int seat, barbu_cards cards)
+{
+    barbu_table *t = &s->t;
+    t->in_hand[seat] = (uint8_t)(t->in_hand[seat] - barbu_count(cards));
+    for (barbu_cards c = cards; c; c &= c - 1)
+        bb_layout_place(s->rules, t, (barbu_card)bb_lowest(c));
+    t->passes = 0;
+    if (t->in_hand[seat] == 0) {
+        t->out[t->n_out++] = (uint8_t)seat;
+        /* Once three are out the order of all four is known. */
+        if (t->n_out == 3) {
+            for (int p = 0; p < 4; p++)
+                if (t->in_hand[p] != 0)
+                    t->out[t->n_out++] = (uint8_t)p;
+            finish_deal(s, true);
+            return;
+        }
+    }
+    next_layout_player(t, seat);
+}
+
+/* Plays cards already known to be legal.  The trick contracts come first and
+ * stay small enough to inline: they are the inner loop of every playout. */
+static inline void play_cards(barbu_state *s, int seat, barbu_cards cards)
+{
+    barbu_table *t = &s->t;
+    s->hand[seat] &= ~cards;
+    t->played[seat] |= cards;
+    if (t->kind == BARBU_KIND_TRICKS || t->kind == BARBU_KIND_TRUMPS) {
+        t->in_hand[seat]--;
+        t->trick.card[t->trick.n++] = (barbu_card)bb_lowest(cards);
+        if (t->trick.n < 4)
+            t->to_move = (int8_t)bb_next_seat(seat);
+        else
+            finish_trick(s);
+        return;
+    }
+    play_layout(s, seat, cards);
+}
+
+static void after_apply(barbu_state *s)
+{
+    s->t.acted++;
+#ifdef BARBU_CHECK_INVARIANTS
+    const char *why = NULL;
+    int ok = barbu_state_ok(s, &why);
+    assert(ok == 0 && "barbu_state_ok failed after an apply");
+    (void)ok;
+#endif
+}
+
+int barbu_apply(barbu_state *s, const barbu_action *a)
+{
+    int err = bb_check(s->rules, &s->t, s->t.to_move >= 0 ? s->hand[s->t.to_move] : 0, a);
+    if (err != 0)
+        return err;
+    switch (a->type) {
+    case BARBU_ACT_DECLARE:
+        apply_declare(s, a);
+        break;
+    case BARBU_ACT_BID:
+        apply_bid(s, a);
+        break;
+    case BARBU_ACT_PLAY:
+        play_cards(s, a->seat, a->cards);
+        break;
+    case BARBU_ACT_PASS:
+        s->t.passes++;
+        next_layout_player(&s->t, a->seat);
+        break;
+    default:
+        return BARBU_EPHASE;
+    }
+    after_apply(s);
+    return 0;
+}
+
+void barbu_truncate(barbu_state *s)
+{
+    if (s->t.phase != BARBU_PHASE_OVER)
+        s->t.n_deals = (uint16_t)(s->t.deal + 1);
+}
+
+barbu_cards barbu_playable(const barbu_state *s)
+{
+    if (s->t.phase != BARBU_PHASE_PLAY)
+        return 0;
+    return bb_playable(s->rules, &s->t, s->hand[s->t.to_move]);
+}
+
+int barbu_play(barbu_state *s, barbu_card card)
+{
+    if (s->t.phase != BARBU_PHASE_PLAY || card >= 64) {
+        barbu_action a = barbu_act_play(s->t.to_move, card < 64 ? card : 0);
+        return s->t.phase == BARBU_PHASE_OVER ? BARBU_EOVER : bb_check(s->rules, &s->t, 0, &a);
+    }
+    int seat = s->t.to_move;
+    barbu_cards bit = BARBU_BIT(card);
+    if (!(bb_playable(s->rules, &s->t, s->hand[seat]) & bit)) {
+        barbu_action a = barbu_act_play(seat, card);
+        return bb_check(s->rules, &s->t, s->hand[seat], &a);
+    }
+    play_cards(s, seat, bit);
+    after_apply(s);
+    return 0;
+}
+
+int barbu_play_random(barbu_state *s, barbu_rng *rng)
+{
+    if (s->t.phase != BARBU_PHASE_PLAY)
+        return s->t.phase == BARBU_PHASE_OVER ? BARBU_EOVER : BARBU_EPHASE;
+    int seat = s->t.to_move;
+    barbu_cards cards = bb_playable(s->rules, &s->t, s->hand[seat]);
+    if (cards == 0) {
+        barbu_action pass = barbu_act(BARBU_ACT_PASS, seat);
+        return barbu_apply(s, &pass);
+    }
+    play_cards(
+        s, seat,
+        BARBU_BIT(barbu_nth_card(cards, barbu_rng_below(rng, (uint32_t)barbu_count(cards)))));
+    after_apply(s);
+    return 0;
+}
+
+int barbu_legal(const barbu_state *s, barbu_action *out, int cap)
+{
+    if (s->t.to_move < 0)
+        return 0;
+    return bb_legal(s->rules, &s->t, s->hand[s->t.to_move], out, cap);
+}
+
+int barbu_check(const barbu_state *s, const barbu_action *a)
+{
+    return bb_check(s->rules, &s->t, s->t.to_move >= 0 ? s->hand[s->t.to_move] : 0, a);
+}

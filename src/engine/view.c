@@ -1,0 +1,47 @@
+/*
+ * view.c - what one seat may know.  A view is the public table plus the
+ * cards the seat can see; nothing else of the state ever leaves the engine
+ * for a player.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+void barbu_view_of(const barbu_state *s, int seat, barbu_view *v)
+{
+    memset(v, 0, sizeof *v);
+    v->rules = s->rules;
+    v->seat = (int8_t)seat;
+    v->t = s->t;
+    if (seat == BARBU_ALL_SEATS) {
+        memcpy(v->hand, s->hand, sizeof v->hand);
+        return;
+    }
+    if (seat < 0 || seat > 3)
+        return;
+    v->hand[seat] = s->hand[seat];
+    const barbu_table *t = &s->t;
+    v->compulsory = bb_compulsory(s->rules, t, seat);
+    /* The Israeli rule asks a player who cannot follow suit, and is doubled
+     * equally with the other three, to discard a penalty card. */
+    if (t->phase == BARBU_PHASE_PLAY && t->to_move == seat && (t->rule_flags & BARBU_CF_ISRAELI) &&
+        t->trick.n > 0 && t->kind == BARBU_KIND_TRICKS &&
+        (s->hand[seat] & BARBU_SUIT_CARDS(BARBU_SUIT(t->trick.card[0]))) == 0 &&
+        bb_business_equal(t, seat))
+        v->advice = s->hand[seat] & t->penalty;
+}
+
+int barbu_view_legal(const barbu_view *v, barbu_action *out, int cap)
+{
+    int mover = v->t.to_move;
+    if (mover < 0 || (v->seat != mover && v->seat != BARBU_ALL_SEATS))
+        return 0;
+    return bb_legal(v->rules, &v->t, v->hand[mover], out, cap);
+}
+
+int barbu_view_owed(const barbu_view *v, int seat)
+{
+    if (seat < 0 || seat > 3 || v->t.phase == BARBU_PHASE_OVER)
+        return 0;
+    return v->t.owed[seat][v->t.declarer];
+}

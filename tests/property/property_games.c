@@ -1,0 +1,5 @@
+/* property_games.c - TEMPORARY placeholder. */
+int main(void)
+{
+    return 0;
+}

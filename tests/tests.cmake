@@ -1,0 +1,35 @@
+# The tests, all driven by CTest.  Labels: unit (cmocka, also run under
+# ASan + UBSan), property, golden, cli.
+
+# Every tests/unit/test_*.c is one cmocka program.
+file(GLOB BARBU_UNIT_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/unit/test_*.c)
+foreach(src ${BARBU_UNIT_TESTS})
+  get_filename_component(name ${src} NAME_WE)
+  add_executable(${name} ${src})
+  target_link_libraries(${name} PRIVATE barbu_ai PkgConfig::CMOCKA)
+  target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/src/engine ${CMAKE_SOURCE_DIR}/tests/unit)
+  add_test(NAME ${name} COMMAND ${name})
+  set_tests_properties(${name} PROPERTIES LABELS unit)
+endforeach()
+
+# The property test: many seeded random games.  Fewer under the sanitizers,
+# which are an order of magnitude slower.
+add_executable(property_games ${CMAKE_SOURCE_DIR}/tests/property/property_games.c)
+target_link_libraries(property_games PRIVATE barbu_ai)
+if(BARBU_SANITIZE)
+  set(BARBU_PROPERTY_GAMES 1000)
+else()
+  set(BARBU_PROPERTY_GAMES 10000)
+endif()
+add_test(NAME property_games COMMAND property_games --games ${BARBU_PROPERTY_GAMES})
+set_tests_properties(property_games PROPERTIES LABELS "unit;property")
+
+# Golden records: replayed by the real program, compared with known results.
+add_test(NAME golden_records
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/golden/run.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR}/tests/golden)
+set_tests_properties(golden_records PROPERTIES LABELS golden)
+
+# The command line, as a user runs it.
+add_test(NAME cli
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/run.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli PROPERTIES LABELS cli)
