@@ -1,10 +1,59 @@
-/* rules.c - TEMPORARY placeholder while the command is written. */
+/*
+ * rules.c - prints a preset as a rules file, or checks one.
+ */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: barbu rules [PRESET|FILE] [--changes]\n"
+                 "       barbu rules --list\n\n"
+                 "Prints a rule set as a rules file that sets every option and every score, so a\n"
+                 "club can start its house rules from it ('barbu play --rules FILE').  Given a\n"
+                 "file, checks it and prints it in full; errors name the line.\n\n"
+                 "  --changes   only the lines that differ from the preset\n"
+                 "  --list      the presets\n");
+}
 
 int cmd_rules(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "barbu rules: not written yet\n");
-    return 1;
+    const char *arg = "uk";
+    bool changes = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--list") == 0) {
+            for (int p = 0; barbu_preset_name(p) != NULL; p++)
+                printf("%s\n", barbu_preset_name(p));
+            return 0;
+        } else if (strcmp(argv[i], "--changes") == 0) {
+            changes = true;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "barbu rules: unknown option '%s'\n\n", argv[i]);
+            usage(stderr);
+            return 2;
+        } else {
+            arg = argv[i];
+        }
+    }
+    barbu_rules rules;
+    if (cli_load_rules(arg, &rules) != 0)
+        return 1;
+    int n = barbu_rules_write(&rules, changes, NULL, 0);
+    char *buf = malloc((size_t)n + 1);
+    if (buf == NULL) {
+        fprintf(stderr, "barbu rules: out of memory\n");
+        return 1;
+    }
+    barbu_rules_write(&rules, changes, buf, (size_t)n + 1);
+    if (!changes)
+        printf("# barbu rules file: '%s'.  Every line is 'key = value'; a line may be\n"
+               "# left out to keep the preset's value.  See docs/rules.md.\n",
+               rules.preset);
+    fputs(buf, stdout);
+    free(buf);
+    return 0;
 }

@@ -1,2 +1,1096 @@
-/* record.c - TEMPORARY placeholder. */
+/*
+ * record.c - game records: a text format in the spirit of PBN that people
+ * can read (docs/record-format.md), its reader and writer, and the replay
+ * that checks every action through the engine.
+ *
+ * A record keeps, per deal, the hands as dealt and the actions in one list
+ * per section (the contract, the bidding, the play).  The engine knows which
+ * kind of action comes next, so replaying takes the next action from the
+ * list of that kind: the sections need no interleaving in the text.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "internal.h"
+
+#define FORMAT_VERSION 1
+#define MAX_TAGS       64
+#define MAX_TAG_VALUE  255
+#define MAX_DEALS      4096
+#define MAX_LIST       2048
+#define MAX_LINE       4096
+
+/* The sections of a deal, one list of actions each. */
+enum { SEC_DECLARE, SEC_BID, SEC_PLAY, SEC_CUT, SEC_PASS_ON, SEC_ARRANGE, N_SECTIONS };
+
+static int section_of_action(int type)
+{
+    switch (type) {
+    case BARBU_ACT_DECLARE:
+        return SEC_DECLARE;
+    case BARBU_ACT_BID:
+        return SEC_BID;
+    case BARBU_ACT_PLAY:
+    case BARBU_ACT_PASS:
+        return SEC_PLAY;
+    case BARBU_ACT_CUT:
+        return SEC_CUT;
+    case BARBU_ACT_PASS_ON:
+        return SEC_PASS_ON;
+    default:
+        return SEC_ARRANGE;
+    }
+}
+
+static int section_of_phase(int phase)
+{
+    switch (phase) {
+    case BARBU_PHASE_DECLARE:
+        return SEC_DECLARE;
+    case BARBU_PHASE_BID:
+        return SEC_BID;
+    case BARBU_PHASE_CUT:
+        return SEC_CUT;
+    case BARBU_PHASE_PASS_ON:
+        return SEC_PASS_ON;
+    case BARBU_PHASE_ARRANGE:
+        return SEC_ARRANGE;
+    default:
+        return SEC_PLAY;
+    }
+}
+
+typedef struct act_list {
+    barbu_action *v;
+    int *line; /* the text line of each action, 0 when not read from text */
+    int n, cap;
+} act_list;
+
+typedef struct rec_deal {
+    barbu_cards hands[4];
+    bool has_hands;
+    int declarer; /* -1 when not given */
+    act_list list[N_SECTIONS];
+    bool has_score, has_final;
+    int16_t score[4], final[4];
+    int line; /* of its [Deal] tag */
+} rec_deal;
+
+typedef struct tag {
+    char key[32];
+    char *value;
+} tag;
+
+struct barbu_record {
+    barbu_rules rules;
+    uint64_t seed;
+    int first; /* -1: drawn from the seed */
+    tag tags[MAX_TAGS];
+    int n_tags;
+    rec_deal *deals;
+    int n_deals, cap_deals;
+};
+
+/* Tags that the record computes or structures itself. */
+static const char *const RESERVED[] = {"Barbu",  "Rules", "Rule",     "Seed",  "First",
+                                       "Result", "Deal",  "Declarer", "Hands", "Contract",
+                                       "Score",  "Final", "Bidding",  "Play",  NULL};
+
+static bool reserved(const char *key)
+{
+    for (int i = 0; RESERVED[i]; i++)
+        if (strcmp(key, RESERVED[i]) == 0)
+            return true;
+    return false;
+}
+
+barbu_record *barbu_record_new(const barbu_rules *rules, uint64_t seed)
+{
+    barbu_record *rec = calloc(1, sizeof *rec);
+    if (rec == NULL)
+        return NULL;
+    rec->rules = *rules;
+    rec->seed = seed;
+    rec->first = -1;
+    return rec;
+}
+
+void barbu_record_free(barbu_record *rec)
+{
+    if (rec == NULL)
+        return;
+    for (int i = 0; i < rec->n_tags; i++)
+        free(rec->tags[i].value);
+    for (int d = 0; d < rec->n_deals; d++) {
+        for (int s = 0; s < N_SECTIONS; s++) {
+            free(rec->deals[d].list[s].v);
+            free(rec->deals[d].list[s].line);
+        }
+    }
+    free(rec->deals);
+    free(rec);
+}
+
+static bool valid_key(const char *key)
+{
+    size_t n = strlen(key);
+    if (n == 0 || n >= sizeof((tag *)0)->key)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)key[i]) && key[i] != '_')
+            return false;
+    return true;
+}
+
+static bool valid_value(const char *value)
+{
+    if (strlen(value) > MAX_TAG_VALUE)
+        return false;
+    for (const char *p = value; *p; p++)
+        if (*p == '"' || *p == '\\' || *p == '\n' || *p == '\r')
+            return false;
+    return true;
+}
+
+int barbu_record_set_tag(barbu_record *rec, const char *key, const char *value)
+{
+    if (!valid_key(key) || reserved(key) || !valid_value(value))
+        return BARBU_EINVAL;
+    char *copy = strdup(value);
+    if (copy == NULL)
+        return BARBU_ENOMEM;
+    for (int i = 0; i < rec->n_tags; i++) {
+        if (strcmp(rec->tags[i].key, key) == 0) {
+            free(rec->tags[i].value);
+            rec->tags[i].value = copy;
+            return 0;
+        }
+    }
+    if (rec->n_tags == MAX_TAGS) {
+        free(copy);
+        return BARBU_ELIMIT;
+    }
+    snprintf(rec->tags[rec->n_tags].key, sizeof rec->tags[0].key, "%s", key);
+    rec->tags[rec->n_tags++].value = copy;
+    return 0;
+}
+
+const char *barbu_record_tag(const barbu_record *rec, const char *key)
+{
+    for (int i = 0; i < rec->n_tags; i++)
+        if (strcmp(rec->tags[i].key, key) == 0)
+            return rec->tags[i].value;
+    return NULL;
+}
+
+const barbu_rules *barbu_record_rules(const barbu_record *rec)
+{
+    return &rec->rules;
+}
+
+uint64_t barbu_record_seed(const barbu_record *rec)
+{
+    return rec->seed;
+}
+
+int barbu_record_actions(const barbu_record *rec)
+{
+    int n = 0;
+    for (int d = 0; d < rec->n_deals; d++)
+        for (int s = 0; s < N_SECTIONS; s++)
+            n += rec->deals[d].list[s].n;
+    return n;
+}
+
+static rec_deal *new_deal(barbu_record *rec)
+{
+    if (rec->n_deals == MAX_DEALS)
+        return NULL;
+    if (rec->n_deals == rec->cap_deals) {
+        int cap = rec->cap_deals ? rec->cap_deals * 2 : 32;
+        rec_deal *v = realloc(rec->deals, (size_t)cap * sizeof *v);
+        if (v == NULL)
+            return NULL;
+        rec->deals = v;
+        rec->cap_deals = cap;
+    }
+    rec_deal *d = &rec->deals[rec->n_deals++];
+    memset(d, 0, sizeof *d);
+    d->declarer = -1;
+    return d;
+}
+
+static int list_push(act_list *l, const barbu_action *a, int line)
+{
+    if (l->n == MAX_LIST)
+        return BARBU_ELIMIT;
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 16;
+        barbu_action *v = realloc(l->v, (size_t)cap * sizeof *v);
+        if (v == NULL)
+            return BARBU_ENOMEM;
+        l->v = v;
+        int *lines = realloc(l->line, (size_t)cap * sizeof *lines);
+        if (lines == NULL)
+            return BARBU_ENOMEM;
+        l->line = lines;
+        l->cap = cap;
+    }
+    l->v[l->n] = *a;
+    l->line[l->n++] = line;
+    return 0;
+}
+
+int barbu_record_add(barbu_record *rec, const barbu_state *before, const barbu_action *a)
+{
+    int k = before->t.deal;
+    if (k < rec->n_deals - 1 || k > rec->n_deals)
+        return BARBU_EINVAL;
+    if (k == rec->n_deals) {
+        rec_deal *d = new_deal(rec);
+        if (d == NULL)
+            return BARBU_ENOMEM;
+        memcpy(d->hands, before->dealt, sizeof d->hands);
+        d->has_hands = true;
+        d->declarer = before->t.declarer;
+        if (k == 0)
+            rec->first = before->t.first;
+    }
+    return list_push(&rec->deals[k].list[section_of_action(a->type)], a, 0);
+}
+
+int barbu_record_start(const barbu_record *rec, barbu_state *state)
+{
+    int err = barbu_init(state, &rec->rules, rec->seed);
+    if (err == 0 && rec->first >= 0)
+        err = barbu_set_first(state, rec->first);
+    return err;
+}
+
+/* ------------------------------------------------------------ describing */
+
+static const char RANK_CHARS[] = "??23456789TJQKA";
+
+static size_t seats_list(unsigned mask, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int s = 0; s < 4; s++)
+        if (mask & (1u << s))
+            n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s%s", n ? " " : "",
+                                  barbu_seat_name(s));
+    return n;
+}
+
+/* A bid in words, without the seat: "doubles E W", "redoubles S, doubles N", "passes". */
+static void bid_text(const barbu_action *a, char *buf, size_t cap)
+{
+    char d[16], r[16];
+    seats_list(a->doubles, d, sizeof d);
+    seats_list(a->redoubles, r, sizeof r);
+    if (a->doubles == 0 && a->redoubles == 0)
+        snprintf(buf, cap, "passes");
+    else if (a->redoubles == 0)
+        snprintf(buf, cap, "doubles %s", d);
+    else if (a->doubles == 0)
+        snprintf(buf, cap, "redoubles %s", r);
+    else
+        snprintf(buf, cap, "redoubles %s, doubles %s", r, d);
+}
+
+/* Cards of a play: "QS", or "9H+8H+7H" for several at once. */
+static void cards_text(barbu_cards cards, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (barbu_cards c = cards; c && n + 4 < cap; c &= c - 1) {
+        char one[8];
+        barbu_card_format((barbu_card)bb_lowest(c), BARBU_FMT_ASCII, one, sizeof one);
+        n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? "+" : "", one);
+    }
+}
+
+static void contract_text(const barbu_rules *r, const barbu_action *a, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (unsigned m = a->contracts; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        const char *key = c < r->n_contracts ? r->contract[c].key : "?";
+        n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s%s", n ? "+" : "", key);
+    }
+    if (n >= cap)
+        return;
+    if (a->trump >= 0 && a->trump < 4)
+        snprintf(buf + n, cap - n, " %c", "CDHS"[a->trump]);
+    else if (a->rank >= 2 && a->rank <= BARBU_ACE)
+        snprintf(buf + n, cap - n, " %c", RANK_CHARS[a->rank]);
+}
+
+/* An action in words for messages: "E plays QS". */
+static void describe(const barbu_rules *r, const barbu_action *a, char *buf, size_t cap)
+{
+    char what[96];
+    switch (a->type) {
+    case BARBU_ACT_DECLARE:
+        contract_text(r, a, what, sizeof what);
+        snprintf(buf, cap, "%s declares %s", barbu_seat_name(a->seat), what);
+        return;
+    case BARBU_ACT_BID:
+        bid_text(a, what, sizeof what);
+        break;
+    case BARBU_ACT_PLAY:
+        cards_text(a->cards, what + 6, sizeof what - 6);
+        memcpy(what, "plays ", 6);
+        break;
+    case BARBU_ACT_PASS:
+        snprintf(what, sizeof what, "passes");
+        break;
+    default:
+        snprintf(what, sizeof what, "acts");
+        break;
+    }
+    snprintf(buf, cap, "%s %s", barbu_seat_name(a->seat), what);
+}
+
+/* ---------------------------------------------------------------- replay */
+
+static int replay_fail(barbu_diag *diag, int line, int deal, int pos, int err, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+static int replay_fail(barbu_diag *diag, int line, int deal, int pos, int err, const char *fmt, ...)
+{
+    if (diag != NULL) {
+        diag->line = line;
+        diag->deal = deal;
+        diag->position = pos;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(diag->msg, sizeof diag->msg, fmt, ap);
+        va_end(ap);
+    }
+    return err;
+}
+
+static int replay(const barbu_record *rec, barbu_state *s, barbu_result_fn on_result, void *ctx,
+                  barbu_diag *diag)
+{
+    int err = barbu_record_start(rec, s);
+    if (err != 0)
+        return replay_fail(diag, 0, 0, 0, err, "cannot start the game: %s", barbu_strerror(err));
+    for (int k = 0; k < rec->n_deals; k++) {
+        const rec_deal *d = &rec->deals[k];
+        if (barbu_over(s))
+            return replay_fail(diag, d->line, k + 1, 0, BARBU_EMISMATCH,
+                               "deal %d is past the end of the game (%d deals)", k + 1,
+                               s->t.n_deals);
+        if (d->has_hands && (err = barbu_set_hands(s, d->hands)) != 0)
+            return replay_fail(diag, d->line, k + 1, 0, err, "deal %d: %s", k + 1,
+                               barbu_strerror(err));
+        if (d->declarer >= 0 && d->declarer != s->t.declarer)
+            return replay_fail(diag, d->line, k + 1, 0, BARBU_EMISMATCH,
+                               "deal %d: the record says %s declares, the schedule says %s", k + 1,
+                               barbu_seat_name(d->declarer), barbu_seat_name(s->t.declarer));
+        int next[N_SECTIONS] = {0}, pos = 0;
+        while (!barbu_over(s) && s->t.deal == k) {
+            int sec = section_of_phase(s->t.phase);
+            if (next[sec] == d->list[sec].n)
+                break;
+            barbu_action a = d->list[sec].v[next[sec]];
+            int line = d->list[sec].line[next[sec]++];
+            pos++;
+            if (a.seat < 0)
+                a.seat = s->t.to_move;
+            char what[128];
+            describe(&rec->rules, &a, what, sizeof what);
+            if (a.seat != s->t.to_move)
+                return replay_fail(diag, line, k + 1, pos, BARBU_ETURN,
+                                   "deal %d, action %d (%s): it is %s's turn", k + 1, pos, what,
+                                   barbu_seat_name(s->t.to_move));
+            barbu_state before = *s;
+            if ((err = barbu_apply(s, &a)) != 0) {
+                if (a.type == BARBU_ACT_PLAY &&
+                    (before.t.kind == BARBU_KIND_TRICKS || before.t.kind == BARBU_KIND_TRUMPS))
+                    return replay_fail(
+                        diag, line, k + 1, pos, err, "deal %d, trick %d, card %d (%s): %s", k + 1,
+                        before.t.ntricks + 1, before.t.trick.n + 1, what, barbu_strerror(err));
+                return replay_fail(diag, line, k + 1, pos, err, "deal %d, action %d (%s): %s",
+                                   k + 1, pos, what, barbu_strerror(err));
+            }
+        }
+        bool complete = barbu_over(s) || s->t.deal > k;
+        for (int sec = 0; sec < N_SECTIONS; sec++) {
+            if (next[sec] < d->list[sec].n) {
+                char what[128];
+                describe(&rec->rules, &d->list[sec].v[next[sec]], what, sizeof what);
+                return replay_fail(diag, d->list[sec].line[next[sec]], k + 1, pos + 1,
+                                   BARBU_EMISMATCH,
+                                   complete ? "deal %d: '%s' comes after the end of the deal"
+                                            : "deal %d: '%s' is out of turn",
+                                   k + 1, what);
+            }
+        }
+        if (!complete) {
+            if (k != rec->n_deals - 1)
+                return replay_fail(diag, d->line, k + 1, pos, BARBU_EMISMATCH,
+                                   "deal %d is unfinished but the record goes on", k + 1);
+            if (d->has_score || d->has_final)
+                return replay_fail(diag, d->line, k + 1, pos, BARBU_EMISMATCH,
+                                   "deal %d has a score but its play is unfinished", k + 1);
+            break;
+        }
+        const barbu_result *res = &s->t.last;
+        for (int i = 0; i < 4; i++) {
+            if ((d->has_score && d->score[i] != res->raw[i]) ||
+                (d->has_final && d->final[i] != res->score[i]))
+                return replay_fail(
+                    diag, d->line, k + 1, pos, BARBU_EMISMATCH,
+                    "deal %d: the record scores %s %+d, the engine %+d", k + 1, barbu_seat_name(i),
+                    d->has_score && d->score[i] != res->raw[i] ? d->score[i] : d->final[i],
+                    d->has_score && d->score[i] != res->raw[i] ? res->raw[i] : res->score[i]);
+        }
+        if (on_result)
+            on_result(res, ctx);
+    }
+    return 0;
+}
+
+int barbu_record_replay(const barbu_record *rec, barbu_state *state, barbu_result_fn on_result,
+                        void *ctx, barbu_diag *diag)
+{
+    barbu_state local;
+    return replay(rec, state ? state : &local, on_result, ctx, diag);
+}
+
+/* --------------------------------------------------------------- writing */
+
+typedef struct sbuf {
+    char *buf;
+    size_t len, cap;
+    bool failed;
+} sbuf;
+
+static void put(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(sbuf *b, const char *fmt, ...)
+{
+    if (b->failed)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->buf + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->failed = true;
+            return;
+        }
+        if ((size_t)n < b->cap - b->len) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = b->cap * 2 + (size_t)n;
+        char *v = realloc(b->buf, cap);
+        if (v == NULL) {
+            b->failed = true;
+            return;
+        }
+        b->buf = v;
+        b->cap = cap;
+    }
+}
+
+static void put_scores(sbuf *b, const char *tagname, const int16_t v[4])
+{
+    put(b, "[%s \"N %+d E %+d S %+d W %+d\"]\n", tagname, v[0], v[1], v[2], v[3]);
+}
+
+/* The writer replays the record and prints each section as it goes; the
+ * sections of one deal are gathered in separate buffers and joined in a
+ * fixed order when the deal ends. */
+typedef struct writer {
+    const barbu_record *rec;
+    sbuf out;
+    sbuf sec[N_SECTIONS];
+    int in_line; /* actions on the current play line */
+} writer;
+
+static void flush_deal(writer *w, const barbu_state *s, int k, bool complete)
+{
+    const rec_deal *d = &w->rec->deals[k];
+    put(&w->out, "\n[Deal \"%d\"]\n", k + 1);
+    put(&w->out, "[Declarer \"%s\"]\n", barbu_seat_name(d->declarer));
+    char h[4][40];
+    for (int i = 0; i < 4; i++)
+        barbu_hand_format(d->hands[i], h[i], sizeof h[i]);
+    put(&w->out, "[Hands \"N:%s %s %s %s\"]\n", h[0], h[1], h[2], h[3]);
+    if (w->sec[SEC_DECLARE].len)
+        put(&w->out, "%s", w->sec[SEC_DECLARE].buf);
+    if (w->sec[SEC_BID].len)
+        put(&w->out, "[Bidding]\n%s", w->sec[SEC_BID].buf);
+    if (w->sec[SEC_PLAY].len)
+        put(&w->out, "[Play]\n%s\n", w->sec[SEC_PLAY].buf);
+    if (complete) {
+        const barbu_result *res = &s->t.last;
+        if (!res->played)
+            put(&w->out, "%% not played: nobody doubled, the points are shared\n");
+        else if (res->tricks_left)
+            put(&w->out, "%% ended early with %d tricks left\n", res->tricks_left);
+        put_scores(&w->out, "Score", res->raw);
+        put_scores(&w->out, "Final", res->score);
+    }
+    for (int i = 0; i < N_SECTIONS; i++) {
+        w->sec[i].len = 0;
+        if (w->sec[i].buf)
+            w->sec[i].buf[0] = '\0';
+    }
+    w->in_line = 0;
+}
+
+static void write_step(void *ctx, const barbu_state *before, const barbu_action *a)
+{
+    writer *w = ctx;
+    const barbu_table *t = &before->t;
+    char text[96];
+    switch (a->type) {
+    case BARBU_ACT_DECLARE:
+        contract_text(&w->rec->rules, a, text, sizeof text);
+        put(&w->sec[SEC_DECLARE], "[Contract \"%s\"]\n", text);
+        break;
+    case BARBU_ACT_BID:
+        bid_text(a, text, sizeof text);
+        put(&w->sec[SEC_BID], "%s %s\n", barbu_seat_name(a->seat), text);
+        break;
+    case BARBU_ACT_PLAY:
+    case BARBU_ACT_PASS: {
+        sbuf *b = &w->sec[SEC_PLAY];
+        /* One line a trick; layouts four turns a line.  Each line starts
+         * with the seat of its first action. */
+        bool tricks = t->kind == BARBU_KIND_TRICKS || t->kind == BARBU_KIND_TRUMPS;
+        bool new_line = tricks ? t->trick.n == 0 : w->in_line == 4;
+        if (w->in_line == 0 || new_line) {
+            put(b, "%s%s:", w->in_line ? "\n" : "", barbu_seat_name(a->seat));
+            w->in_line = 0;
+        }
+        if (a->type == BARBU_ACT_PASS)
+            snprintf(text, sizeof text, "-");
+        else
+            cards_text(a->cards, text, sizeof text);
+        put(b, " %s", text);
+        w->in_line++;
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+int barbu_record_write(const barbu_record *rec, char **text, size_t *len, barbu_diag *diag)
+{
+    writer w = {.rec = rec};
+    w.out.cap = 4096;
+    w.out.buf = malloc(w.out.cap);
+    for (int i = 0; i < N_SECTIONS; i++) {
+        w.sec[i].cap = 256;
+        w.sec[i].buf = malloc(w.sec[i].cap);
+        if (w.sec[i].buf)
+            w.sec[i].buf[0] = '\0';
+        else
+            w.out.failed = true;
+    }
+    int err = 0;
+    if (w.out.buf == NULL || w.out.failed) {
+        err = BARBU_ENOMEM;
+        goto done;
+    }
+    put(&w.out, "%% barbu game record\n[Barbu \"%d\"]\n", FORMAT_VERSION);
+    for (int i = 0; i < rec->n_tags; i++)
+        put(&w.out, "[%s \"%s\"]\n", rec->tags[i].key, rec->tags[i].value);
+    put(&w.out, "[Rules \"%s\"]\n", rec->rules.preset);
+    char rules[8192];
+    int n = barbu_rules_write(&rec->rules, true, rules, sizeof rules);
+    if (n < 0 || (size_t)n >= sizeof rules) {
+        err = BARBU_ELIMIT;
+        goto done;
+    }
+    for (char *line = rules, *nl; *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        if (nl == NULL)
+            nl = line + strlen(line) - 1;
+        else
+            *nl = '\0';
+        if (*line != '\0' && *line != '#' && strncmp(line, "preset =", 8) != 0)
+            put(&w.out, "[Rule \"%s\"]\n", line);
+    }
+    put(&w.out, "[Seed \"%" PRIu64 "\"]\n", rec->seed);
+
+    /* First check that the whole record replays, then lay the deals out
+     * in a second replay that writes each section as it goes. */
+    barbu_state s;
+    err = replay(rec, &s, NULL, NULL, diag);
+    if (err != 0)
+        goto done;
+    put(&w.out, "[First \"%s\"]\n", barbu_seat_name(s.t.first));
+    if (barbu_over(&s))
+        put(&w.out, "[Result \"N %+" PRId32 " E %+" PRId32 " S %+" PRId32 " W %+" PRId32 "\"]\n",
+            s.t.total[0], s.t.total[1], s.t.total[2], s.t.total[3]);
+    barbu_state t;
+    barbu_record_start(rec, &t);
+    for (int k = 0; k < rec->n_deals; k++) {
+        /* A one-deal record of deal k, replayed from the state before it. */
+        const rec_deal *d = &rec->deals[k];
+        if (d->has_hands)
+            barbu_set_hands(&t, d->hands);
+        int next[N_SECTIONS] = {0};
+        while (!barbu_over(&t) && t.t.deal == k) {
+            int sec = section_of_phase(t.t.phase);
+            if (next[sec] == d->list[sec].n)
+                break;
+            barbu_action a = d->list[sec].v[next[sec]++];
+            if (a.seat < 0)
+                a.seat = t.t.to_move;
+            barbu_state before = t;
+            barbu_apply(&t, &a);
+            write_step(&w, &before, &a);
+        }
+        flush_deal(&w, &t, k, barbu_over(&t) || t.t.deal > k);
+    }
+    if (w.out.failed)
+        err = BARBU_ENOMEM;
+done:
+    for (int i = 0; i < N_SECTIONS; i++)
+        free(w.sec[i].buf);
+    if (err != 0) {
+        free(w.out.buf);
+        *text = NULL;
+        *len = 0;
+        return err;
+    }
+    *text = w.out.buf;
+    *len = w.out.len;
+    return 0;
+}
+
+/* --------------------------------------------------------------- reading */
+
+typedef struct reader {
+    barbu_record *rec;
+    barbu_diag *diag;
+    int line;
+    int section; /* SEC_BID or SEC_PLAY while reading a body, else -1 */
+    rec_deal *deal;
+    char rules_text[8192];
+    size_t rules_len;
+    int rule_lines[128];
+    int n_rules;
+    bool have_version, have_rules, have_seed;
+} reader;
+
+static int fail(reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(reader *rd, const char *fmt, ...)
+{
+    if (rd->diag != NULL) {
+        rd->diag->line = rd->line;
+        rd->diag->deal = rd->rec->n_deals;
+        rd->diag->position = 0;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(rd->diag->msg, sizeof rd->diag->msg, fmt, ap);
+        va_end(ap);
+    }
+    return BARBU_EPARSE;
+}
+
+static int parse_seat_token(const char *tok)
+{
+    if (strlen(tok) != 1)
+        return -1;
+    return barbu_seat_parse(tok);
+}
+
+/* "N -4 E -12 S -8 W -2" */
+static int parse_scores(reader *rd, const char *v, int16_t out[4])
+{
+    const char *p = v;
+    for (int i = 0; i < 4; i++) {
+        while (*p == ' ')
+            p++;
+        if (*p != "NESW"[i] || p[1] != ' ')
+            return fail(rd, "scores must read \"N x E x S x W x\"");
+        p += 2;
+        char *end;
+        errno = 0;
+        long x = strtol(p, &end, 10);
+        if (end == p || errno != 0 || x < INT16_MIN || x > INT16_MAX)
+            return fail(rd, "a score is not a number");
+        out[i] = (int16_t)x;
+        p = end;
+    }
+    while (*p == ' ')
+        p++;
+    return *p ? fail(rd, "unexpected text after the scores") : 0;
+}
+
+static int parse_contract(reader *rd, const char *v, barbu_action *a)
+{
+    *a = barbu_act(BARBU_ACT_DECLARE, -1);
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", v);
+    char *param = strchr(buf, ' ');
+    if (param)
+        *param++ = '\0';
+    char *save = NULL;
+    for (char *key = strtok_r(buf, "+", &save); key; key = strtok_r(NULL, "+", &save)) {
+        int c = barbu_contract_find(&rd->rec->rules, key);
+        if (c < 0)
+            return fail(rd, "no contract '%s' in these rules", key);
+        a->contracts |= (uint16_t)(1u << c);
+    }
+    if (a->contracts == 0)
+        return fail(rd, "an empty contract");
+    if (param == NULL)
+        return 0;
+    const barbu_contract *k = &rd->rec->rules.contract[bb_lowest(a->contracts)];
+    if (k->kind == BARBU_KIND_TRUMPS && strlen(param) == 1 && strchr("CDHS", param[0])) {
+        a->trump = (int8_t)(strchr("CDHS", param[0]) - "CDHS");
+        return 0;
+    }
+    if (k->kind == BARBU_KIND_DOMINO) {
+        const char *r = strlen(param) == 1 ? strchr(RANK_CHARS + 2, param[0]) : NULL;
+        if (r != NULL) {
+            a->rank = (int8_t)(r - RANK_CHARS);
+            return 0;
+        }
+    }
+    return fail(rd, "'%s' is not a trump suit or start rank here", param);
+}
+
+/* "S doubles E W", "W redoubles S, doubles N", "N passes" */
+static int parse_bid(reader *rd, char *body)
+{
+    char *save = NULL;
+    char *tok = strtok_r(body, " ", &save);
+    int seat = tok ? parse_seat_token(tok) : -1;
+    if (seat < 0)
+        return fail(rd, "a bid starts with the seat (N, E, S or W)");
+    barbu_action a = barbu_act_bid(seat, 0, 0);
+    tok = strtok_r(NULL, " ", &save);
+    if (tok == NULL)
+        return fail(rd, "a bid needs 'passes', 'doubles ...' or 'redoubles ...'");
+    if (strcmp(tok, "passes") == 0) {
+        if (strtok_r(NULL, " ", &save) != NULL)
+            return fail(rd, "unexpected text after 'passes'");
+        return list_push(&rd->deal->list[SEC_BID], &a, rd->line);
+    }
+    uint8_t *target = NULL;
+    for (; tok; tok = strtok_r(NULL, " ", &save)) {
+        size_t n = strlen(tok);
+        bool comma = n > 0 && tok[n - 1] == ',';
+        if (comma)
+            tok[--n] = '\0';
+        if (strcmp(tok, "doubles") == 0 && target == NULL) {
+            target = &a.doubles;
+        } else if (strcmp(tok, "redoubles") == 0 && target == NULL) {
+            target = &a.redoubles;
+        } else {
+            int s = parse_seat_token(tok);
+            if (s < 0 || target == NULL)
+                return fail(rd, "unexpected '%s' in a bid", tok);
+            if (*target & (1u << s))
+                return fail(rd, "%s is named twice", tok);
+            *target |= (uint8_t)(1u << s);
+        }
+        if (comma)
+            target = NULL;
+    }
+    if (target == NULL || *target == 0)
+        return fail(rd, "a bid names the seats it doubles or redoubles");
+    return list_push(&rd->deal->list[SEC_BID], &a, rd->line);
+}
+
+/* "E: 2C 5C KC AC", "N: 7D - 8D 9H+8H" */
+static int parse_play(reader *rd, char *body)
+{
+    char *save = NULL;
+    char *tok = strtok_r(body, " ", &save);
+    size_t n = tok ? strlen(tok) : 0;
+    int seat = n == 2 && tok[1] == ':' ? barbu_seat_parse((char[]){tok[0], '\0'}) : -1;
+    if (seat < 0)
+        return fail(rd, "a play line starts with the seat to play, as 'E:'");
+    bool any = false;
+    for (tok = strtok_r(NULL, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        barbu_action a;
+        if (strcmp(tok, "-") == 0) {
+            a = barbu_act(BARBU_ACT_PASS, -1);
+        } else {
+            a = barbu_act(BARBU_ACT_PLAY, -1);
+            const char *p = tok;
+            for (;;) {
+                const char *end;
+                int card = barbu_card_parse(p, &end);
+                if (card < 0 || (a.cards & BARBU_BIT(card)))
+                    return fail(rd, "'%s' is not a card (as QS, TH, 7D) or '-'", tok);
+                a.cards |= BARBU_BIT(card);
+                if (*end == '\0')
+                    break;
+                if (*end != '+')
+                    return fail(rd, "'%s' is not a card (as QS, TH, 7D) or '-'", tok);
+                p = end + 1;
+            }
+        }
+        if (!any)
+            a.seat = (int8_t)seat;
+        any = true;
+        int err = list_push(&rd->deal->list[SEC_PLAY], &a, rd->line);
+        if (err != 0)
+            return fail(rd, "%s", barbu_strerror(err));
+    }
+    return any ? 0 : fail(rd, "a play line without plays");
+}
+
+static int header_tag(reader *rd, const char *key, const char *value)
+{
+    barbu_record *rec = rd->rec;
+    if (strcmp(key, "Barbu") == 0) {
+        if (strcmp(value, "1") != 0)
+            return fail(rd, "this is format %s; this program reads format %d", value,
+                        FORMAT_VERSION);
+        rd->have_version = true;
+        return 0;
+    }
+    if (strcmp(key, "Rules") == 0) {
+        if (rd->have_rules)
+            return fail(rd, "a second Rules tag");
+        barbu_rules probe;
+        if (barbu_rules_preset(&probe, value) != 0)
+            return fail(rd, "unknown preset '%s'", value);
+        int n = snprintf(rd->rules_text, sizeof rd->rules_text, "preset = %s\n", value);
+        rd->rules_len = (size_t)n;
+        rd->have_rules = true;
+        return 0;
+    }
+    if (strcmp(key, "Rule") == 0) {
+        if (!rd->have_rules)
+            return fail(rd, "a Rule tag before the Rules tag");
+        if (rd->n_rules == (int)(sizeof rd->rule_lines / sizeof rd->rule_lines[0]) ||
+            rd->rules_len + strlen(value) + 2 > sizeof rd->rules_text)
+            return fail(rd, "too many Rule tags");
+        rd->rules_len += (size_t)snprintf(rd->rules_text + rd->rules_len,
+                                          sizeof rd->rules_text - rd->rules_len, "%s\n", value);
+        rd->rule_lines[rd->n_rules++] = rd->line;
+        return 0;
+    }
+    if (strcmp(key, "Seed") == 0) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(value, &end, 10);
+        if (!isdigit((unsigned char)value[0]) || *end || errno)
+            return fail(rd, "the seed must be a whole number");
+        rec->seed = (uint64_t)v;
+        rd->have_seed = true;
+        return 0;
+    }
+    if (strcmp(key, "First") == 0) {
+        int s = parse_seat_token(value);
+        if (s < 0)
+            return fail(rd, "First must be N, E, S or W");
+        rec->first = s;
+        return 0;
+    }
+    if (strcmp(key, "Result") == 0) {
+        int16_t scores[4];
+        return parse_scores(rd, value, scores);
+    }
+    if (reserved(key))
+        return fail(rd, "the tag %s belongs in a deal", key);
+    if (!valid_key(key) || !valid_value(value))
+        return fail(rd, "a malformed tag");
+    int err = barbu_record_set_tag(rec, key, value);
+    return err ? fail(rd, "%s", barbu_strerror(err)) : 0;
+}
+
+/* Builds the rules from the Rules and Rule tags, once the header is read. */
+static int finish_header(reader *rd)
+{
+    if (!rd->have_version)
+        return fail(rd, "not a barbu record (no [Barbu \"1\"] tag)");
+    if (!rd->have_rules || !rd->have_seed)
+        return fail(rd, "the record needs Rules and Seed tags before its first deal");
+    barbu_diag d = {0};
+    if (barbu_rules_parse(&rd->rec->rules, rd->rules_text, rd->rules_len, &d) != 0) {
+        /* Line 1 of the rules text is the preset; line i + 1 is Rule i. */
+        int i = d.line - 2;
+        if (i >= 0 && i < rd->n_rules)
+            rd->line = rd->rule_lines[i];
+        return fail(rd, "%s", d.msg);
+    }
+    return 0;
+}
+
+static int deal_tag(reader *rd, const char *key, const char *value)
+{
+    rec_deal *d = rd->deal;
+    if (strcmp(key, "Declarer") == 0) {
+        d->declarer = parse_seat_token(value);
+        return d->declarer < 0 ? fail(rd, "Declarer must be N, E, S or W") : 0;
+    }
+    if (strcmp(key, "Hands") == 0) {
+        int first = value[0] ? parse_seat_token((char[]){value[0], '\0'}) : -1;
+        if (first < 0 || value[1] != ':')
+            return fail(rd, "Hands must read \"N:hand hand hand hand\"");
+        const char *p = value + 2;
+        for (int i = 0; i < 4; i++) {
+            const char *end;
+            if (barbu_hand_parse(p, &end, &d->hands[(first + i) & 3]) != 0)
+                return fail(rd, "hand %d is not a hand (as AKQ.T98.-.5432)", i + 1);
+            p = end;
+            if (i < 3 && *p++ != ' ')
+                return fail(rd, "the four hands are separated by spaces");
+        }
+        if (*p)
+            return fail(rd, "unexpected text after the hands");
+        d->has_hands = true;
+        return 0;
+    }
+    if (strcmp(key, "Contract") == 0) {
+        if (d->list[SEC_DECLARE].n > 0)
+            return fail(rd, "a second Contract tag");
+        barbu_action a;
+        int err = parse_contract(rd, value, &a);
+        return err ? err : list_push(&d->list[SEC_DECLARE], &a, rd->line);
+    }
+    if (strcmp(key, "Score") == 0 || strcmp(key, "Final") == 0) {
+        bool score = key[0] == 'S';
+        if (score ? d->has_score : d->has_final)
+            return fail(rd, "a second %s tag", key);
+        int err = parse_scores(rd, value, score ? d->score : d->final);
+        if (err == 0)
+            *(score ? &d->has_score : &d->has_final) = true;
+        return err;
+    }
+    return fail(rd, "unknown tag '%s' in a deal", key);
+}
+
+static int read_line(reader *rd, char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        s[--n] = '\0';
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s == '\0' || *s == '%')
+        return 0;
+    if (*s != '[') {
+        if (rd->section == SEC_BID)
+            return parse_bid(rd, s);
+        if (rd->section == SEC_PLAY)
+            return parse_play(rd, s);
+        return fail(rd, "text outside a [Bidding] or [Play] section");
+    }
+    /* [Key "value"] or [Key] */
+    n = strlen(s);
+    if (s[n - 1] != ']')
+        return fail(rd, "a tag must end with ']'");
+    s[n - 1] = '\0';
+    char *key = s + 1, *value = NULL;
+    char *sp = strchr(key, ' ');
+    if (sp != NULL) {
+        *sp = '\0';
+        value = sp + 1;
+        size_t vn = strlen(value);
+        if (vn < 2 || value[0] != '"' || value[vn - 1] != '"')
+            return fail(rd, "a tag value must be in double quotes");
+        value[vn - 1] = '\0';
+        value++;
+        if (strchr(value, '"') != NULL)
+            return fail(rd, "a tag value may not contain a double quote");
+    }
+    if (!valid_key(key))
+        return fail(rd, "a malformed tag name");
+    rd->section = -1;
+    if (value == NULL) {
+        if (rd->deal == NULL)
+            return fail(rd, "[%s] outside a deal", key);
+        if (strcmp(key, "Bidding") == 0 || strcmp(key, "Play") == 0) {
+            int sec = key[0] == 'B' ? SEC_BID : SEC_PLAY;
+            if (rd->deal->list[sec].n > 0)
+                return fail(rd, "a second [%s] section", key);
+            rd->section = sec;
+            return 0;
+        }
+        return fail(rd, "unknown section [%s]", key);
+    }
+    if (strcmp(key, "Deal") == 0) {
+        if (rd->deal == NULL) {
+            int err = finish_header(rd);
+            if (err)
+                return err;
+        }
+        char expect[16];
+        snprintf(expect, sizeof expect, "%d", rd->rec->n_deals + 1);
+        if (strcmp(value, expect) != 0)
+            return fail(rd, "deals must be numbered in order: expected %s", expect);
+        rd->deal = new_deal(rd->rec);
+        if (rd->deal == NULL)
+            return fail(rd, "too many deals");
+        rd->deal->line = rd->line;
+        return 0;
+    }
+    if (rd->deal == NULL)
+        return header_tag(rd, key, value);
+    return deal_tag(rd, key, value);
+}
+
+int barbu_record_read(const char *text, size_t len, barbu_record **out, barbu_diag *diag)
+{
+    *out = NULL;
+    barbu_rules uk;
+    barbu_rules_preset(&uk, "uk");
+    barbu_record *rec = barbu_record_new(&uk, 0);
+    if (rec == NULL)
+        return BARBU_ENOMEM;
+    reader *rd = calloc(1, sizeof *rd);
+    if (rd == NULL) {
+        barbu_record_free(rec);
+        return BARBU_ENOMEM;
+    }
+    rd->rec = rec;
+    rd->diag = diag;
+    rd->section = -1;
+    char line[MAX_LINE];
+    size_t pos = 0;
+    int err = 0;
+    while (pos < len && err == 0) {
+        size_t end = pos;
+        while (end < len && text[end] != '\n')
+            end++;
+        rd->line++;
+        if (end - pos >= sizeof line) {
+            err = fail(rd, "line longer than %d characters", MAX_LINE - 1);
+            break;
+        }
+        memcpy(line, text + pos, end - pos);
+        line[end - pos] = '\0';
+        if (memchr(text + pos, '\0', end - pos) != NULL) {
+            err = fail(rd, "a NUL byte in the text");
+            break;
+        }
+        pos = end + 1;
+        err = read_line(rd, line);
+    }
+    if (err == 0 && rd->deal == NULL)
+        err = finish_header(rd);
+    free(rd);
+    if (err != 0) {
+        barbu_record_free(rec);
+        return err;
+    }
+    *out = rec;
+    return 0;
+}

@@ -320,9 +320,10 @@ static void finish_trick(barbu_state *s)
     barbu_cards contest = cards & BARBU_SUIT_CARDS(BARBU_SUIT(k->card[0]));
     if (t->trump >= 0 && (cards & BARBU_SUIT_CARDS(t->trump)))
         contest = cards & BARBU_SUIT_CARDS(t->trump);
-    int top = bb_highest(contest), pos = 0;
-    while (k->card[pos] != top)
-        pos++;
+    int top = bb_highest(contest);
+    /* Without branches: the winner is random in a playout, so a loop that
+     * searched for it would be mispredicted half the time. */
+    int pos = (k->card[1] == top) | (k->card[2] == top) << 1 | ((k->card[3] == top) * 3);
     int w = (k->leader + pos) & 3;
     t->taken[w] |= cards;
     t->tricks[w]++;
@@ -384,9 +385,11 @@ static inline void play_cards(barbu_state *s, int seat, barbu_cards cards)
     play_layout(s, seat, cards);
 }
 
+/* The invariant checker of debug builds.  (t.acted is counted before an
+ * action is carried out, since a deal's last action starts the next deal.) */
 static void after_apply(barbu_state *s)
 {
-    s->t.acted++;
+    (void)s;
 #ifdef BARBU_CHECK_INVARIANTS
     const char *why = NULL;
     int ok = barbu_state_ok(s, &why);
@@ -400,6 +403,7 @@ int barbu_apply(barbu_state *s, const barbu_action *a)
     int err = bb_check(s->rules, &s->t, s->t.to_move >= 0 ? s->hand[s->t.to_move] : 0, a);
     if (err != 0)
         return err;
+    s->t.acted++;
     switch (a->type) {
     case BARBU_ACT_DECLARE:
         apply_declare(s, a);
@@ -446,6 +450,7 @@ int barbu_play(barbu_state *s, barbu_card card)
         barbu_action a = barbu_act_play(seat, card);
         return bb_check(s->rules, &s->t, s->hand[seat], &a);
     }
+    s->t.acted++;
     play_cards(s, seat, bit);
     after_apply(s);
     return 0;
@@ -461,9 +466,10 @@ int barbu_play_random(barbu_state *s, barbu_rng *rng)
         barbu_action pass = barbu_act(BARBU_ACT_PASS, seat);
         return barbu_apply(s, &pass);
     }
-    play_cards(
-        s, seat,
-        BARBU_BIT(barbu_nth_card(cards, barbu_rng_below(rng, (uint32_t)barbu_count(cards)))));
+    barbu_card card =
+        (barbu_card)barbu_nth_card(cards, barbu_rng_below(rng, (uint32_t)barbu_count(cards)));
+    s->t.acted++;
+    play_cards(s, seat, BARBU_BIT(card));
     after_apply(s);
     return 0;
 }
