@@ -50,7 +50,7 @@ $(FUZZ_BUILD)/build.ninja:
 
 fuzz: $(FUZZ_BUILD)/build.ninja
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_record
-	sh tests/fuzz/run.sh $(FUZZ_BUILD)/fuzz_record
+	sh tests/fuzz/run.sh $(CURDIR)/$(FUZZ_BUILD)/fuzz_record
 
 FORMAT_FILES = $(shell find include src tests bench -name '*.[ch]' 2>/dev/null)
 

@@ -78,7 +78,8 @@ typedef struct rec_deal {
     act_list list[N_SECTIONS];
     bool has_score, has_final;
     int16_t score[4], final[4];
-    int line; /* of its [Deal] tag */
+    int line;                   /* of its [Deal] tag */
+    int score_line, final_line; /* of its Score and Final tags */
 } rec_deal;
 
 typedef struct tag {
@@ -446,13 +447,14 @@ static int replay(const barbu_record *rec, barbu_state *s, barbu_result_fn on_re
         }
         const barbu_result *res = &s->t.last;
         for (int i = 0; i < 4; i++) {
-            if ((d->has_score && d->score[i] != res->raw[i]) ||
-                (d->has_final && d->final[i] != res->score[i]))
-                return replay_fail(
-                    diag, d->line, k + 1, pos, BARBU_EMISMATCH,
-                    "deal %d: the record scores %s %+d, the engine %+d", k + 1, barbu_seat_name(i),
-                    d->has_score && d->score[i] != res->raw[i] ? d->score[i] : d->final[i],
-                    d->has_score && d->score[i] != res->raw[i] ? res->raw[i] : res->score[i]);
+            if (d->has_score && d->score[i] != res->raw[i])
+                return replay_fail(diag, d->score_line, k + 1, pos, BARBU_EMISMATCH,
+                                   "deal %d: the record's Score gives %s %+d, the engine %+d",
+                                   k + 1, barbu_seat_name(i), d->score[i], res->raw[i]);
+            if (d->has_final && d->final[i] != res->score[i])
+                return replay_fail(diag, d->final_line, k + 1, pos, BARBU_EMISMATCH,
+                                   "deal %d: the record's Final gives %s %+d, the engine %+d",
+                                   k + 1, barbu_seat_name(i), d->final[i], res->score[i]);
         }
         if (on_result)
             on_result(res, ctx);
@@ -520,14 +522,17 @@ typedef struct writer {
     int in_line; /* actions on the current play line */
 } writer;
 
-static void flush_deal(writer *w, const barbu_state *s, int k, bool complete)
+/* Lays out deal k: its hands and declarer as the replay dealt them (start,
+ * the state before its first action), its sections, and its scores once
+ * complete (s, the state after its last action). */
+static void flush_deal(writer *w, const barbu_state *start, const barbu_state *s, int k,
+                       bool complete)
 {
-    const rec_deal *d = &w->rec->deals[k];
     put(&w->out, "\n[Deal \"%d\"]\n", k + 1);
-    put(&w->out, "[Declarer \"%s\"]\n", barbu_seat_name(d->declarer));
+    put(&w->out, "[Declarer \"%s\"]\n", barbu_seat_name(start->t.declarer));
     char h[4][40];
     for (int i = 0; i < 4; i++)
-        barbu_hand_format(d->hands[i], h[i], sizeof h[i]);
+        barbu_hand_format(start->dealt[i], h[i], sizeof h[i]);
     put(&w->out, "[Hands \"N:%s %s %s %s\"]\n", h[0], h[1], h[2], h[3]);
     if (w->sec[SEC_DECLARE].len)
         put(&w->out, "%s", w->sec[SEC_DECLARE].buf);
@@ -646,6 +651,7 @@ int barbu_record_write(const barbu_record *rec, char **text, size_t *len, barbu_
         const rec_deal *d = &rec->deals[k];
         if (d->has_hands)
             barbu_set_hands(&t, d->hands);
+        barbu_state start = t;
         int next[N_SECTIONS] = {0};
         while (!barbu_over(&t) && t.t.deal == k) {
             int sec = section_of_phase(t.t.phase);
@@ -658,7 +664,7 @@ int barbu_record_write(const barbu_record *rec, char **text, size_t *len, barbu_
             barbu_apply(&t, &a);
             write_step(&w, &before, &a);
         }
-        flush_deal(&w, &t, k, barbu_over(&t) || t.t.deal > k);
+        flush_deal(&w, &start, &t, k, barbu_over(&t) || t.t.deal > k);
     }
     if (w.out.failed)
         err = BARBU_ENOMEM;
@@ -970,8 +976,10 @@ static int deal_tag(reader *rd, const char *key, const char *value)
         if (score ? d->has_score : d->has_final)
             return fail(rd, "a second %s tag", key);
         int err = parse_scores(rd, value, score ? d->score : d->final);
-        if (err == 0)
+        if (err == 0) {
             *(score ? &d->has_score : &d->has_final) = true;
+            *(score ? &d->score_line : &d->final_line) = rd->line;
+        }
         return err;
     }
     return fail(rd, "unknown tag '%s' in a deal", key);
