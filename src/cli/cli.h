@@ -47,4 +47,113 @@ void cli_print_sheet(FILE *out, const barbu_rules *rules, const barbu_result *re
 /* Prints a deal's result as a JSON object (no newline). */
 void cli_json_result(FILE *out, const barbu_rules *rules, const barbu_result *r);
 
+/* ------------------------------------------------------------ barbu play */
+
+/*
+ * barbu play is three files: play.c runs the game (options, the state, the
+ * bots, the record), play_screen.c draws the human's view with curses and
+ * play_input.c turns keys into actions.  The screen and the keys only ever
+ * see the human's view; every rule question goes to the engine.
+ */
+
+/* What covers the table for a moment. */
+enum {
+    PLAY_NO_OVERLAY,
+    PLAY_HELP,     /* the keys */
+    PLAY_SHEET,    /* the score sheet so far */
+    PLAY_LAST,     /* the last trick */
+    PLAY_QUIT,     /* "quit the game?" */
+    PLAY_DEAL_END, /* the result of the deal just finished */
+    PLAY_OVER,     /* the final sheet */
+};
+
+/* What a key asks of the game loop. */
+enum {
+    PLAY_IGNORED, /* not a key for now */
+    PLAY_HANDLED, /* the screen changed, the game did not */
+    PLAY_ACT,     /* apply *out for the human */
+    PLAY_HURRY,   /* skip the pause before the next computer player */
+    PLAY_LEAVE,   /* leave the game (the record is saved) */
+};
+
+typedef struct play_ui {
+    /* Set by the game loop. */
+    barbu_view view;             /* the human's view: the only game data shown */
+    const char *names[4];        /* the players */
+    const char *rules_name;      /* --rules as given */
+    const char *record_path;     /* where the record goes */
+    uint64_t seed;               /* shown so that a game can be replayed */
+    const barbu_result *results; /* the deals completed so far */
+    int n_results;
+    bool too_small; /* the terminal is below 80x24: nothing moves */
+
+    /* Owned by the keys. */
+    int overlay;             /* PLAY_* overlay */
+    int cursor;              /* index into the sorted hand */
+    char typed[4];           /* the rank of a card being typed ("q", "10") */
+    int menu_level;          /* declaring: 0 the contract, 1 its trump or rank */
+    int menu_sel;            /* the highlighted item */
+    unsigned menu_contracts; /* level 1: the contract chosen at level 0 */
+    int bid_sel;             /* doubling: the highlighted row (0 is the left player) */
+    unsigned bid_dbl;        /* doubling: the seats ticked to double */
+    unsigned bid_rdbl;       /* doubling: the seats ticked to redouble */
+    int sheet_scroll;        /* deals scrolled back from the latest */
+    char msg[200];           /* the message line */
+    bool msg_error;          /* shown as an error */
+} play_ui;
+
+/* Checks that the terminal can show the game (a tty with cursor addressing);
+ * prints the reason to stderr and returns nonzero when it cannot. */
+int play_screen_check(void);
+
+/* Opens and closes the curses screen; play_screen_open prints the reason to
+ * stderr and returns nonzero when it fails. */
+int play_screen_open(void);
+void play_screen_close(void);
+
+/* Whether the terminal is large enough for the table (80x24). */
+bool play_screen_fits(void);
+
+/* Repaints the whole terminal at the next draw (after stray output). */
+void play_screen_repaint(void);
+
+/* Draws the whole screen from *ui. */
+void play_draw(const play_ui *ui);
+
+/* Waits up to timeout_ms (forever if negative) for a key; -1 if none. */
+int play_read_key(int timeout_ms);
+
+/* Handles one key; PLAY_ACT fills *out with the human's action. */
+int play_key(play_ui *ui, int key, barbu_action *out);
+
+/* Readies the prompts for a new decision of the human (after any action). */
+void play_new_decision(play_ui *ui);
+
+/* Says what an action did ("West plays Q♠.  North takes the trick."),
+ * from the tables before and after it (ui->view holds the one after). */
+void play_describe(const play_ui *ui, const barbu_table *before, const barbu_action *action,
+                   char *buf, size_t cap);
+
+/* Sets the message line. */
+void play_message(play_ui *ui, bool error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Cards in the order the screen shows them: spades, hearts, clubs,
+ * diamonds, each high to low.  Returns the number of cards. */
+int play_hand_order(barbu_cards hand, barbu_card out[52]);
+
+/* The cards the view's seat may play now (0 unless it is to play), and
+ * whether its only legal action is a pass. */
+barbu_cards play_legal_cards(const barbu_view *view, bool *must_pass);
+
+/* The items of the declaration menu at its current level, from the legal
+ * actions.  Returns how many. */
+int play_menu_items(const play_ui *ui, barbu_action *items, int cap);
+
+/* Other seats in the order the doubling prompt lists them (left first). */
+static inline int play_bid_seat(const play_ui *ui, int row)
+{
+    return (ui->view.seat + 1 + row) & 3;
+}
+
 #endif

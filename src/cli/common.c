@@ -157,58 +157,85 @@ void cli_contract_label(const barbu_rules *rules, unsigned contracts, int trump,
     }
 }
 
-/* "E W" for a mask of seats. */
+/* "NW" for a mask of seats. */
 static void seats_text(unsigned mask, char *buf, size_t cap)
 {
     size_t n = 0;
-    buf[0] = '\0';
-    for (int s = 0; s < 4 && n + 3 < cap; s++)
+    for (int s = 0; s < 4 && n + 1 < cap; s++)
         if (mask & (1u << s))
-            n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? "" : "", barbu_seat_name(s));
+            buf[n++] = barbu_seat_name(s)[0];
+    buf[n] = '\0';
+}
+
+/* The bids of a deal in short: "SxNW WxxS" (S doubled N and W, W redoubled S). */
+static void bids_text(const barbu_result *r, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int a = 0; a < 4 && n < cap; a++) {
+        char d[8], rd[8];
+        seats_text(r->dbl[a], d, sizeof d);
+        seats_text(r->rdbl[a], rd, sizeof rd);
+        if (*rd)
+            n += (size_t)snprintf(buf + n, cap - n, "%s%sxx%s", n ? " " : "", barbu_seat_name(a),
+                                  rd);
+        if (*d && n < cap)
+            n += (size_t)snprintf(buf + n, cap - n, "%s%sx%s", n ? " " : "", barbu_seat_name(a), d);
+    }
+}
+
+/* Prints text left-aligned in a field of width columns: printf counts bytes,
+ * and a suit symbol is three bytes in one column. */
+static void print_field(FILE *out, const char *text, int width)
+{
+    int cols = 0;
+    for (const char *p = text; *p && cols < width; p++) {
+        fputc(*p, out);
+        if (((unsigned char)p[1] & 0xc0) != 0x80)
+            cols++;
+    }
+    for (; cols < width; cols++)
+        fputc(' ', out);
 }
 
 void cli_print_sheet(FILE *out, const barbu_rules *rules, const barbu_result *results, int n,
                      const char *const names[4])
 {
+    /* Narrow enough for an 80-column terminal: the deals, a running total
+     * after every seven, and the total. */
     int32_t total[4] = {0};
-    fprintf(out, "%-4s %-4s %-22s %-16s", "deal", "decl", "contract", "doubles");
+    fprintf(out, "%-4s %-4s %-20s %-20s", "deal", "decl", "contract", "doubles");
     for (int s = 0; s < 4; s++)
         fprintf(out, " %6.6s", names && names[s] ? names[s] : barbu_seat_name(s));
-    fprintf(out, "   running totals\n");
+    fprintf(out, "\n");
     for (int i = 0; i < n; i++) {
         const barbu_result *r = &results[i];
-        char label[64], doubles[64] = "";
+        char label[64], doubles[64];
         cli_contract_label(rules, r->contracts, r->trump, r->rank, label, sizeof label);
         if (!r->played)
-            snprintf(label + strlen(label), sizeof label - strlen(label), " (not played)");
-        size_t dn = 0;
-        for (int a = 0; a < 4; a++) {
-            if (r->dbl[a] == 0 && r->rdbl[a] == 0)
-                continue;
-            char d[8], rd[8];
-            seats_text(r->dbl[a], d, sizeof d);
-            seats_text(r->rdbl[a], rd, sizeof rd);
-            dn += (size_t)snprintf(doubles + dn, dn < sizeof doubles ? sizeof doubles - dn : 0,
-                                   "%s%s:%s%s%s%s", dn ? " " : "", barbu_seat_name(a), d,
-                                   *rd ? "x" : "", rd, "");
-            if (dn >= sizeof doubles)
-                break;
-        }
-        fprintf(out, "%4d %-4s %-22.22s %-16.16s", r->deal + 1, barbu_seat_name(r->declarer), label,
-                doubles);
+            snprintf(label + strlen(label), sizeof label - strlen(label), " (shared)");
+        bids_text(r, doubles, sizeof doubles);
+        fprintf(out, "%4d %-4s ", r->deal + 1, barbu_seat_name(r->declarer));
+        print_field(out, label, 20);
+        fputc(' ', out);
+        print_field(out, doubles, 20);
         for (int s = 0; s < 4; s++) {
             total[s] += r->score[s];
             fprintf(out, " %+6d", r->score[s]);
         }
-        fprintf(out, "  ");
-        for (int s = 0; s < 4; s++)
-            fprintf(out, " %+6" PRId32, total[s]);
         fprintf(out, "\n");
+        if ((i + 1) % 7 == 0 && i + 1 < n) {
+            fprintf(out, "%-4s %-4s %-20s %-20s", "", "", "running total", "");
+            for (int s = 0; s < 4; s++)
+                fprintf(out, " %+6" PRId32, total[s]);
+            fprintf(out, "\n");
+        }
     }
-    fprintf(out, "%-4s %-4s %-22s %-16s", "", "", "total", "");
+    fprintf(out, "%-4s %-4s %-20s %-20s", "", "", "total", "");
     for (int s = 0; s < 4; s++)
         fprintf(out, " %+6" PRId32, total[s]);
-    fprintf(out, "\n");
+    fprintf(out, "\ndoubles: SxNW = S doubled N and W; NxxS = N redoubled S.\n"
+                 "(shared): nobody doubled, so the deal was not played.\n");
 }
 
 void cli_json_result(FILE *out, const barbu_rules *rules, const barbu_result *r)

@@ -1,0 +1,1075 @@
+/*
+ * play_screen.c - the curses screen of barbu play.  It draws one view, the
+ * human's, and the prompts of play_input.c; it never sees the state, so it
+ * cannot show what the human may not know.
+ *
+ * The table is drawn on an 80x24 canvas in the middle of the terminal:
+ *
+ *    0  title: seed, rules, deal                        1  contract
+ *    3  the player across                               9  left | trick or layout | right
+ *   15  you, 18 your hand, 19 cursor                   21  status, 22 message, 23 keys
+ */
+#include <curses.h>
+#include <inttypes.h>
+#include <langinfo.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <term.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define CANVAS_H 24
+#define CANVAS_W 80
+
+enum { PAIR_RED = 1, PAIR_ERROR, PAIR_TITLE, PAIR_TURN, PAIR_INFO };
+
+static const char *const SEAT_WORDS[] = {"North", "East", "South", "West"};
+static const char *const SUIT_UTF8[] = {"\u2663", "\u2666", "\u2665", "\u2660"};
+static const char *const SUIT_ASCII[] = {"C", "D", "H", "S"};
+static const char *const RANK_TEXT[] = {"",  "",  "2",  "3", "4", "5", "6", "7",
+                                        "8", "9", "10", "J", "Q", "K", "A"};
+
+/* Where the canvas starts, and the glyph set (set by play_screen_open). */
+static int OY, OX;
+static bool UTF8, COLOUR;
+
+/* ------------------------------------------------------------------ screen */
+
+int play_screen_check(void)
+{
+    if (!isatty(0) || !isatty(1)) {
+        fprintf(stderr, "barbu play: needs a terminal on standard input and output "
+                        "(for games without one, see 'barbu selfplay')\n");
+        return 1;
+    }
+    const char *term = getenv("TERM");
+    if (term == NULL || *term == '\0') {
+        fprintf(stderr, "barbu play: TERM is not set, so the terminal is unknown\n");
+        return 1;
+    }
+    int err = 0;
+    if (setupterm(NULL, 1, &err) != OK) {
+        fprintf(stderr, "barbu play: the terminal type '%s' is unknown here\n", term);
+        return 1;
+    }
+    /* A full-screen game needs cursor addressing, which "dumb" lacks. */
+    const char *cup = tigetstr("cup");
+    bool addressable = cup != NULL && cup != (const char *)-1;
+    del_curterm(cur_term);
+    if (!addressable) {
+        fprintf(stderr,
+                "barbu play: the terminal '%s' cannot move the cursor; run it in a "
+                "full-screen terminal (TERM=xterm-256color, for example)\n",
+                term);
+        return 1;
+    }
+    return 0;
+}
+
+int play_screen_open(void)
+{
+    if (newterm(NULL, stdout, stdin) == NULL) {
+        fprintf(stderr, "barbu play: cannot start the screen on terminal '%s'\n", getenv("TERM"));
+        return 1;
+    }
+    const char *codeset = nl_langinfo(CODESET);
+    UTF8 = codeset != NULL && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
+    COLOUR = has_colors();
+    if (COLOUR) {
+        start_color();
+        use_default_colors();
+        init_pair(PAIR_RED, COLOR_RED, -1);
+        init_pair(PAIR_ERROR, COLOR_RED, -1);
+        init_pair(PAIR_TITLE, COLOR_BLACK, COLOR_CYAN);
+        init_pair(PAIR_TURN, COLOR_YELLOW, -1);
+        init_pair(PAIR_INFO, COLOR_GREEN, -1);
+    }
+    /* cbreak, not raw: Ctrl-C still raises SIGINT, which play.c turns into
+     * a clean exit. */
+    cbreak();
+    noecho();
+    keypad(stdscr, TRUE);
+    curs_set(0);
+    set_escdelay(25);
+    return 0;
+}
+
+void play_screen_close(void)
+{
+    if (!isendwin()) {
+        curs_set(1);
+        endwin();
+    }
+}
+
+bool play_screen_fits(void)
+{
+    return LINES >= CANVAS_H && COLS >= CANVAS_W;
+}
+
+void play_screen_repaint(void)
+{
+    clearok(curscr, TRUE);
+}
+
+int play_read_key(int timeout_ms)
+{
+    timeout(timeout_ms);
+    int key = getch();
+    if (key == 12) /* Ctrl-L: repaint everything */
+        clearok(curscr, TRUE);
+    return key == ERR ? -1 : key;
+}
+
+/* ----------------------------------------------------------------- helpers */
+
+static const char *suit_glyph(int suit)
+{
+    return UTF8 ? SUIT_UTF8[suit] : SUIT_ASCII[suit];
+}
+
+static const char *glyph(const char *utf8, const char *ascii)
+{
+    return UTF8 ? utf8 : ascii;
+}
+
+static int card_text(barbu_card card, char *buf, size_t cap)
+{
+    return snprintf(buf, cap, "%s%s", RANK_TEXT[BARBU_RANK(card)], suit_glyph(BARBU_SUIT(card)));
+}
+
+static attr_t suit_attr(int suit)
+{
+    if (COLOUR && (suit == BARBU_HEARTS || suit == BARBU_DIAMONDS))
+        return COLOR_PAIR(PAIR_RED);
+    return A_NORMAL;
+}
+
+static attr_t colour(int pair)
+{
+    return COLOUR ? COLOR_PAIR(pair) : A_NORMAL;
+}
+
+/* Columns in UTF-8 text: every glyph used here is one column wide. */
+static int text_width(const char *s)
+{
+    int w = 0;
+    for (; *s; s++)
+        w += ((unsigned char)*s & 0xc0) != 0x80;
+    return w;
+}
+
+/* Writes text at canvas (y, x), clipped to width columns. */
+static void put(int y, int x, int width, attr_t attr, const char *text)
+{
+    if (width <= 0)
+        return;
+    const char *end = text;
+    int w = 0;
+    while (*end) {
+        if (((unsigned char)*end & 0xc0) != 0x80) {
+            if (w == width)
+                break;
+            w++;
+        }
+        end++;
+    }
+    attrset(attr);
+    mvaddnstr(OY + y, OX + x, text, (int)(end - text));
+    attrset(A_NORMAL);
+}
+
+/* The same, with an ellipsis where the text is cut. */
+static void put_ellipsis(int y, int x, int width, attr_t attr, const char *text)
+{
+    if (text_width(text) <= width) {
+        put(y, x, width, attr, text);
+        return;
+    }
+    put(y, x, width - 1, attr, text);
+    put(y, x + width - 1, 1, attr, UTF8 ? "\u2026" : "~");
+}
+
+static void putf(int y, int x, int width, attr_t attr, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void putf(int y, int x, int width, attr_t attr, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    put(y, x, width, attr, buf);
+}
+
+/* Writes a card in its colour; returns the columns used. */
+static int put_card(int y, int x, barbu_card card, attr_t extra)
+{
+    char buf[16];
+    card_text(card, buf, sizeof buf);
+    put(y, x, 8, suit_attr(BARBU_SUIT(card)) | extra, buf);
+    return text_width(buf);
+}
+
+/* Cards of a set, high to low by suit, within width columns. */
+static void put_cards(int y, int x, int width, barbu_cards cards)
+{
+    barbu_card order[52];
+    int n = play_hand_order(cards, order), used = 0;
+    for (int i = 0; i < n; i++) {
+        char buf[16];
+        card_text(order[i], buf, sizeof buf);
+        int w = text_width(buf);
+        /* Keep room for an ellipsis unless this is the last card. */
+        if (used + w > width - (i + 1 < n ? 2 : 0)) {
+            put(y, x + used, width - used, A_DIM, glyph("\u2026", "..."));
+            return;
+        }
+        used += put_card(y, x + used, order[i], A_NORMAL) + 1;
+    }
+}
+
+/* A box with a title and a blank inside, in canvas coordinates.  Without
+ * UTF-8 it is drawn in plain ASCII: the alternate character set does not
+ * survive every terminal and multiplexer in the C locale. */
+static void frame(int y, int x, int h, int w, const char *title)
+{
+    chtype hl = UTF8 ? ACS_HLINE : '-', vl = UTF8 ? ACS_VLINE : '|';
+    chtype ul = UTF8 ? ACS_ULCORNER : '+', ur = UTF8 ? ACS_URCORNER : '+';
+    chtype ll = UTF8 ? ACS_LLCORNER : '+', lr = UTF8 ? ACS_LRCORNER : '+';
+    for (int r = 0; r < h; r++)
+        mvhline(OY + y + r, OX + x, ' ', w);
+    mvhline(OY + y, OX + x + 1, hl, w - 2);
+    mvhline(OY + y + h - 1, OX + x + 1, hl, w - 2);
+    mvvline(OY + y + 1, OX + x, vl, h - 2);
+    mvvline(OY + y + 1, OX + x + w - 1, vl, h - 2);
+    mvaddch(OY + y, OX + x, ul);
+    mvaddch(OY + y, OX + x + w - 1, ur);
+    mvaddch(OY + y + h - 1, OX + x, ll);
+    mvaddch(OY + y + h - 1, OX + x + w - 1, lr);
+    if (title != NULL && *title)
+        putf(y, x + 2, w - 4, A_BOLD, " %s ", title);
+}
+
+/* "No Hearts", "Trumps ♠", "Domino from 8". */
+static void contract_label(const barbu_rules *rules, unsigned contracts, int trump, int rank,
+                           char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (unsigned m = contracts; m && n < cap; m &= m - 1) {
+        const barbu_contract *c = &rules->contract[__builtin_ctz(m)];
+        n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? " + " : "", c->name);
+        if (n < cap && c->kind == BARBU_KIND_TRUMPS && trump >= 0 && trump < 4)
+            n += (size_t)snprintf(buf + n, cap - n, " %s", suit_glyph(trump));
+        else if (n < cap && c->kind == BARBU_KIND_DOMINO && rank >= 2 && rank <= BARBU_ACE)
+            n += (size_t)snprintf(buf + n, cap - n, " from %s", RANK_TEXT[rank]);
+    }
+}
+
+/* "N W" for a set of seats. */
+static void seats_text(unsigned mask, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int s = 0; s < 4; s++)
+        if ((mask & (1u << s)) && n + 3 < cap)
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? " " : "", barbu_seat_name(s));
+}
+
+static bool layout_kind(const barbu_table *t)
+{
+    return t->kind == BARBU_KIND_DOMINO || t->kind == BARBU_KIND_PATIENCE;
+}
+
+static bool playing(const barbu_table *t)
+{
+    return t->phase == BARBU_PHASE_PLAY;
+}
+
+static const char *ordinal(int k)
+{
+    static const char *const words[] = {"1st", "2nd", "3rd", "4th"};
+    return k >= 0 && k < 4 ? words[k] : "?";
+}
+
+/* A seat's doubles as "dbl N W, rdbl E", or "no double" once it has bid. */
+static void bids_text(const barbu_table *t, int seat, char *buf, size_t cap)
+{
+    char d[16], r[16];
+    buf[0] = '\0';
+    if (t->phase != BARBU_PHASE_BID && t->phase != BARBU_PHASE_PLAY)
+        return;
+    seats_text(t->dbl[seat], d, sizeof d);
+    seats_text(t->rdbl[seat], r, sizeof r);
+    if (*d && *r)
+        snprintf(buf, cap, "dbl %s, rdbl %s", d, r);
+    else if (*d)
+        snprintf(buf, cap, "doubles %s", d);
+    else if (*r)
+        snprintf(buf, cap, "redoubles %s", r);
+    else if (t->bids & (1u << seat))
+        snprintf(buf, cap, seat == t->declarer ? "no redouble" : "no double");
+}
+
+/* ------------------------------------------------------------------- parts */
+
+static void draw_title(const play_ui *ui)
+{
+    const barbu_table *t = &ui->view.t;
+    attr_t bar = COLOUR ? COLOR_PAIR(PAIR_TITLE) : A_REVERSE;
+    attrset(bar);
+    mvhline(OY, OX, ' ', CANVAS_W);
+    attrset(A_NORMAL);
+    int deal = t->phase == BARBU_PHASE_OVER ? t->n_deals : t->deal + 1;
+    putf(0, 1, 60, bar | A_BOLD, "barbu play %s seed %" PRIu64 " %s rules %s %s deal %d of %d",
+         glyph("\u00b7", "-"), ui->seed, glyph("\u00b7", "-"), ui->rules_name, glyph("\u00b7", "-"),
+         deal, t->n_deals);
+    put(0, CANVAS_W - 20, 19, bar, "? help   q quit");
+}
+
+static void draw_contract(const play_ui *ui)
+{
+    const barbu_table *t = &ui->view.t;
+    const char *decl = SEAT_WORDS[t->declarer];
+    if (t->phase == BARBU_PHASE_OVER) {
+        put(1, 1, 78, A_BOLD, "The game is over.");
+        return;
+    }
+    if (t->phase == BARBU_PHASE_DECLARE) {
+        putf(1, 1, 78, A_BOLD, "%s is the declarer and chooses the contract%s", decl,
+             t->declarer == ui->view.seat ? " (you)" : "");
+        return;
+    }
+    char label[96];
+    contract_label(ui->view.rules, t->contracts, t->trump, t->rank, label, sizeof label);
+    putf(1, 1, 50, A_BOLD, "%s, declared by %s%s", label, decl,
+         t->declarer == ui->view.seat ? " (you)" : "");
+    if (t->phase == BARBU_PHASE_BID)
+        put(1, 56, 23, A_NORMAL, "doubling");
+    else if (layout_kind(t))
+        putf(1, 56, 23, A_NORMAL, "layout from %s", RANK_TEXT[t->rank]);
+    else if (t->trump >= 0)
+        putf(1, 56, 23, A_NORMAL, "trumps %s, trick %d of %d", suit_glyph(t->trump), t->ntricks + 1,
+             barbu_rules_hand_size(ui->view.rules));
+    else
+        putf(1, 56, 23, A_NORMAL, "trick %d of %d", t->ntricks + 1,
+             barbu_rules_hand_size(ui->view.rules));
+}
+
+/* One of the three other players: five lines at (y, x), width w. */
+static void draw_seat(const play_ui *ui, int seat, int y, int x, int w)
+{
+    const barbu_view *v = &ui->view;
+    const barbu_table *t = &v->t;
+    bool to_move = t->to_move == seat && t->phase != BARBU_PHASE_OVER;
+    attr_t name_attr = A_BOLD | (to_move ? (COLOUR ? COLOR_PAIR(PAIR_TURN) : A_REVERSE) : 0);
+    putf(y, x, w, name_attr, "%s%s (%s)", to_move ? glyph("\u25b6 ", "> ") : "", SEAT_WORDS[seat],
+         ui->names[seat]);
+
+    char line[96];
+    if (playing(t) && layout_kind(t)) {
+        int place = -1;
+        for (int k = 0; k < t->n_out; k++)
+            if (t->out[k] == seat)
+                place = k;
+        if (place >= 0)
+            snprintf(line, sizeof line, "out %s", ordinal(place));
+        else
+            snprintf(line, sizeof line, "%d card%s", t->in_hand[seat],
+                     t->in_hand[seat] == 1 ? "" : "s");
+    } else if (playing(t)) {
+        snprintf(line, sizeof line, "%d card%s, %d trick%s", t->in_hand[seat],
+                 t->in_hand[seat] == 1 ? "" : "s", t->tricks[seat],
+                 t->tricks[seat] == 1 ? "" : "s");
+    } else {
+        snprintf(line, sizeof line, "%d cards", t->in_hand[seat]);
+    }
+    put(y + 1, x, w, A_NORMAL, line);
+
+    /* Line 2: during the doubling what they still owe the declarer, in play
+     * the penalty cards they took. */
+    if (t->phase == BARBU_PHASE_BID && seat != t->declarer) {
+        int owed = barbu_view_owed(v, seat);
+        if (owed > 0)
+            putf(y + 2, x, w, colour(PAIR_TURN), "owes %s %d double%s",
+                 barbu_seat_name(t->declarer), owed, owed == 1 ? "" : "s");
+    } else if (playing(t) && (t->taken[seat] & t->penalty)) {
+        put(y + 2, x, 5, A_NORMAL, "took");
+        put_cards(y + 2, x + 5, w - 5, t->taken[seat] & t->penalty);
+    }
+    /* Line 3: the bids, and the declarer (who can only redouble). */
+    if (t->declarer == seat && t->phase != BARBU_PHASE_OVER) {
+        char r[16];
+        seats_text(t->rdbl[seat], r, sizeof r);
+        put(y + 3, x, 8, colour(PAIR_INFO) | A_BOLD, "declarer");
+        if (*r)
+            putf(y + 3, x + 8, w - 8, colour(PAIR_INFO), ", rdbl %s", r);
+    } else {
+        bids_text(t, seat, line, sizeof line);
+        put(y + 3, x, w, colour(PAIR_INFO), line);
+    }
+    putf(y + 4, x, w, A_NORMAL, "total %+d", t->total[seat]);
+}
+
+/* The trick in the middle: each card by its player's side of the table. */
+static void draw_trick(const play_ui *ui, const barbu_trick *k, const char *caption)
+{
+    int me = ui->view.seat;
+    /* Positions for you, left, across, right. */
+    static const int POS[4][2] = {{13, 38}, {11, 27}, {9, 38}, {11, 49}};
+    for (int i = 0; i < k->n; i++) {
+        int seat = (k->leader + i) & 3;
+        int rel = (seat - me + 4) & 3;
+        int y = POS[rel][0], x = POS[rel][1];
+        putf(y, x - 2, 2, A_DIM, "%s", barbu_seat_name(seat));
+        put_card(y, x, k->card[i], A_BOLD | (i == 0 ? A_UNDERLINE : 0));
+    }
+    if (caption != NULL)
+        put(14, 25, 31, A_DIM, caption);
+}
+
+static void draw_layout(const play_ui *ui)
+{
+    const barbu_table *t = &ui->view.t;
+    static const int ROWS[] = {BARBU_SPADES, BARBU_HEARTS, BARBU_CLUBS, BARBU_DIAMONDS};
+    putf(8, 25, 31, A_BOLD, "Layout (start rank %s)", RANK_TEXT[t->rank]);
+    for (int i = 0; i < 4; i++) {
+        int suit = ROWS[i], y = 9 + i, x = 26;
+        put(y, x, 2, suit_attr(suit) | A_BOLD, suit_glyph(suit));
+        x += 2;
+        if (t->lo[suit] == 0) {
+            put(y, x, 20, A_DIM, glyph("\u00b7", "."));
+            continue;
+        }
+        /* The run from lo to hi, in the layout's own order when the ace is
+         * low (A 2 3 ...). */
+        int rank = t->lo[suit];
+        for (int guard = 0; guard < 14; guard++) {
+            putf(y, x, 3, suit_attr(suit), "%s", RANK_TEXT[rank]);
+            x += (int)strlen(RANK_TEXT[rank]) + 1;
+            if (rank == t->hi[suit])
+                break;
+            rank = rank == BARBU_ACE ? ui->view.rules->deck_low : rank + 1;
+        }
+    }
+}
+
+static void draw_middle(const play_ui *ui)
+{
+    const barbu_table *t = &ui->view.t;
+    if (!playing(t))
+        return;
+    if (layout_kind(t)) {
+        draw_layout(ui);
+        return;
+    }
+    if (t->trick.n > 0) {
+        draw_trick(ui, &t->trick, NULL);
+    } else if (t->ntricks > 0) {
+        char caption[64];
+        snprintf(caption, sizeof caption, "trick %d taken by %s", t->ntricks,
+                 SEAT_WORDS[t->winner[t->ntricks - 1]]);
+        draw_trick(ui, &t->last_trick, caption);
+    }
+}
+
+static void draw_self(const play_ui *ui)
+{
+    const barbu_view *v = &ui->view;
+    const barbu_table *t = &v->t;
+    int me = v->seat;
+    bool to_move = t->to_move == me && t->phase != BARBU_PHASE_OVER;
+    attr_t name_attr = A_BOLD | (to_move ? (COLOUR ? COLOR_PAIR(PAIR_TURN) : A_REVERSE) : 0);
+    char line[160];
+    snprintf(line, sizeof line, "%s%s (%s, you)", to_move ? glyph("\u25b6 ", "> ") : "",
+             SEAT_WORDS[me], ui->names[me]);
+    put(15, 2, 40, name_attr, line);
+    int x = 2 + text_width(line) + 2;
+    if (t->declarer == me && t->phase != BARBU_PHASE_OVER) {
+        put(15, x, 9, colour(PAIR_INFO) | A_BOLD, "declarer");
+        x += 10;
+    }
+    if (playing(t) && !layout_kind(t))
+        snprintf(line, sizeof line, "%d trick%s", t->tricks[me], t->tricks[me] == 1 ? "" : "s");
+    else
+        line[0] = '\0';
+    if (playing(t) && layout_kind(t))
+        for (int k = 0; k < t->n_out; k++)
+            if (t->out[k] == me)
+                snprintf(line, sizeof line, "out %s", ordinal(k));
+    put(15, x, 20, A_NORMAL, line);
+    putf(15, 62, 17, A_NORMAL, "total %+d", t->total[me]);
+
+    /* Line 16: owed doubles, bids, penalty cards taken. */
+    x = 2;
+    if (t->phase != BARBU_PHASE_OVER && me != t->declarer && v->rules->doubling) {
+        int owed = barbu_view_owed(v, me);
+        if (owed > 0 || t->phase == BARBU_PHASE_BID) {
+            snprintf(line, sizeof line, "you owe %s %d double%s", SEAT_WORDS[t->declarer], owed,
+                     owed == 1 ? "" : "s");
+            put(16, x, 40, colour(PAIR_TURN), line);
+            x += text_width(line) + 3;
+        }
+    }
+    bids_text(t, me, line, sizeof line);
+    if (*line) {
+        put(16, x, 30, colour(PAIR_INFO), line);
+        x += text_width(line) + 3;
+    }
+    if (playing(t) && (t->taken[me] & t->penalty) && x < 60) {
+        put(16, x, 5, A_NORMAL, "took");
+        put_cards(16, x + 5, 78 - x - 5, t->taken[me] & t->penalty);
+    }
+}
+
+static void draw_hand(const play_ui *ui)
+{
+    const barbu_view *v = &ui->view;
+    barbu_card order[52];
+    int n = play_hand_order(v->hand[v->seat], order);
+    bool must_pass;
+    barbu_cards legal = play_legal_cards(v, &must_pass);
+    bool choosing = v->t.to_move == v->seat && playing(&v->t) && ui->overlay == PLAY_NO_OVERLAY;
+
+    /* Four columns a card, two more between suits. */
+    int width = 0;
+    for (int i = 0; i < n; i++)
+        width += 4 + (i > 0 && BARBU_SUIT(order[i]) != BARBU_SUIT(order[i - 1]) ? 2 : 0);
+    int x = (CANVAS_W - width) / 2;
+    if (x < 1)
+        x = 1;
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && BARBU_SUIT(order[i]) != BARBU_SUIT(order[i - 1]))
+            x += 2;
+        attr_t a = A_NORMAL;
+        if (choosing) {
+            a = (legal & BARBU_BIT(order[i])) ? A_BOLD | A_UNDERLINE : A_DIM;
+            if (i == ui->cursor)
+                a |= A_REVERSE;
+        }
+        char buf[16];
+        card_text(order[i], buf, sizeof buf);
+        int w = text_width(buf);
+        put_card(18, x + 3 - w, order[i], a);
+        if (choosing && i == ui->cursor)
+            put(19, x + 1, 2, A_BOLD, glyph("\u25b2", "^"));
+        x += 4;
+    }
+    if (n == 0 && playing(&v->t))
+        put(18, 30, 30, A_DIM, "(no cards left)");
+    if (ui->typed[0] != '\0')
+        putf(19, 60, 19, A_BOLD, "typed: %s_", ui->typed);
+}
+
+/* What is happening and what the human should do. */
+static void status_text(const play_ui *ui, char *buf, size_t cap)
+{
+    const barbu_view *v = &ui->view;
+    const barbu_table *t = &v->t;
+    int mover = t->to_move;
+    if (t->phase == BARBU_PHASE_OVER) {
+        snprintf(buf, cap, "The game is over.");
+        return;
+    }
+    if (mover != v->seat) {
+        const char *doing = t->phase == BARBU_PHASE_DECLARE ? "is choosing the contract"
+                            : t->phase == BARBU_PHASE_BID   ? "is deciding whom to double"
+                                                            : "to play";
+        snprintf(buf, cap, "%s (%s) %s%s  (any key hurries)", SEAT_WORDS[mover], ui->names[mover],
+                 doing, glyph("\u2026", "..."));
+        return;
+    }
+    switch (t->phase) {
+    case BARBU_PHASE_DECLARE:
+        snprintf(buf, cap,
+                 ui->menu_level == 0
+                     ? "Your deal: choose a contract (arrows and Enter, or its number)."
+                     : "Name it: arrows and Enter, or type it; Esc goes back.");
+        return;
+    case BARBU_PHASE_BID:
+        snprintf(buf, cap, "%s",
+                 t->declarer == v->seat
+                     ? "Redouble whom you like: 1-3 or space ticks, m max, Enter."
+                     : "Double whom you like: 1-3 or space ticks, m max, f family, Enter.");
+        return;
+    case BARBU_PHASE_PLAY: {
+        bool must_pass;
+        play_legal_cards(v, &must_pass);
+        if (must_pass)
+            snprintf(buf, cap, "You cannot play to the layout: press Enter (or p) to pass.");
+        else if (layout_kind(t))
+            snprintf(buf, cap, "Your turn: play a card that fits the layout.");
+        else if (t->trick.n == 0)
+            snprintf(buf, cap, "Your lead: choose a card.");
+        else
+            snprintf(buf, cap, "Your turn: play to %s's lead.", SEAT_WORDS[t->trick.leader]);
+        if (v->advice) {
+            size_t n = strlen(buf);
+            snprintf(buf + n, cap - n, " Israeli rule: discard a penalty card.");
+        }
+        return;
+    }
+    default:
+        /* The phases of seeds 000 and 004 (cuts, pass-ons, rows) have no
+         * prompt here yet. */
+        snprintf(buf, cap, "barbu play cannot prompt for this phase yet; q quits.");
+        return;
+    }
+}
+
+static void draw_status(const play_ui *ui)
+{
+    char buf[200];
+    status_text(ui, buf, sizeof buf);
+    bool mine = ui->view.t.to_move == ui->view.seat && ui->view.t.phase != BARBU_PHASE_OVER;
+    put(21, 1, 78, A_BOLD | (mine ? colour(PAIR_TURN) : 0), buf);
+    if (ui->msg[0] != '\0')
+        put(22, 1, 78, ui->msg_error ? colour(PAIR_ERROR) | A_BOLD : colour(PAIR_INFO), ui->msg);
+
+    const char *keys = "s sheet  l last trick  ? help  q quit";
+    if (mine && playing(&ui->view.t))
+        keys = layout_kind(&ui->view.t)
+                   ? "arrows + Enter or type it (8h, 10s)  p pass  s sheet  ? help  q quit"
+                   : "arrows + Enter or type it (qh, 10s)  l last trick  s sheet  ? help  q quit";
+    put(23, 1, 78, A_DIM, keys);
+}
+
+/* ----------------------------------------------------------------- prompts */
+
+static void draw_declare_menu(const play_ui *ui)
+{
+    const barbu_rules *r = ui->view.rules;
+    barbu_action items[BARBU_MAX_ACTIONS];
+    int n = play_menu_items(ui, items, BARBU_MAX_ACTIONS);
+    if (ui->menu_level == 0) {
+        int h = n + 2, y = 3, x = 23, w = 34;
+        frame(y, x, h, w, "Choose a contract");
+        for (int i = 0; i < n; i++) {
+            int c = __builtin_ctz(items[i].contracts);
+            attr_t a = i == ui->menu_sel ? A_REVERSE | A_BOLD : A_NORMAL;
+            putf(y + 1 + i, x + 2, w - 4, a, "%d  %-20s %+5d", i + 1, r->contract[c].name,
+                 barbu_contract_total(r, c));
+        }
+        return;
+    }
+    int c = __builtin_ctz(ui->menu_contracts);
+    bool trumps = n > 0 && items[0].trump >= 0;
+    char title[64];
+    snprintf(title, sizeof title, "%s: %s", r->contract[c].name,
+             trumps ? "the trump suit" : "the start rank");
+    int w = 4 + n * 3 + 2, x = (CANVAS_W - w) / 2, y = 5;
+    if (w < 36) {
+        w = 36;
+        x = (CANVAS_W - w) / 2;
+    }
+    frame(y, x, 4, w, title);
+    int cx = x + (w - n * 3) / 2;
+    for (int i = 0; i < n; i++) {
+        attr_t a = i == ui->menu_sel ? A_REVERSE | A_BOLD : A_BOLD;
+        if (trumps)
+            putf(y + 2, cx + i * 3, 3, a | suit_attr(items[i].trump), " %s ",
+                 suit_glyph(items[i].trump));
+        else
+            putf(y + 2, cx + i * 3, 3, a, "%2s", RANK_TEXT[items[i].rank]);
+    }
+}
+
+static void draw_bid_prompt(const play_ui *ui)
+{
+    const barbu_view *v = &ui->view;
+    const barbu_table *t = &v->t;
+    barbu_action legal[BARBU_MAX_ACTIONS];
+    int n = barbu_view_legal(v, legal, BARBU_MAX_ACTIONS);
+    unsigned may_dbl = 0, may_rdbl = 0;
+    for (int i = 0; i < n && i < BARBU_MAX_ACTIONS; i++) {
+        may_dbl |= legal[i].doubles;
+        may_rdbl |= legal[i].redoubles;
+    }
+    int y = 8, x = 23, w = 34, h = 7;
+    frame(y, x, h, w, t->declarer == v->seat ? "Redoubling" : "Doubling");
+    for (int row = 0; row < 3; row++) {
+        int seat = play_bid_seat(ui, row);
+        unsigned bit = 1u << seat;
+        bool re = (t->dbl[seat] >> v->seat) & 1;
+        bool may = re ? (may_rdbl & bit) : (may_dbl & bit);
+        bool ticked = re ? (ui->bid_rdbl & bit) : (ui->bid_dbl & bit);
+        attr_t a = (row == ui->bid_sel ? A_REVERSE : 0) | (may ? A_BOLD : A_DIM);
+        if (may || ticked)
+            putf(y + 1 + row, x + 2, w - 4, a, "%d %-6s [%c] %s", row + 1, SEAT_WORDS[seat],
+                 ticked ? 'x' : ' ', re ? "redouble" : "double");
+        else
+            putf(y + 1 + row, x + 2, w - 4, a, "%d %-6s  -  may not %s", row + 1, SEAT_WORDS[seat],
+                 re ? "redouble" : "double");
+    }
+    char line[80];
+    if (v->compulsory) {
+        snprintf(line, sizeof line, "You must double %s now!", SEAT_WORDS[t->declarer]);
+        put(y + 4, x + 2, w - 4, colour(PAIR_ERROR) | A_BOLD, line);
+    } else if (t->declarer != v->seat) {
+        int owed = barbu_view_owed(v, v->seat);
+        snprintf(line, sizeof line, "You owe %s %d double%s.", SEAT_WORDS[t->declarer], owed,
+                 owed == 1 ? "" : "s");
+        put(y + 4, x + 2, w - 4, colour(PAIR_TURN), line);
+    }
+    put(y + 5, x + 2, w - 4, A_DIM,
+        t->declarer == v->seat ? "0 none  m max  Enter" : "0 none  m max  f family  Enter");
+}
+
+/* ---------------------------------------------------------------- overlays */
+
+static void draw_help(void)
+{
+    static const char *const LINES_[] = {
+        "Playing a card",
+        "  Left/Right, Home/End   move the cursor over your hand",
+        "  Enter or space         play the card under the cursor",
+        "  qh, 10s, ts, 2c        type a card: rank, then suit c d h s",
+        "  p                      pass (Domino, when no card fits)",
+        "Declaring and doubling",
+        "  Up/Down, Enter, 1-9    choose a contract; then the trumps",
+        "                         or start rank (letters work: s, h, 8, q)",
+        "  1 2 3, space           tick a player to double or redouble",
+        "  m  f  0                max, family, none;  Enter confirms",
+        "Any time",
+        "  s  score sheet     l  last trick     ?  this help",
+        "  q  quit (asks first; the record is saved)",
+        "  any other key while the others play: hurry them up",
+    };
+    int n = (int)(sizeof LINES_ / sizeof LINES_[0]);
+    int y = 3, x = 5, w = 70;
+    frame(y, x, n + 3, w, "Keys");
+    for (int i = 0; i < n; i++)
+        put(y + 1 + i, x + 2, w - 4, LINES_[i][0] != ' ' ? A_BOLD : A_NORMAL, LINES_[i]);
+    put(y + n + 1, x + 2, w - 4, A_DIM, "press any key");
+}
+
+static void draw_last_trick(const play_ui *ui)
+{
+    const barbu_table *t = &ui->view.t;
+    int y = 7, x = 23, w = 34, h = 9;
+    frame(y, x, h, w, "Last trick");
+    if (!playing(t) || layout_kind(t) || t->ntricks == 0) {
+        put(y + 3, x + 2, w - 4, A_NORMAL,
+            layout_kind(t) && playing(t) ? "Domino has no tricks."
+                                         : "No trick taken yet this deal.");
+    } else {
+        char caption[64];
+        snprintf(caption, sizeof caption, "trick %d, taken by %s", t->ntricks,
+                 SEAT_WORDS[t->winner[t->ntricks - 1]]);
+        /* Clear the trick in progress underneath, then draw the last one. */
+        draw_trick(ui, &t->last_trick, caption);
+    }
+    put(y + h - 1, x + 2, w - 4, A_DIM, " any key ");
+}
+
+static void draw_quit(const play_ui *ui)
+{
+    int y = 9, x = 14, w = 52, h = 6;
+    frame(y, x, h, w, "Quit?");
+    put(y + 1, x + 2, w - 4, A_BOLD, "Leave the game now?  y = yes, any other key = no");
+    putf(y + 2, x + 2, w - 4, A_NORMAL, "The record is saved to %s", ui->record_path);
+    if (ui->view.t.to_move == ui->view.seat && playing(&ui->view.t))
+        put(y + 4, x + 2, w - 4, A_DIM, "(typing a queen? c d h s plays it)");
+}
+
+/* Text of the doubles of a result: "N:W E:NW E xN". */
+static void result_doubles(const barbu_result *r, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int a = 0; a < 4 && n < cap; a++) {
+        char d[16], rd[16];
+        seats_text(r->dbl[a], d, sizeof d);
+        seats_text(r->rdbl[a], rd, sizeof rd);
+        if (*d)
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s dbl %s", n ? ", " : "",
+                                  barbu_seat_name(a), d);
+        if (*rd && n < cap)
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s rdbl %s", n ? ", " : "",
+                                  barbu_seat_name(a), rd);
+    }
+    if (n == 0)
+        snprintf(buf, cap, "no doubles");
+}
+
+static void draw_deal_end(const play_ui *ui)
+{
+    if (ui->n_results == 0)
+        return;
+    const barbu_result *r = &ui->results[ui->n_results - 1];
+    const barbu_rules *rules = ui->view.rules;
+    int y = 3, x = 2, w = 76, h = 14;
+    char label[96], title[128];
+    contract_label(rules, r->contracts, r->trump, r->rank, label, sizeof label);
+    snprintf(title, sizeof title, "Deal %d of %d: %s by %s", r->deal + 1, ui->view.t.n_deals, label,
+             SEAT_WORDS[r->declarer]);
+    frame(y, x, h, w, title);
+    char line[160];
+    result_doubles(r, line, sizeof line);
+    put(y + 1, x + 2, w - 4, A_NORMAL, line);
+    bool layout = false;
+    barbu_cards penalty = 0;
+    for (unsigned m = r->contracts; m; m &= m - 1) {
+        const barbu_contract *c = &rules->contract[__builtin_ctz(m)];
+        layout |= c->kind == BARBU_KIND_DOMINO || c->kind == BARBU_KIND_PATIENCE;
+        for (int card = 0; card < 64; card++)
+            if (c->card[card] != 0)
+                penalty |= BARBU_BIT(card);
+    }
+    if (!r->played) {
+        put(y + 2, x + 2, w - 4, colour(PAIR_TURN),
+            "Nobody doubled: the deal is not played and its points are shared.");
+    } else if (r->tricks_left > 0) {
+        putf(y + 2, x + 2, w - 4, A_DIM, "ended early, %d trick%s not played", r->tricks_left,
+             r->tricks_left == 1 ? "" : "s");
+    }
+    /* Columns: player, tricks or place, cards taken, points, score, total. */
+    enum { C_WHO = 2, C_TRICKS = 22, C_CARDS = 30, C_POINTS = 52 };
+    put(y + 4, x + C_WHO, 19, A_BOLD, "player");
+    if (r->played)
+        putf(y + 4, x + C_TRICKS, 6, A_BOLD, "%6s", layout ? "out" : "tricks");
+    if (r->played && !layout && penalty)
+        put(y + 4, x + C_CARDS, 20, A_BOLD, "cards taken");
+    putf(y + 4, x + C_POINTS, 20, A_BOLD, "%6s %6s %6s", "points", "score", "total");
+    /* The running totals are the sum of the results so far. */
+    int32_t total[4] = {0};
+    for (int i = 0; i < ui->n_results; i++)
+        for (int s = 0; s < 4; s++)
+            total[s] += ui->results[i].score[s];
+    for (int s = 0; s < 4; s++) {
+        int row = y + 5 + s;
+        char who[40];
+        snprintf(who, sizeof who, "%s (%s)", SEAT_WORDS[s], ui->names[s]);
+        put(row, x + C_WHO, 19, s == ui->view.seat ? A_BOLD : A_NORMAL, who);
+        if (r->played && layout) {
+            for (int k = 0; k < 4; k++)
+                if (r->order[k] == s)
+                    putf(row, x + C_TRICKS, 6, A_NORMAL, "%6s", ordinal(k));
+        } else if (r->played) {
+            putf(row, x + C_TRICKS, 6, A_NORMAL, "%6d", r->tricks[s]);
+        }
+        if (r->played && !layout && penalty)
+            put_cards(row, x + C_CARDS, C_POINTS - C_CARDS - 1, r->taken[s] & penalty);
+        putf(row, x + C_POINTS, 20, A_NORMAL, "%+6d %+6d %+6" PRId32, r->raw[s], r->score[s],
+             total[s]);
+    }
+    put(y + 10, x + 2, w - 4, A_DIM,
+        "points: the contract's own; score: after the doubles; total: so far");
+    if (ui->view.t.phase == BARBU_PHASE_OVER)
+        put(y + h - 2, x + 2, w - 4, A_BOLD, "That was the last deal. Press any key.");
+    else
+        put(y + h - 2, x + 2, w - 4, A_BOLD, "Press any key for the next deal (s: the sheet).");
+}
+
+/* "SxNW WxxS" as in cli_print_sheet: S doubled N and W, W redoubled S. */
+static void sheet_doubles(const barbu_result *r, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int a = 0; a < 4 && n < cap; a++) {
+        for (int re = 1; re >= 0 && n < cap; re--) {
+            unsigned mask = re ? r->rdbl[a] : r->dbl[a];
+            if (mask == 0)
+                continue;
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s%s", n ? " " : "", barbu_seat_name(a),
+                                  re ? "xx" : "x");
+            for (int s = 0; s < 4 && n + 1 < cap; s++)
+                if (mask & (1u << s))
+                    buf[n++] = barbu_seat_name(s)[0];
+            buf[n < cap ? n : cap - 1] = '\0';
+        }
+    }
+}
+
+/* The sheet uses the whole terminal, not the canvas. */
+static void draw_sheet(const play_ui *ui, bool final)
+{
+    const barbu_rules *rules = ui->view.rules;
+    int save_oy = OY, save_ox = OX;
+    int h = LINES, w = COLS > 100 ? 100 : COLS;
+    OY = 0;
+    OX = (COLS - w) / 2;
+    frame(0, 0, h, w, final ? "Game over: the score sheet" : "Score sheet");
+    /* deal, declarer, contract, doubles (as wide as the terminal allows),
+     * then the four scores at the right. */
+    int c_scores = w - 30, c_doubles = 33, doubles_w = c_scores - c_doubles - 1;
+    putf(1, 2, 30, A_BOLD, "%-4s %-4s %s", "deal", "decl", "contract");
+    put(1, c_doubles, doubles_w, A_BOLD, "doubles");
+    putf(1, c_scores, 28, A_BOLD, "%6.6s %6.6s %6.6s %6.6s", "North", "East", "South", "West");
+    /* Six lines for the rule, the totals, the contracts left and the keys. */
+    int rows = h - 8, n = ui->n_results;
+    if (rows < 1)
+        rows = 1;
+    int last = n - ui->sheet_scroll;
+    if (last < rows && n >= rows)
+        last = rows;
+    if (last < 0)
+        last = 0;
+    int first = last - rows > 0 ? last - rows : 0;
+    for (int i = first; i < last; i++) {
+        const barbu_result *r = &ui->results[i];
+        char label[96], doubles[80];
+        contract_label(rules, r->contracts, r->trump, r->rank, label, sizeof label);
+        if (!r->played)
+            snprintf(label + strlen(label), sizeof label - strlen(label), " (shared)");
+        sheet_doubles(r, doubles, sizeof doubles);
+        int y = 2 + i - first;
+        putf(y, 2, 10, A_NORMAL, "%4d %-4s", r->deal + 1, barbu_seat_name(r->declarer));
+        put_ellipsis(y, 12, 20, A_NORMAL, label);
+        put_ellipsis(y, c_doubles, doubles_w, A_DIM, doubles);
+        putf(y, c_scores, 28, A_NORMAL, "%+6d %+6d %+6d %+6d", r->score[0], r->score[1],
+             r->score[2], r->score[3]);
+    }
+    if (n == 0)
+        put(3, 4, w - 8, A_DIM, "No deal has been completed yet.");
+    const barbu_table *t = &ui->view.t;
+    int y = h - 6;
+    mvhline(y, OX + 1, UTF8 ? ACS_HLINE : '-', w - 2);
+    put(y + 1, 12, 20, A_BOLD, "total");
+    putf(y + 1, c_scores, 28, A_BOLD, "%+6" PRId32 " %+6" PRId32 " %+6" PRId32 " %+6" PRId32,
+         t->total[0], t->total[1], t->total[2], t->total[3]);
+    /* What each player still has to declare. */
+    char left[4][64];
+    for (int s = 0; s < 4; s++) {
+        size_t k = 0;
+        left[s][0] = '\0';
+        for (int c = 0; c < rules->n_contracts; c++)
+            for (int u = t->used[s][c]; u < rules->contract[c].per_player && k + 4 < sizeof left[s];
+                 u++)
+                k += (size_t)snprintf(left[s] + k, sizeof left[s] - k, "%s%s", k ? " " : "",
+                                      rules->contract[c].abbr);
+        if (k == 0)
+            snprintf(left[s], sizeof left[s], "-");
+    }
+    put(y + 2, 2, w - 4, A_DIM, "still to declare:");
+    put(y + 2, c_doubles, w - c_doubles - 2, A_DIM, "SxNW: S doubled N and W; xx: redoubled");
+    putf(y + 3, 2, w - 4, A_NORMAL, "N %-22.22s  E %-22.22s", left[0], left[1]);
+    putf(y + 4, 2, w - 4, A_NORMAL, "S %-22.22s  W %-22.22s", left[2], left[3]);
+    put(h - 1, 2, w - 4, A_DIM,
+        final ? " Up/Down scroll, any other key leaves "
+              : " Up/Down scroll, any other key closes ");
+    OY = save_oy;
+    OX = save_ox;
+}
+
+/* ------------------------------------------------------------------- draw */
+
+void play_draw(const play_ui *ui)
+{
+    erase();
+    if (!play_screen_fits()) {
+        /* Too small for the table: say so rather than draw a jumble. */
+        char size[64];
+        snprintf(size, sizeof size, "to at least %dx%d (it is %dx%d now).", CANVAS_W, CANVAS_H,
+                 COLS, LINES);
+        const char *say[] = {"Please enlarge the terminal", size, "The game waits; q quits."};
+        for (int i = 0; i < 3; i++) {
+            int len = (int)strlen(say[i]), y = LINES / 2 - 1 + i;
+            if (y >= 0 && y < LINES)
+                mvaddnstr(y, len < COLS ? (COLS - len) / 2 : 0, say[i], COLS);
+        }
+        refresh();
+        return;
+    }
+    if (ui->overlay == PLAY_SHEET || ui->overlay == PLAY_OVER) {
+        draw_sheet(ui, ui->overlay == PLAY_OVER);
+        refresh();
+        return;
+    }
+    OY = (LINES - CANVAS_H) / 2;
+    OX = (COLS - CANVAS_W) / 2;
+    int me = ui->view.seat;
+    draw_title(ui);
+    draw_contract(ui);
+    draw_seat(ui, (me + 2) & 3, 3, 28, 26);
+    draw_seat(ui, (me + 1) & 3, 9, 1, 23);
+    draw_seat(ui, (me + 3) & 3, 9, 57, 23);
+    if (ui->overlay != PLAY_LAST)
+        draw_middle(ui);
+    draw_self(ui);
+    draw_hand(ui);
+    draw_status(ui);
+
+    bool mine = ui->view.t.to_move == me && ui->view.t.phase != BARBU_PHASE_OVER;
+    switch (ui->overlay) {
+    case PLAY_NO_OVERLAY:
+        if (mine && ui->view.t.phase == BARBU_PHASE_DECLARE)
+            draw_declare_menu(ui);
+        else if (mine && ui->view.t.phase == BARBU_PHASE_BID)
+            draw_bid_prompt(ui);
+        break;
+    case PLAY_HELP:
+        draw_help();
+        break;
+    case PLAY_LAST:
+        draw_last_trick(ui);
+        break;
+    case PLAY_QUIT:
+        draw_quit(ui);
+        break;
+    case PLAY_DEAL_END:
+        draw_deal_end(ui);
+        break;
+    default:
+        break;
+    }
+    refresh();
+}
+
+/* --------------------------------------------------------------- messages */
+
+void play_describe(const play_ui *ui, const barbu_table *before, const barbu_action *a, char *buf,
+                   size_t cap)
+{
+    const barbu_table *t = &ui->view.t;
+    bool you = a->seat == ui->view.seat;
+    const char *who = you ? "You" : SEAT_WORDS[a->seat];
+    const char *s = you ? "" : "s";
+    char text[96], more[64];
+    buf[0] = '\0';
+    switch (a->type) {
+    case BARBU_ACT_DECLARE:
+        contract_label(ui->view.rules, a->contracts, a->trump, a->rank, text, sizeof text);
+        snprintf(buf, cap, "%s declare%s %s.", who, s, text);
+        return;
+    case BARBU_ACT_BID: {
+        char d[16], r[16];
+        seats_text(a->doubles, d, sizeof d);
+        seats_text(a->redoubles, r, sizeof r);
+        if (*d && *r)
+            snprintf(buf, cap, "%s double%s %s and redouble%s %s.", who, s, d, s, r);
+        else if (*d)
+            snprintf(buf, cap, "%s double%s %s.", who, s, d);
+        else if (*r)
+            snprintf(buf, cap, "%s redouble%s %s.", who, s, r);
+        else
+            snprintf(buf, cap, "%s %s not %s.", who, you ? "do" : "does",
+                     a->seat == before->declarer ? "redouble" : "double");
+        if (t->deal != before->deal)
+            snprintf(buf + strlen(buf), cap - strlen(buf), " Nobody doubled: no play.");
+        return;
+    }
+    case BARBU_ACT_PLAY:
+        card_text((barbu_card)__builtin_ctzll(a->cards), text, sizeof text);
+        snprintf(buf, cap, "%s play%s %s.", who, s, text);
+        more[0] = '\0';
+        if (t->deal == before->deal && t->ntricks > before->ntricks) {
+            int w = t->winner[t->ntricks - 1];
+            snprintf(more, sizeof more, " %s take%s the trick.",
+                     w == ui->view.seat ? "You" : SEAT_WORDS[w], w == ui->view.seat ? "" : "s");
+        } else if (t->deal == before->deal && t->n_out > before->n_out) {
+            snprintf(more, sizeof more, " %s %s out.", who, you ? "are" : "is");
+        }
+        snprintf(buf + strlen(buf), cap - strlen(buf), "%s", more);
+        return;
+    case BARBU_ACT_PASS:
+        snprintf(buf, cap, "%s cannot play and pass%s.", who, you ? "" : "es");
+        return;
+    default:
+        snprintf(buf, cap, "%s act%s.", who, s);
+        return;
+    }
+}
