@@ -89,6 +89,11 @@ enum { BARBU_JACK = 11, BARBU_QUEEN = 12, BARBU_KING = 13, BARBU_ACE = 14 };
 #define BARBU_SUIT_CARDS(suit) (UINT64_C(0x7ffc) << ((suit)*16))
 #define BARBU_ALL_CARDS        UINT64_C(0x7ffc7ffc7ffc7ffc)
 
+/* The Unused Pack of seed 000 holds 2-6 of each suit, two Jokers and a Bridge
+ * card; a cut from it is a card or one of these. */
+#define BARBU_JOKER  ((barbu_card)1)
+#define BARBU_BRIDGE ((barbu_card)15)
+
 /* Cards in a set. */
 static inline int barbu_count(barbu_cards set)
 {
@@ -378,7 +383,8 @@ typedef struct barbu_table {
     uint8_t n_out;
     uint8_t passes; /* passes in a row */
 
-    /* Seed 000: cuts from the Unused Pack and Pass-ons in this deal. */
+    /* Seed 000: cuts from the Unused Pack (a card 2-6, BARBU_JOKER or
+     * BARBU_BRIDGE) and Pass-ons in this deal. */
     uint8_t n_cuts;
     uint8_t cuts[16];
     uint8_t n_pass_ons;
@@ -459,13 +465,13 @@ int barbu_state_ok(const barbu_state *state, const char **why);
 
 typedef struct barbu_view {
     const barbu_rules *rules;
-    int8_t seat;          /* the seat it belongs to, or BARBU_ALL_SEATS */
-    bool compulsory;      /* this seat must double the declarer now */
-    barbu_cards hand[4];  /* cards known in each hand: its own, or all */
-    barbu_cards advice;   /* penalty cards the Israeli rule says to
-                             discard now (when advised or enforced) */
-    barbu_cards passed;   /* cards this seat passed on this deal */
-    barbu_cards received; /* cards it received */
+    int8_t seat;             /* the seat it belongs to, or BARBU_ALL_SEATS */
+    bool compulsory;         /* this seat must double the declarer now */
+    barbu_cards hand[4];     /* cards known in each hand: its own, or all */
+    barbu_cards advice;      /* penalty cards the Israeli rule says to
+                                discard now (when advised or enforced) */
+    barbu_cards passed[3];   /* cards this seat passed in each Pass-on of the deal */
+    barbu_cards received[3]; /* and received */
     barbu_table t;
 } barbu_view;
 

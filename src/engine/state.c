@@ -462,13 +462,16 @@ int barbu_play_random(barbu_state *s, barbu_rng *rng)
         return s->t.phase == BARBU_PHASE_OVER ? BARBU_EOVER : BARBU_EPHASE;
     int seat = s->t.to_move;
     barbu_cards cards = bb_playable(s->rules, &s->t, s->hand[seat]);
+    s->t.acted++;
     if (cards == 0) {
-        barbu_action pass = barbu_act(BARBU_ACT_PASS, seat);
-        return barbu_apply(s, &pass);
+        /* Only at a layout: nothing fits, so the seat passes. */
+        s->t.passes++;
+        next_layout_player(&s->t, seat);
+        after_apply(s);
+        return 0;
     }
     barbu_card card =
         (barbu_card)barbu_nth_card(cards, barbu_rng_below(rng, (uint32_t)barbu_count(cards)));
-    s->t.acted++;
     play_cards(s, seat, BARBU_BIT(card));
     after_apply(s);
     return 0;
