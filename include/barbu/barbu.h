@@ -112,7 +112,8 @@ enum { BARBU_FMT_ASCII = 0, BARBU_FMT_UNICODE = 1 };
 int barbu_card_format(barbu_card card, int fmt, char *buf, size_t cap);
 
 /* Writes a hand PBN-style as "AKQ.T98.-.5432" (spades, hearts, diamonds,
- * clubs); returns the length written (truncated to cap - 1). */
+ * clubs).  Returns the length of the whole text, like snprintf; the text is
+ * truncated to cap - 1 characters. */
 int barbu_hand_format(barbu_cards hand, char *buf, size_t cap);
 
 /* Parses a PBN-style hand; returns 0 or BARBU_EPARSE. */
@@ -487,8 +488,9 @@ int barbu_view_owed(const barbu_view *view, int seat);
 
 /* The doubling shortcuts: "max" doubles everyone the seat may double and
  * redoubles everyone who doubled it; "family" (or "flanks") doubles the two
- * other non-declarers.  Fills *out for the seat to move; barbu_check says
- * whether the result is legal (a compulsory double may still be missing). */
+ * other non-declarers, redoubling either of them who has already doubled the
+ * seat.  Fills *out for the seat to move; barbu_check says whether the
+ * result is legal (a compulsory double of the declarer may still be missing). */
 enum { BARBU_BID_MAX, BARBU_BID_FAMILY };
 int barbu_bid_shortcut(const barbu_rules *rules, const barbu_table *t, int which,
                        barbu_action *out);

@@ -103,10 +103,12 @@ int barbu_bid_shortcut(const barbu_rules *r, const barbu_table *t, int which, ba
     case BARBU_BID_FAMILY: {
         if (seat == t->declarer)
             return BARBU_EDOUBLE;
+        /* A flank who already doubled this seat can only be redoubled. */
         unsigned family = 0xfu & ~(1u << seat) & ~(1u << t->declarer);
-        if ((family & dbl) != family)
-            return BARBU_EDOUBLE;
-        *out = barbu_act_bid(seat, family, 0);
+        unsigned redouble = family & rdbl, doubles = family & ~rdbl;
+        if ((doubles & dbl) != doubles)
+            return BARBU_EDOUBLE; /* at a positive contract */
+        *out = barbu_act_bid(seat, doubles, redouble);
         return 0;
     }
     default:

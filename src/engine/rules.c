@@ -383,6 +383,18 @@ static int set_contract_field(barbu_rules *r, barbu_contract *c, const char *fie
                               int line, barbu_diag *diag)
 {
     int v;
+    /* A field that the contract's kind never scores would be lost on the
+     * way back out, so it is refused here. */
+    bool layout = c->kind == BARBU_KIND_DOMINO || c->kind == BARBU_KIND_PATIENCE;
+    bool trick_field = strcmp(field, "per-trick") == 0 || strcmp(field, "trick-from-end") == 0 ||
+                       strncmp(field, "card.", 5) == 0;
+    if (layout && trick_field)
+        return bb_diag(diag, line, BARBU_ERULES,
+                       "%s is not played in tricks: it scores by places (%s.places)", c->key,
+                       c->key);
+    if (!layout && strcmp(field, "places") == 0)
+        return bb_diag(diag, line, BARBU_ERULES,
+                       "%s is played in tricks: only a layout (Domino) scores by places", c->key);
     if (strcmp(field, "per-trick") == 0) {
         if (parse_int(value, SCORE_MIN, SCORE_MAX, &v) != 0)
             return bb_diag(diag, line, BARBU_ERULES, "%s.per-trick must be a score from %d to %d",
@@ -401,6 +413,10 @@ static int set_contract_field(barbu_rules *r, barbu_contract *c, const char *fie
         if (card_selector(field + 5, &cards) != 0)
             return bb_diag(diag, line, BARBU_ERULES,
                            "'%s' is not a card (AH), a rank (Q), a suit (H) or 'all'", field + 5);
+        cards &= bb_deck(r);
+        if (cards == 0)
+            return bb_diag(diag, line, BARBU_ERULES, "'%s' is not in the %d-card pack", field + 5,
+                           4 * barbu_rules_hand_size(r));
         if (parse_int(value, SCORE_MIN, SCORE_MAX, &v) != 0)
             return bb_diag(diag, line, BARBU_ERULES, "a card value must be a score from %d to %d",
                            SCORE_MIN, SCORE_MAX);
@@ -449,7 +465,6 @@ static int set_contract_field(barbu_rules *r, barbu_contract *c, const char *fie
         c->flags = (uint8_t)flags;
         return 0;
     }
-    (void)r;
     return bb_diag(diag, line, BARBU_ERULES,
                    "unknown key '%s.%s' (fields: per-trick, card.X, trick-from-end, places, "
                    "per-player, rules)",
@@ -531,6 +546,12 @@ int barbu_rules_parse(barbu_rules *rules, const char *text, size_t len, barbu_di
         if (err != 0)
             return err;
     }
+    /* Cards outside the pack never score: a 32-card game started from a
+     * 52-card preset keeps no values for its 2s to 6s. */
+    barbu_cards outside = ~bb_deck(&r);
+    for (int i = 0; i < r.n_contracts; i++)
+        for (barbu_cards m = outside & BARBU_ALL_CARDS; m; m &= m - 1)
+            r.contract[i].card[bb_lowest(m)] = 0;
     barbu_diag check;
     int err = barbu_rules_check(&r, &check);
     if (err != 0) {

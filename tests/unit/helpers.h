@@ -125,4 +125,166 @@ static inline void play_seq(barbu_state *s, const char *cards)
     }
 }
 
+/* ------------------------------------------------------------ more tools */
+
+/* A preset by name (fails the test on an unknown one). */
+static inline void preset(barbu_rules *r, const char *name)
+{
+    memset(r, 0, sizeof *r);
+    assert_int_equal(barbu_rules_preset(r, name), 0);
+}
+
+/* Parses a rules text that must be valid. */
+static inline void rules_text(barbu_rules *r, const char *text)
+{
+    barbu_diag diag;
+    memset(&diag, 0, sizeof diag);
+    memset(r, 0, sizeof *r);
+    int err = barbu_rules_parse(r, text, strlen(text), &diag);
+    if (err != 0)
+        print_error("rules text failed at line %d: %s\n", diag.line, diag.msg);
+    assert_int_equal(err, 0);
+}
+
+static inline int contract_of(const barbu_rules *r, const char *key)
+{
+    int c = barbu_contract_find(r, key);
+    assert_true(c >= 0);
+    return c;
+}
+
+/* The cards of the PLAY actions barbu_legal lists for the seat to move. */
+static inline barbu_cards legal_cards(const barbu_state *s)
+{
+    barbu_action acts[BARBU_MAX_ACTIONS];
+    int n = barbu_legal(s, acts, BARBU_MAX_ACTIONS);
+    assert_true(n <= BARBU_MAX_ACTIONS);
+    barbu_cards set = 0;
+    for (int i = 0; i < n; i++)
+        if (acts[i].type == BARBU_ACT_PLAY)
+            set |= acts[i].cards;
+    return set;
+}
+
+/* Whether barbu_legal lists exactly one action, a pass. */
+static inline bool only_pass(const barbu_state *s)
+{
+    barbu_action acts[BARBU_MAX_ACTIONS];
+    int n = barbu_legal(s, acts, BARBU_MAX_ACTIONS);
+    return n == 1 && acts[0].type == BARBU_ACT_PASS;
+}
+
+static inline void pass_layout(barbu_state *s, int err)
+{
+    barbu_action a = barbu_act(BARBU_ACT_PASS, s->t.to_move);
+    assert_int_equal(barbu_apply(s, &a), err);
+}
+
+/* Every seat passes (no doubles at all). */
+static inline void bid_nothing(barbu_state *s)
+{
+    const unsigned none[4] = {0, 0, 0, 0};
+    bid_all(s, none, none);
+}
+
+/* Doubles that leave every pair of seats doubled once, so each seat is
+ * doubled equally with the other three: the first bidder doubles all three,
+ * the second the two that did not double it, the third the declarer. */
+static inline void bid_everyone_once(barbu_state *s)
+{
+    int d = s->t.declarer;
+    unsigned dbl[4] = {0, 0, 0, 0};
+    const unsigned none[4] = {0, 0, 0, 0};
+    dbl[(d + 1) & 3] = 0xfu & ~(1u << ((d + 1) & 3));
+    dbl[(d + 2) & 3] = (1u << d) | (1u << ((d + 3) & 3));
+    dbl[(d + 3) & 3] = 1u << d;
+    bid_all(s, dbl, none);
+}
+
+/* A bid a simple player makes: the compulsory double of the declarer when
+ * one is owed now, else nothing. */
+static inline barbu_action bid_compulsory_only(const barbu_state *s)
+{
+    barbu_view v;
+    int seat = s->t.to_move;
+    barbu_view_of(s, seat, &v);
+    unsigned d = v.compulsory ? 1u << s->t.declarer : 0;
+    return barbu_act_bid(seat, d, 0);
+}
+
+/* Plays the current deal to its end: a random legal contract, only the
+ * compulsory doubles, random cards.  Returns when the deal is over. */
+static inline void finish_deal_random(barbu_state *s, barbu_rng *rng)
+{
+    int deal = s->t.deal;
+    while (!barbu_over(s) && s->t.deal == deal) {
+        barbu_action acts[BARBU_MAX_ACTIONS];
+        barbu_action a;
+        switch (s->t.phase) {
+        case BARBU_PHASE_DECLARE: {
+            int n = barbu_legal(s, acts, BARBU_MAX_ACTIONS);
+            assert_true(n > 0 && n <= BARBU_MAX_ACTIONS);
+            a = acts[barbu_rng_below(rng, (uint32_t)n)];
+            assert_int_equal(barbu_apply(s, &a), 0);
+            break;
+        }
+        case BARBU_PHASE_BID:
+            a = bid_compulsory_only(s);
+            assert_int_equal(barbu_apply(s, &a), 0);
+            break;
+        case BARBU_PHASE_PLAY:
+            assert_int_equal(barbu_play_random(s, rng), 0);
+            break;
+        default:
+            fail_msg("unexpected phase %d", s->t.phase);
+        }
+    }
+}
+
+/*
+ * A composed deal whose tricks are won by the given seats, for the trick
+ * contracts without the hearts-lead rule.  Tricks 1-3 are spades, 4-6
+ * hearts, 7-9 diamonds, 10-12 clubs, everybody following; in trick k of a
+ * suit the ranks are 3+4k..6+4k and the winner holds the top one.  The last
+ * trick is the four twos (N 2S, E 2H, S 2D, W 2C): nobody can follow, so the
+ * leader wins it and winner[12] must equal winner[11].  seq gets the 52 cards
+ * in the order they are played.
+ */
+static inline void compose_tricks(int leader, const int winner[13], barbu_cards hands[4],
+                                  barbu_card seq[52])
+{
+    static const int suits[4] = {BARBU_SPADES, BARBU_HEARTS, BARBU_DIAMONDS, BARBU_CLUBS};
+    memset(hands, 0, 4 * sizeof hands[0]);
+    int n = 0;
+    for (int k = 0; k < 12; k++) {
+        int suit = suits[k / 3], j = k % 3, w = winner[k];
+        barbu_card c[4];
+        c[w] = BARBU_CARD(suit, 6 + 4 * j);
+        for (int i = 1; i < 4; i++)
+            c[(w + i) & 3] = BARBU_CARD(suit, 2 + i + 4 * j);
+        for (int i = 0; i < 4; i++) {
+            int seat = (leader + i) & 3;
+            hands[seat] |= BARBU_BIT(c[seat]);
+            seq[n++] = c[seat];
+        }
+        leader = w;
+    }
+    assert_int_equal(winner[12], leader);
+    for (int i = 0; i < 4; i++) {
+        int seat = (leader + i) & 3;
+        barbu_card c = BARBU_CARD(suits[seat], 2);
+        hands[seat] |= BARBU_BIT(c);
+        seq[n++] = c;
+    }
+}
+
+/* Plays cards by value for the seats in turn, each expected legal. */
+static inline void play_cards_seq(barbu_state *s, const barbu_card *seq, int n)
+{
+    for (int i = 0; i < n; i++) {
+        barbu_action a = barbu_act_play(s->t.to_move, seq[i]);
+        assert_int_equal(barbu_apply(s, &a), 0);
+    }
+}
+
 #endif
