@@ -451,6 +451,11 @@ int barbu_play(barbu_state *state, barbu_card card);
  * layout when nothing can be played): the step of a random playout. */
 int barbu_play_random(barbu_state *state, barbu_rng *rng);
 
+/* Plays random cards (as barbu_play_random) until the current deal ends: a
+ * random playout, the inner loop of simulations.  The deal's result is then
+ * in t.last. */
+int barbu_playout_random(barbu_state *state, barbu_rng *rng);
+
 /* Ends the game with the current deal, so that a simulation of this deal
  * does not deal the next one.  Its result is then in t.last. */
 void barbu_truncate(barbu_state *state);

@@ -477,6 +477,32 @@ int barbu_play_random(barbu_state *s, barbu_rng *rng)
     return 0;
 }
 
+int barbu_playout_random(barbu_state *s, barbu_rng *rng)
+{
+    if (s->t.phase != BARBU_PHASE_PLAY)
+        return s->t.phase == BARBU_PHASE_OVER ? BARBU_EOVER : BARBU_EPHASE;
+    int deal = s->t.deal;
+    if (s->t.kind != BARBU_KIND_TRICKS && s->t.kind != BARBU_KIND_TRUMPS) {
+        while (s->t.deal == deal && s->t.phase == BARBU_PHASE_PLAY)
+            barbu_play_random(s, rng);
+        return 0;
+    }
+    /* The trick contracts in one loop, everything inline: the inner loop of
+     * the bots' simulations. */
+    while (s->t.deal == deal && s->t.phase == BARBU_PHASE_PLAY) {
+        int seat = s->t.to_move;
+        barbu_cards cards = bb_playable(s->rules, &s->t, s->hand[seat]);
+        /* The k-th card by barbu_nth_card: a loop clearing k bits would be
+         * mispredicted at every random k. */
+        barbu_card card =
+            (barbu_card)barbu_nth_card(cards, barbu_rng_below(rng, (uint32_t)barbu_count(cards)));
+        s->t.acted++;
+        play_cards(s, seat, BARBU_BIT(card));
+        after_apply(s);
+    }
+    return 0;
+}
+
 int barbu_legal(const barbu_state *s, barbu_action *out, int cap)
 {
     if (s->t.to_move < 0)
