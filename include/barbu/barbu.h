@@ -376,6 +376,10 @@ typedef struct barbu_table {
     int8_t winner[BARBU_MAX_TRICKS]; /* who took each trick */
     uint8_t in_hand[4];              /* cards left in each hand */
     barbu_cards played[4];           /* cards each seat has played this deal */
+    barbu_cards shown_out[4];        /* cards each seat has shown it cannot hold:
+                                        a suit it did not follow, trumps it did not
+                                        play when bound to, cards that fitted the
+                                        layout when it passed */
     barbu_cards taken[4];            /* cards in the tricks each seat took */
 
     /* Layouts: the lowest and highest rank down in each suit (0: none). */

@@ -1,10 +1,102 @@
 /*
- * heuristic.c - rules of thumb for every contract (placeholder until written:
- * plays as the random bot).
+ * heuristic.c - the heuristic player: rules of thumb for every contract.
+ * This file holds the entry point and what the decisions share (the deal's
+ * score tables and what the seat knows of the other hands); the card play
+ * is in heuristic_play.c (the last tricks played out on sampled deals in
+ * heuristic_sim.c) and the contract choice and doubling in heuristic_bid.c.
+ * The player reads only its view and always picks one of the engine's legal
+ * actions.
  */
+#include <string.h>
+
 #include "internal.h"
+
+void bb_h_tables(const barbu_rules *rules, unsigned contracts, bb_tables *out)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = contracts ? rules->contract[__builtin_ctz(contracts)].kind : BARBU_KIND_TRICKS;
+    barbu_cards deck = bb_h_deck(rules);
+    for (unsigned m = contracts; m; m &= m - 1) {
+        int c = __builtin_ctz(m);
+        const barbu_contract *k = &rules->contract[c];
+        out->per_trick += k->per_trick;
+        for (int i = 0; i < BARBU_MAX_TRICKS; i++)
+            out->from_end[i] += k->trick_from_end[i];
+        for (barbu_cards d = deck; d; d &= d - 1)
+            out->card[bb_h_lowest(d)] += k->card[bb_h_lowest(d)];
+        for (int i = 0; i < 4; i++)
+            out->place[i] += k->place[i];
+        out->total += barbu_contract_total(rules, c);
+    }
+}
+
+void bb_h_know(const barbu_view *view, bb_know *k)
+{
+    memset(k, 0, sizeof *k);
+    k->view = view;
+    k->rules = view->rules;
+    k->t = &view->t;
+    k->me = view->seat;
+    k->tricks = barbu_rules_hand_size(view->rules);
+    k->deck = bb_h_deck(view->rules);
+    k->hand = view->hand[view->seat];
+    const barbu_table *t = &view->t;
+    k->gone = t->played[0] | t->played[1] | t->played[2] | t->played[3];
+    k->out = k->deck & ~k->gone & ~k->hand;
+    /* What every play and pass has shown, as the engine worked it out. */
+    for (int seat = 0; seat < 4; seat++)
+        k->lacks[seat] = t->shown_out[seat] & k->out;
+    bb_h_tables(view->rules, t->contracts, &k->tab);
+    for (barbu_cards d = k->deck; d; d &= d - 1)
+        if (k->tab.card[bb_h_lowest(d)] != 0)
+            k->scoring |= d & (~d + 1);
+}
+
+double bb_h_none_of(int cards, int holders)
+{
+    if (holders <= 1)
+        return cards > 0 && holders == 1 ? 0.0 : 1.0;
+    double miss = (double)(holders - 1) / holders, p = 1.0;
+    for (int i = 0; i < cards; i++)
+        p *= miss;
+    return p;
+}
+
+int bb_h_business(const barbu_table *t, int a, int b)
+{
+    if (a == b)
+        return 0;
+    return barbu_business(t->dbl, t->rdbl, a, b);
+}
 
 int bb_heuristic_choose(barbu_rng *rng, const barbu_view *view, barbu_action *out)
 {
-    return bb_random_choose(rng, view, out);
+    barbu_action legal[BARBU_MAX_ACTIONS];
+    int n = barbu_view_legal(view, legal, BARBU_MAX_ACTIONS);
+    if (n <= 0)
+        return BARBU_EPHASE;
+    if (n > BARBU_MAX_ACTIONS)
+        n = BARBU_MAX_ACTIONS;
+    int pick = 0;
+    if (n > 1) {
+        switch (view->t.phase) {
+        case BARBU_PHASE_DECLARE:
+            pick = bb_h_declare(view, legal, n);
+            break;
+        case BARBU_PHASE_BID:
+            pick = bb_h_bid(view, legal, n);
+            break;
+        case BARBU_PHASE_PLAY:
+            pick = bb_h_play(rng, view, legal, n);
+            break;
+        default:
+            pick = -1;
+            break;
+        }
+    }
+    /* Phases without rules of thumb yet (pass-ons, cuts) are left to chance. */
+    if (pick < 0 || pick >= n)
+        return bb_random_choose(rng, view, out);
+    *out = legal[pick];
+    return 0;
 }

@@ -77,6 +77,11 @@ int bb_legal(const barbu_rules *rules, const barbu_table *t, barbu_cards hand, b
 int bb_check(const barbu_rules *rules, const barbu_table *t, barbu_cards hand,
              const barbu_action *action);
 
+/* What a play or a pass shows of the rest of the seat's hand, into
+ * t->shown_out (play.c).  Called before the card joins the trick. */
+void bb_note_play(const barbu_rules *rules, barbu_table *t, int seat, barbu_card card);
+void bb_note_pass(const barbu_rules *rules, barbu_table *t, int seat);
+
 /* Doubling (doubling.c). */
 bool bb_compulsory(const barbu_rules *rules, const barbu_table *t, int seat);
 int bb_check_bid(const barbu_rules *rules, const barbu_table *t, const barbu_action *action);

@@ -55,6 +55,8 @@ int barbu_state_ok(const barbu_state *s, const char **why)
             FAIL("a hand and its played cards are not what was dealt");
         if (t->in_hand[p] != barbu_count(s->hand[p]))
             FAIL("cards-left count is wrong");
+        if (t->shown_out[p] & s->hand[p])
+            FAIL("a seat holds a card it has shown it cannot hold");
         if (t->played[p] & all_played)
             FAIL("a card played twice");
         all_played |= t->played[p];

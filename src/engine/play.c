@@ -78,6 +78,63 @@ barbu_cards bb_playable_slow(const barbu_rules *r, const barbu_table *t, barbu_c
     return hand;
 }
 
+/*
+ * Every legal play tells the table something: a player who did not follow
+ * has none of the suit led; at Trumps one who did not trump (or over-trump)
+ * when bound to has no trump (or no higher one); a heart led under the
+ * hearts-lead rule means nothing but hearts; a player who keeps the last
+ * penalty card when the enforced Israeli rule would have made them discard
+ * it does not hold it.  The engine knows the rules, so it draws these
+ * conclusions once for every client.  (The card is already counted as
+ * played when this runs.)
+ */
+void bb_note_play(const barbu_rules *r, barbu_table *t, int seat, barbu_card card)
+{
+    const barbu_trick *k = &t->trick;
+    barbu_cards shown = 0;
+    int suit = BARBU_SUIT(card);
+    if (k->n == 0) {
+        if (suit == BARBU_HEARTS && (t->rule_flags & BARBU_CF_HEARTS_LEAD))
+            shown = BARBU_ALL_CARDS & ~BB_HEARTS;
+        t->shown_out[seat] |= shown;
+        return;
+    }
+    int led = BARBU_SUIT(k->card[0]);
+    if (suit != led)
+        shown |= BARBU_SUIT_CARDS(led);
+    if (t->kind == BARBU_KIND_TRUMPS) {
+        barbu_cards trumps = BARBU_SUIT_CARDS(t->trump), on_table = 0;
+        for (int i = 0; i < k->n; i++)
+            on_table |= BARBU_BIT(k->card[i]);
+        barbu_cards table_trumps = on_table & trumps;
+        barbu_cards higher =
+            table_trumps ? trumps & bb_above((barbu_card)bb_highest(table_trumps)) : 0;
+        bool played_higher = (BARBU_BIT(card) & higher) != 0;
+        if (led == t->trump) {
+            if (!played_higher)
+                shown |= higher; /* could not beat the trumps on the table */
+        } else if (suit != led) {
+            if (table_trumps && !played_higher)
+                shown |= higher; /* could not over-trump */
+            else if (!table_trumps && r->must_trump && suit != t->trump)
+                shown |= trumps; /* could not trump */
+        }
+    } else if (suit != led && (t->rule_flags & BARBU_CF_ISRAELI) &&
+               r->israeli == BARBU_ISRAELI_ENFORCE) {
+        /* The penalty cards in hands before this card left one. */
+        barbu_cards left = bb_outstanding(t) | (t->penalty & BARBU_BIT(card));
+        if (left && (left & (left - 1)) == 0 && !(left & BARBU_BIT(card)) &&
+            bb_business_equal(t, seat))
+            shown |= left;
+    }
+    t->shown_out[seat] |= shown;
+}
+
+void bb_note_pass(const barbu_rules *r, barbu_table *t, int seat)
+{
+    t->shown_out[seat] |= bb_layout_playable(r, t, BARBU_ALL_CARDS);
+}
+
 /* The reason a held card may not be played now. */
 static int play_error(const barbu_rules *r, const barbu_table *t, barbu_cards hand, barbu_card card)
 {

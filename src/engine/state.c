@@ -116,6 +116,7 @@ static void start_deal(barbu_state *s)
     for (int seat = 0; seat < 4; seat++)
         t->in_hand[seat] = (uint8_t)barbu_count(s->hand[seat]);
     memset(t->played, 0, sizeof t->played);
+    memset(t->shown_out, 0, sizeof t->shown_out);
     memset(t->taken, 0, sizeof t->taken);
     memset(t->lo, 0, sizeof t->lo);
     memset(t->hi, 0, sizeof t->hi);
@@ -374,6 +375,10 @@ static inline void play_cards(barbu_state *s, int seat, barbu_cards cards)
     s->hand[seat] &= ~cards;
     t->played[seat] |= cards;
     if (t->kind == BARBU_KIND_TRICKS || t->kind == BARBU_KIND_TRUMPS) {
+        /* Following suit at no trumps shows nothing: the common case inline. */
+        if (t->trick.n == 0 || t->kind == BARBU_KIND_TRUMPS ||
+            BARBU_SUIT(bb_lowest(cards)) != BARBU_SUIT(t->trick.card[0]))
+            bb_note_play(s->rules, t, seat, (barbu_card)bb_lowest(cards));
         t->in_hand[seat]--;
         t->trick.card[t->trick.n++] = (barbu_card)bb_lowest(cards);
         if (t->trick.n < 4)
@@ -415,6 +420,7 @@ int barbu_apply(barbu_state *s, const barbu_action *a)
         play_cards(s, a->seat, a->cards);
         break;
     case BARBU_ACT_PASS:
+        bb_note_pass(s->rules, &s->t, a->seat);
         s->t.passes++;
         next_layout_player(&s->t, a->seat);
         break;
@@ -465,6 +471,7 @@ int barbu_play_random(barbu_state *s, barbu_rng *rng)
     s->t.acted++;
     if (cards == 0) {
         /* Only at a layout: nothing fits, so the seat passes. */
+        bb_note_pass(s->rules, &s->t, seat);
         s->t.passes++;
         next_layout_player(&s->t, seat);
         after_apply(s);

@@ -1,0 +1,482 @@
+/*
+ * heuristic_bid.c - the heuristic player's contract choice and doubling.
+ *
+ * Both rest on one estimate: the raw score a hand can expect at a contract.
+ * The estimate is built from parts that any score table can weigh (tricks
+ * taken when all avoid them, the chance of taking each card, the chance of
+ * taking the last tricks, tricks won at Trumps, the place at Domino); the
+ * parts are linear in a few hand features, fitted on many simulated deals
+ * between heuristic players.
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+
+#define BARBU_TEN_RANK 10
+
+/* ------------------------------------------------ negative contracts */
+
+/*
+ * The features of a hand for a negative contract.  Each one is a cost of
+ * the contract's table (its cards, its tricks, its last tricks) times a
+ * property of the hand, so that one set of fitted weights serves any table.
+ * The card features are kept apart by how many cards score: one (No King),
+ * a few (No Queens) or many (No Hearts), which are played differently.
+ */
+enum { NG_S, NG_HIGH, NG_LOW, NG_LOWEST, NG_VOIDS, NG_SINGLE, NG_N };
+enum { NA_HELD, NA_HELD_RISK, NA_HELD_GUARDS, NA_OTHER_SUIT, NA_OTHER_ABOVE, NA_OTHER_LEN, NA_N };
+#define NEG_GROUP (1 + NA_N + NG_N)
+enum {
+    NF_TRICKS,
+    NF_LAST,
+    NF_GEN,                          /* tricks and last tricks times each NG_ */
+    NF_DECLARER = NF_GEN + 2 * NG_N, /* the whole table for the declarer */
+    NF_GROUPS,                       /* three groups of NEG_GROUP */
+    NF_N = NF_GROUPS + 3 * NEG_GROUP
+};
+
+static void neg_features(const barbu_rules *rules, const barbu_contract *c, barbu_cards hand,
+                         int declarer, double *f)
+{
+    barbu_cards deck = bb_h_deck(rules), out = deck & ~hand;
+    int tricks = barbu_rules_hand_size(rules), low_rank = rules->deck_low;
+    double pe[64], suit_pe[4] = {0}, g[NG_N] = {0};
+    int len[4];
+    for (int s = 0; s < 4; s++) {
+        len[s] = bb_h_len(hand, s);
+        g[NG_VOIDS] += len[s] == 0;
+        g[NG_SINGLE] += len[s] == 1;
+        if (len[s]) {
+            int lowest = BARBU_RANK(bb_h_lowest(hand & BARBU_SUIT_CARDS(s)));
+            g[NG_LOWEST] += (double)(lowest - low_rank) / (BARBU_ACE - low_rank);
+        }
+    }
+    g[NG_LOWEST] /= 4.0 - g[NG_VOIDS] > 0 ? 4.0 - g[NG_VOIDS] : 1.0;
+    for (barbu_cards h = hand; h; h &= h - 1) {
+        int x = bb_h_lowest(h), rank = BARBU_RANK(x);
+        pe[x] = bb_h_p_eventual(out, hand, x);
+        suit_pe[BARBU_SUIT(x)] += pe[x];
+        g[NG_S] += pe[x];
+        g[NG_HIGH] += rank > BARBU_TEN_RANK ? rank - BARBU_TEN_RANK : 0;
+        g[NG_LOW] += rank - low_rank <= 3;
+    }
+    g[NG_S] /= tricks;
+    g[NG_HIGH] /= tricks;
+    g[NG_LOW] /= tricks;
+    g[NG_VOIDS] /= 4.0;
+    g[NG_SINGLE] /= 4.0;
+
+    double cards = 0.0, a[NA_N] = {0};
+    int scoring = 0;
+    for (barbu_cards d = deck; d; d &= d - 1) {
+        int p = bb_h_lowest(d), s = BARBU_SUIT(p);
+        double v = -c->card[p];
+        if (v == 0.0)
+            continue;
+        scoring++;
+        cards += v;
+        if (hand & BARBU_BIT(p)) {
+            int guards = barbu_count(hand & bb_h_below(p));
+            a[NA_HELD] += v;
+            a[NA_HELD_RISK] += v * pe[p];
+            a[NA_HELD_GUARDS] += v * (guards < 4 ? guards : 4);
+        } else {
+            int above = barbu_count(hand & bb_h_above(p));
+            a[NA_OTHER_SUIT] += v * suit_pe[s];
+            a[NA_OTHER_ABOVE] += v * (above < 3 ? above : 3);
+            a[NA_OTHER_LEN] += v * len[s];
+        }
+    }
+    double trick_cost = -(double)c->per_trick * tricks, last_cost = 0.0;
+    for (int i = 0; i < tricks && i < BARBU_MAX_TRICKS; i++)
+        last_cost -= c->trick_from_end[i];
+
+    for (int i = 0; i < NF_N; i++)
+        f[i] = 0.0;
+    f[NF_TRICKS] = trick_cost;
+    f[NF_LAST] = last_cost;
+    for (int i = 0; i < NG_N; i++) {
+        f[NF_GEN + 2 * i] = trick_cost * g[i];
+        f[NF_GEN + 2 * i + 1] = last_cost * g[i];
+    }
+    f[NF_DECLARER] = declarer ? trick_cost + last_cost + cards : 0.0;
+    double *grp = f + NF_GROUPS + NEG_GROUP * (scoring <= 1 ? 0 : scoring <= 4 ? 1 : 2);
+    grp[0] = cards;
+    for (int i = 0; i < NA_N; i++)
+        grp[1 + i] = a[i];
+    for (int i = 0; i < NG_N; i++)
+        grp[1 + NA_N + i] = cards * g[i];
+}
+
+/* Fitted on deals of No Tricks, No Hearts, No Queens, No King and No Last
+ * Two played between heuristic players: the expected cost (points lost). */
+/* clang-format off */
+static const double NEG_COEF[NF_N] = {
+    /* tricks, last tricks */
+     0.0871,  0.3117,
+    /* (tricks, last tricks) times NG_S, NG_HIGH, NG_LOW, NG_LOWEST, NG_VOIDS, NG_SINGLE */
+     0.5853,  0.4735,  0.0611, -0.1807, -0.2687, -0.4479,
+     0.3230,  0.5399, -0.4414, -0.2172, -0.2782, -0.3229,
+    /* the declarer */
+     0.0039,
+    /* one card scores (No King): cards, NA_HELD .. NA_OTHER_LEN, cards times NG_* */
+     0.4173,  0.1579, -0.3550, -0.0953, -0.0388,  0.0343, -0.0417,
+     0.5893, -0.0476, -0.4266,  0.2640, -0.2678, -0.2625,
+    /* up to four (No Queens): cards, NA_HELD .. NA_OTHER_LEN, cards times NG_* */
+     0.2085,  0.6266, -0.1975, -0.1637, -0.1347,  0.2693, -0.0406,
+     0.5107, -0.0582, -0.1817,  0.2531, -0.3383, -0.2487,
+    /* more (No Hearts): cards, NA_HELD .. NA_OTHER_LEN, cards times NG_* */
+     0.4425,  0.1157, -0.6679, -0.0958,  0.0980,  0.1218, -0.1337,
+     0.5239, -0.0994, -0.3710,  0.3495, -0.1931, -0.1623,
+};
+/* clang-format on */
+
+static double neg_estimate(const barbu_rules *rules, const barbu_contract *c, barbu_cards hand,
+                           int declarer)
+{
+    double f[NF_N], cost = 0.0;
+    neg_features(rules, c, hand, declarer, f);
+    for (int i = 0; i < NF_N; i++)
+        cost += NEG_COEF[i] * f[i];
+    return -cost;
+}
+
+/* ------------------------------------------------------------ Trumps */
+
+/* Hand features for tricks at Trumps with a given trump suit. */
+enum { TF_ONE, TF_LENGTH, TF_TOP, TF_SIDE, TF_RUFF, TF_DECLARER, TF_N };
+
+static void trump_features(const barbu_rules *rules, barbu_cards hand, int trump, int declarer,
+                           double *f)
+{
+    barbu_cards out = bb_h_deck(rules) & ~hand;
+    int n_trumps = trump >= 0 ? bb_h_len(hand, trump) : 0;
+    double top = 0.0, side = 0.0;
+    for (barbu_cards h = hand; h; h &= h - 1) {
+        int x = bb_h_lowest(h);
+        int high = barbu_count(out & bb_h_above(x));
+        int below_mine = barbu_count(hand & bb_h_below(x));
+        /* A card is a winner when it is the master, or when the hand has
+         * enough cards below it to wait for the masters to fall. */
+        double w = high == 0 ? 1.0 : below_mine >= high ? 1.0 - 0.25 * high : 0.0;
+        if (w < 0.0)
+            w = 0.0;
+        if (BARBU_SUIT(x) == trump)
+            top += w;
+        else
+            side += w * (bb_h_len(hand, BARBU_SUIT(x)) <= 4 ? 1.0 : 0.7);
+    }
+    double ruff = 0.0;
+    for (int s = 0; s < 4 && trump >= 0; s++)
+        if (s != trump && bb_h_len(hand, s) < 2)
+            ruff += 2 - bb_h_len(hand, s);
+    if (ruff > n_trumps)
+        ruff = n_trumps;
+    int tricks = barbu_rules_hand_size(rules);
+    f[TF_ONE] = tricks / 13.0;
+    f[TF_LENGTH] = n_trumps;
+    f[TF_TOP] = top;
+    f[TF_SIDE] = side;
+    f[TF_RUFF] = ruff;
+    f[TF_DECLARER] = declarer;
+}
+
+/* Fitted on deals of Trumps between heuristic players: tricks taken. */
+static const double TRUMP_COEF[TF_N] = {-0.9161, 0.6559, 0.7967, 0.7506, 0.3598, -0.0117};
+
+static double trump_tricks(const barbu_rules *rules, barbu_cards hand, int trump, int declarer)
+{
+    double f[TF_N], t = 0.0;
+    trump_features(rules, hand, trump, declarer, f);
+    for (int i = 0; i < TF_N; i++)
+        t += TRUMP_COEF[i] * f[i];
+    int tricks = barbu_rules_hand_size(rules);
+    return t < 0.0 ? 0.0 : t > tricks ? tricks : t;
+}
+
+/* ------------------------------------------------------------ Domino */
+
+/* A rank's place in the layout's order, and the rank at a place. */
+static int lay_pos(const barbu_rules *rules, int rank)
+{
+    return rules->domino_ace_low && rank == BARBU_ACE ? rules->deck_low - 1 : rank;
+}
+
+static int lay_rank(const barbu_rules *rules, int pos)
+{
+    return rules->domino_ace_low && pos == rules->deck_low - 1 ? BARBU_ACE : pos;
+}
+
+enum { DF_ONE, DF_DIST, DF_WAIT, DF_WORST, DF_START, DF_FIRST, DF_N };
+
+/*
+ * The features of a hand for a layout from a start rank: how far its cards
+ * lie from the start, and above all how many of the others' cards must be
+ * played before its farthest card in each direction of each suit can be.
+ */
+static void domino_features(const barbu_rules *rules, barbu_cards hand, int rank, int first,
+                            double *f)
+{
+    int start = lay_pos(rules, rank);
+    int lo = lay_pos(rules, rules->domino_ace_low ? BARBU_ACE : rules->deck_low);
+    int hi = lay_pos(rules, rules->domino_ace_low ? BARBU_KING : BARBU_ACE);
+    double dist = 0.0, wait = 0.0, worst = 0.0;
+    int n = barbu_count(hand), starts = 0;
+    for (int s = 0; s < 4; s++) {
+        starts += (hand >> BARBU_CARD(s, rank)) & 1;
+        for (int dir = -1; dir <= 1; dir += 2) {
+            int w = 0, pending = 0;
+            /* The start card itself must come down first. */
+            if (!((hand >> BARBU_CARD(s, rank)) & 1))
+                pending = 1;
+            for (int q = start + dir; q >= lo && q <= hi; q += dir) {
+                if ((hand >> BARBU_CARD(s, lay_rank(rules, q))) & 1) {
+                    dist += q > start ? q - start : start - q;
+                    w += pending;
+                    pending = 0;
+                } else {
+                    pending++;
+                }
+            }
+            wait += w;
+            if (w > worst)
+                worst = w;
+        }
+    }
+    f[DF_ONE] = 1.0;
+    f[DF_DIST] = n ? dist / n : 0.0;
+    f[DF_WAIT] = wait;
+    f[DF_WORST] = worst;
+    f[DF_START] = starts;
+    f[DF_FIRST] = first;
+}
+
+/* Fitted on deals of Domino between heuristic players: the place out
+ * (0 first .. 3 last). */
+static const double DOMINO_COEF[DF_N] = {-0.1477, 0.1149, 0.0637, -0.0602, 0.0425, 0.0491};
+
+static double domino_place(const barbu_rules *rules, barbu_cards hand, int rank, int first)
+{
+    double f[DF_N], p = 0.0;
+    domino_features(rules, hand, rank, first, f);
+    for (int i = 0; i < DF_N; i++)
+        p += DOMINO_COEF[i] * f[i];
+    return p < 0.0 ? 0.0 : p > 3.0 ? 3.0 : p;
+}
+
+/* The score of a fractional place, between the table's places. */
+static double place_score(const barbu_contract *c, double place)
+{
+    int i = (int)place;
+    if (i >= 3)
+        return c->place[3];
+    double f = place - i;
+    return c->place[i] * (1.0 - f) + c->place[i + 1] * f;
+}
+
+/* ------------------------------------------------------------ estimates */
+
+double bb_h_estimate(const barbu_rules *rules, int contract, barbu_cards hand, int trump, int rank,
+                     int declarer)
+{
+    const barbu_contract *c = &rules->contract[contract];
+    switch (c->kind) {
+    case BARBU_KIND_TRUMPS:
+        return c->per_trick * trump_tricks(rules, hand, trump < 0 ? 0 : trump, declarer);
+    case BARBU_KIND_DOMINO:
+    case BARBU_KIND_PATIENCE: {
+        int r = c->kind == BARBU_KIND_PATIENCE ? c->fixed_rank : rank;
+        int first = declarer && rules->domino_first == BARBU_FIRST_DECLARER;
+        return place_score(c, domino_place(rules, hand, r ? r : BARBU_JACK, first));
+    }
+    case BARBU_KIND_TRICKS:
+        if (barbu_contract_total(rules, contract) <= 0)
+            return neg_estimate(rules, c, hand, declarer);
+        /* A contract that pays for tricks without trumps. */
+        return c->per_trick * trump_tricks(rules, hand, -1, declarer);
+    default:
+        return barbu_contract_total(rules, contract) / 4.0;
+    }
+}
+
+/* What a declarer can expect from a contract with a hand dealt at random:
+ * the share of the total, and the edge of naming trumps or the start rank
+ * to suit the hand (measured in the same simulations). */
+#define TRUMP_DECLARER_TRICKS 4.56
+#define DOMINO_DECLARER_PLACE 1.25
+
+static double baseline(const barbu_rules *rules, int contract)
+{
+    const barbu_contract *c = &rules->contract[contract];
+    int tricks = barbu_rules_hand_size(rules);
+    switch (c->kind) {
+    case BARBU_KIND_TRUMPS:
+        return c->per_trick * TRUMP_DECLARER_TRICKS * tricks / 13.0;
+    case BARBU_KIND_DOMINO:
+        return place_score(c, DOMINO_DECLARER_PLACE);
+    default:
+        return barbu_contract_total(rules, contract) / 4.0;
+    }
+}
+
+/* ------------------------------------------------------------ declaring */
+
+int bb_h_declare(const barbu_view *view, const barbu_action *legal, int n)
+{
+    const barbu_rules *rules = view->rules;
+    barbu_cards hand = view->hand[view->seat];
+    int best = -1;
+    double best_gain = -1e18;
+    for (int i = 0; i < n; i++) {
+        const barbu_action *a = &legal[i];
+        if (a->type != BARBU_ACT_DECLARE)
+            continue;
+        double gain = 0.0;
+        for (unsigned m = a->contracts; m; m &= m - 1) {
+            int c = __builtin_ctz(m);
+            gain += bb_h_estimate(rules, c, hand, a->trump, a->rank, 1) - baseline(rules, c);
+        }
+        if (gain > best_gain) {
+            best_gain = gain;
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* ------------------------------------------------------------ doubling */
+
+/* The contracts a declarer has still to name, the current one included. */
+static int contracts_left(const barbu_view *view, int declarer)
+{
+    int per = 0;
+    for (int i = 0; i < view->rules->n_contracts; i++)
+        per += view->rules->contract[i].per_player;
+    int left = per - view->t.declared[declarer];
+    if (view->t.phase == BARBU_PHASE_BID)
+        left++;
+    return left;
+}
+
+/* How much a declarer beats the average, for choosing the contract, and
+ * how much a seat that doubled of its own will beats it, as fractions of the
+ * deal's spread of scores. */
+#define DECLARER_EDGE   0.08
+#define TRUMPS_EDGE     0.30
+#define DOMINO_EDGE     0.30
+#define DOUBLER_EDGE    0.06
+#define DOUBLE_MARGIN   0.0
+#define OWED_PUSH       0.2
+#define REDOUBLE_MARGIN 0.05
+
+int bb_h_bid(const barbu_view *view, const barbu_action *legal, int n)
+{
+    const barbu_table *t = &view->t;
+    const barbu_rules *rules = view->rules;
+    int me = view->seat, decl = t->declarer;
+    barbu_cards hand = view->hand[me];
+
+    bb_tables tab;
+    bb_h_tables(rules, t->contracts, &tab);
+    double mine = 0.0;
+    for (unsigned m = t->contracts; m; m &= m - 1)
+        mine += bb_h_estimate(rules, __builtin_ctz(m), hand, t->trump, t->rank, me == decl);
+    int negative = tab.total < 0;
+    double spread = abs(tab.total);
+    if (tab.kind == BARBU_KIND_DOMINO || tab.kind == BARBU_KIND_PATIENCE)
+        spread = tab.place[0] - tab.place[3];
+    if (spread < 1.0)
+        spread = 1.0;
+    double avg = tab.total / 4.0;
+
+    /* What each other seat may expect. */
+    double expect[4];
+    /* The declarer chose the contract for the hand: the more contracts
+     * there were to choose from, the better it suits. */
+    double edge = tab.kind == BARBU_KIND_TRUMPS   ? TRUMPS_EDGE
+                  : tab.kind == BARBU_KIND_DOMINO ? DOMINO_EDGE
+                                                  : DECLARER_EDGE;
+    double decl_expect = avg + edge * spread * (contracts_left(view, decl) - 1) / 3.0;
+    for (int s = 0; s < 4; s++) {
+        if (s == me)
+            expect[s] = mine;
+        else if (s == decl)
+            expect[s] = decl_expect;
+        else if (me == decl)
+            expect[s] = (tab.total - mine) / 3.0;
+        else
+            expect[s] = (tab.total - mine - decl_expect) / 2.0;
+    }
+    /* A seat that doubled of its own will (not to pay an owed double)
+     * thinks it is strong. */
+    for (int s = 0; s < 4; s++) {
+        if (s == me || !((t->bids >> s) & 1) || t->dbl[s] == 0)
+            continue;
+        int paid = (t->dbl[s] >> decl) & 1;
+        int owed_before = t->owed[s][decl] + paid;
+        int forced = paid && owed_before >= contracts_left(view, decl);
+        if (!forced)
+            expect[s] += DOUBLER_EDGE * spread;
+    }
+
+    unsigned may_double = 0, may_redouble = 0, must = 0xf;
+    for (int i = 0; i < n; i++) {
+        may_double |= legal[i].doubles;
+        may_redouble |= legal[i].redoubles;
+        must &= legal[i].doubles;
+    }
+
+    unsigned want_d = 0, want_r = 0;
+    double margin = DOUBLE_MARGIN * spread;
+    int owed = barbu_view_owed(view, me);
+    int slack = contracts_left(view, decl) - owed;
+    for (int s = 0; s < 4; s++) {
+        double gain = mine - expect[s];
+        if ((may_double >> s) & 1) {
+            double need = margin;
+            /* An owed double is best paid on a hand that suits the
+             * contract, before one is forced on a bad hand. */
+            if (s == decl && owed > 0)
+                need -= OWED_PUSH * spread * owed / (slack + 1.0);
+            if (gain > need)
+                want_d |= 1u << s;
+        }
+        if (((may_redouble >> s) & 1) && gain > margin + REDOUBLE_MARGIN * spread)
+            want_r |= 1u << s;
+    }
+    /* An undoubled negative contract is shared out without play: a hand
+     * better than its share wants it played. */
+    if (negative && rules->undoubled_shared && want_d == 0 && me != decl) {
+        unsigned any = t->dbl[0] | t->dbl[1] | t->dbl[2] | t->dbl[3];
+        int last = ((me + 1) & 3) == decl;
+        double share = tab.total / 3.0;
+        if (any == 0 && last && mine > share + margin) {
+            int target = -1;
+            double top = -1e18;
+            for (int s = 0; s < 4; s++) {
+                if (((may_double >> s) & 1) && mine - expect[s] > top) {
+                    top = mine - expect[s];
+                    target = s;
+                }
+            }
+            if (target >= 0 && (mine - share) + top > margin)
+                want_d |= 1u << target;
+        }
+    }
+    want_d |= must;
+
+    for (int i = 0; i < n; i++)
+        if (legal[i].doubles == want_d && legal[i].redoubles == want_r)
+            return i;
+    /* Not offered as a whole: the legal bid nearest to it. */
+    int best = 0, best_miss = 99;
+    for (int i = 0; i < n; i++) {
+        int miss = barbu_count((barbu_cards)((legal[i].doubles ^ want_d) |
+                                             ((unsigned)(legal[i].redoubles ^ want_r) << 4)));
+        if (miss < best_miss) {
+            best_miss = miss;
+            best = i;
+        }
+    }
+    return best;
+}
