@@ -375,10 +375,17 @@ static inline void play_cards(barbu_state *s, int seat, barbu_cards cards)
     s->hand[seat] &= ~cards;
     t->played[seat] |= cards;
     if (t->kind == BARBU_KIND_TRICKS || t->kind == BARBU_KIND_TRUMPS) {
-        /* Following suit at no trumps shows nothing: the common case inline. */
-        if (t->trick.n == 0 || t->kind == BARBU_KIND_TRUMPS ||
-            BARBU_SUIT(bb_lowest(cards)) != BARBU_SUIT(t->trick.card[0]))
-            bb_note_play(s->rules, t, seat, (barbu_card)bb_lowest(cards));
+        /* What the card shows of the hand (bb_note_play); the common case,
+         * a discard at no trumps, stays inline. */
+        if (t->kind == BARBU_KIND_TRUMPS || t->trick.n == 0) {
+            if (t->kind == BARBU_KIND_TRUMPS || (t->rule_flags & BARBU_CF_HEARTS_LEAD))
+                bb_note_play(s->rules, t, seat, (barbu_card)bb_lowest(cards));
+        } else if (!(cards & BARBU_SUIT_CARDS(BARBU_SUIT(t->trick.card[0])))) {
+            if (t->rule_flags & BARBU_CF_ISRAELI)
+                bb_note_play(s->rules, t, seat, (barbu_card)bb_lowest(cards));
+            else
+                t->shown_out[seat] |= BARBU_SUIT_CARDS(BARBU_SUIT(t->trick.card[0]));
+        }
         t->in_hand[seat]--;
         t->trick.card[t->trick.n++] = (barbu_card)bb_lowest(cards);
         if (t->trick.n < 4)
