@@ -488,6 +488,20 @@ typedef struct barbu_view {
 /* Everything one seat may know, or every hand for BARBU_ALL_SEATS. */
 void barbu_view_of(const barbu_state *state, int seat, barbu_view *view);
 
+/* The trick in progress: the position (0 to n-1) of the card winning it so
+ * far, or -1 when no card is down; and the cards that would beat that card
+ * (every card when none is down).  For displays and bots, so that nobody
+ * else works out who wins a trick. */
+int barbu_trick_top(const barbu_table *t);
+barbu_cards barbu_trick_beaters(const barbu_table *t);
+
+/* A state consistent with a view, for simulations: the view's table with
+ * these hands, which must keep every card the view knows, avoid every card
+ * each seat has shown out of, and fill the pack with the cards played.
+ * The seed is unknown, so call barbu_truncate before playing to the end of
+ * the deal.  Returns BARBU_EHANDS for hands that do not fit the view. */
+int barbu_state_from_view(const barbu_view *view, const barbu_cards hands[4], barbu_state *out);
+
 /* The legal actions of the view's seat when it is to move (as barbu_legal). */
 int barbu_view_legal(const barbu_view *view, barbu_action *out, int cap);
 

@@ -14,31 +14,10 @@
 
 /* ------------------------------------------------------------ tricks */
 
-/* Whether card a beats card b, which is winning the trick so far. */
-static int beats(int a, int b, int trump)
+/* The seat winning the trick in progress (which must have a card). */
+static int trick_top_seat(const barbu_table *t)
 {
-    if (BARBU_SUIT(a) == BARBU_SUIT(b))
-        return a > b;
-    return trump >= 0 && BARBU_SUIT(a) == trump;
-}
-
-/* The card winning the trick in progress (which must have a card). */
-static int trick_top(const barbu_trick *tr, int trump)
-{
-    int top = tr->card[0];
-    for (int i = 1; i < tr->n; i++)
-        if (beats(tr->card[i], top, trump))
-            top = tr->card[i];
-    return top;
-}
-
-static int trick_top_seat(const barbu_trick *tr, int trump)
-{
-    int top = 0;
-    for (int i = 1; i < tr->n; i++)
-        if (beats(tr->card[i], tr->card[top], trump))
-            top = i;
-    return (tr->leader + top) & 3;
+    return (t->trick.leader + barbu_trick_top(t)) & 3;
 }
 
 /* The seats still to play to the trick after me. */
@@ -313,9 +292,9 @@ static int neg_play(const bb_know *k, barbu_cards playable)
                  * business with also widens our difference. */
                 int cc = cost_of(k, c);
                 if (cc > 0)
-                    score -= 0.5 * cc * bb_h_business(t, k->me, trick_top_seat(tr, -1));
+                    score -= 0.5 * cc * bb_h_business(t, k->me, trick_top_seat(t));
             } else {
-                int winning = c > trick_top(tr, -1);
+                int winning = (barbu_trick_beaters(t) & BARBU_BIT(c)) != 0;
                 score = neg_score(k, c, winning, table, future);
             }
         }
@@ -419,7 +398,7 @@ static int pos_play(const bb_know *k, barbu_cards playable)
             }
         } else {
             int led = BARBU_SUIT(tr->card[0]);
-            if (beats(c, trick_top(tr, trump), trump))
+            if (barbu_trick_beaters(t) & BARBU_BIT(c))
                 score = p_hold(k, c, led) * (now - cost_of(k, c)) - keep;
             else
                 score = -keep;
@@ -518,13 +497,6 @@ int bb_h_play(barbu_rng *rng, const barbu_view *view, const barbu_action *legal,
     int kind = view->t.kind;
     if (kind == BARBU_KIND_DOMINO || kind == BARBU_KIND_PATIENCE)
         return layout_play(&k, legal, n);
-    if (kind == BARBU_KIND_RAVAGE) {
-        /* Most cards of a suit loses: every card taken is a small risk. */
-        for (int c = 0; c < 64; c++)
-            k.tab.card[c] = (k.deck >> c) & 1 ? -1 : 0;
-        k.tab.total = -barbu_count(k.deck);
-        k.scoring = k.deck;
-    }
     barbu_cards playable = 0;
     for (int i = 0; i < n; i++)
         if (legal[i].type == BARBU_ACT_PLAY && barbu_count(legal[i].cards) == 1)

@@ -3,44 +3,21 @@
  * miss what a count shows in the last tricks (a penalty card that will be
  * the last card, a master an opponent is forced to play), the player deals
  * the unseen cards to the other hands a number of times, consistent with
- * what it knows, plays each candidate card and the rest of the deal with a
- * simple policy for every seat, and keeps the card that does best on
- * average, doubles included.  (The same at Domino did worse than the rules
- * of thumb: the passes that show who lacks what are not in the view.)
+ * what the table has shown, plays each candidate card and the rest of the
+ * deal with a simple policy for every seat, and keeps the card whose
+ * settled score (doubles included) is best on average.  The play-outs run
+ * on engine states (barbu_state_from_view): the rules, the tricks and the
+ * scores are the engine's.
  */
 #include "internal.h"
 
-/* What every simulation of one decision shares. */
+/* What every play-out of one decision shares. */
 typedef struct sim_ctx {
     const bb_know *k;
-    int trump, hearts_lead, must_trump, early, positive;
+    int positive;
     barbu_cards costly;             /* cards that cost points when taken */
     int base[BARBU_MAX_TRICKS + 1]; /* the cost of trick i, apart from its cards */
 } sim_ctx;
-
-typedef struct sim {
-    const sim_ctx *x;
-    barbu_cards hand[4];
-    barbu_cards on_table;
-    int leader, n, card[4]; /* the trick in progress */
-    int top;                /* the position winning it */
-    int table_cost;         /* what its cards cost */
-    int ntricks;
-    int cost[4]; /* points lost so far, by seat */
-} sim;
-
-static int sim_cost(const sim_ctx *x, int card)
-{
-    return -x->k->tab.card[card];
-}
-
-/* Whether card a beats card b, which is winning the trick so far. */
-static int sim_beats(int a, int b, int trump)
-{
-    if (BARBU_SUIT(a) == BARBU_SUIT(b))
-        return a > b;
-    return trump >= 0 && BARBU_SUIT(a) == trump;
-}
 
 /* The card of the highest (lowest) rank in a set, in any suit. */
 static int sim_highest(barbu_cards set)
@@ -71,81 +48,42 @@ static int sim_lowest(barbu_cards set)
     return best;
 }
 
-/* The cards a seat may play, by the trick rules of the deal (as in the
- * engine's play.c; a simulation only needs them to be sensible). */
-static barbu_cards sim_legal(const sim *s, int seat)
-{
-    const sim_ctx *x = s->x;
-    barbu_cards hand = s->hand[seat];
-    if (s->n == 0) {
-        barbu_cards hearts = BARBU_SUIT_CARDS(BARBU_HEARTS);
-        if (x->hearts_lead && (hand & ~hearts))
-            return hand & ~hearts;
-        return hand;
-    }
-    int led = BARBU_SUIT(s->card[0]), trump = x->trump;
-    barbu_cards follow = hand & BARBU_SUIT_CARDS(led);
-    if (trump < 0)
-        return follow ? follow : hand;
-    int top = s->card[s->top];
-    if (led == trump) {
-        barbu_cards higher = follow & bb_h_above(top);
-        return higher ? higher : follow ? follow : hand;
-    }
-    if (follow)
-        return follow;
-    barbu_cards mine = hand & BARBU_SUIT_CARDS(trump);
-    if (BARBU_SUIT(top) == trump) {
-        barbu_cards over = mine & bb_h_above(top);
-        return over ? over : hand;
-    }
-    if (x->must_trump && mine)
-        return mine;
-    return hand;
-}
-
-/* Whether a card that scores is still to be taken. */
-static int sim_live(const sim *s)
-{
-    barbu_cards live = s->hand[0] | s->hand[1] | s->hand[2] | s->hand[3] | s->on_table;
-    return (live & s->x->k->scoring) != 0;
-}
-
 /* The simple policy: lose tricks in a negative contract, win them cheaply
- * in a positive one. */
-static int sim_choose(const sim *s, int seat, barbu_cards legal)
+ * in a positive one.  `legal` is the engine's playable set. */
+static int sim_choose(const sim_ctx *x, const barbu_state *s, barbu_cards legal)
 {
-    const sim_ctx *x = s->x;
+    const barbu_table *t = &s->t;
+    const barbu_trick *tr = &t->trick;
     if ((legal & (legal - 1)) == 0)
         return bb_h_lowest(legal);
-    barbu_cards led = s->n ? legal & BARBU_SUIT_CARDS(BARBU_SUIT(s->card[0])) : 0;
+    barbu_cards led = tr->n ? legal & BARBU_SUIT_CARDS(BARBU_SUIT(tr->card[0])) : 0;
     if (x->positive) {
-        if (s->n == 0) {
+        if (tr->n == 0) {
             /* A master if there is one, else the lowest card. */
             barbu_cards others = 0;
             for (int i = 0; i < 4; i++)
-                if (i != seat)
+                if (i != t->to_move)
                     others |= s->hand[i];
             for (barbu_cards c = legal; c; c &= c - 1)
                 if (!(others & bb_h_above(bb_h_lowest(c))))
                     return bb_h_lowest(c);
             return sim_lowest(legal);
         }
-        int top = s->card[s->top];
-        barbu_cards winners = 0;
-        for (barbu_cards c = legal; c; c &= c - 1)
-            if (sim_beats(bb_h_lowest(c), top, x->trump))
-                winners |= c & (~c + 1);
+        barbu_cards winners = legal & barbu_trick_beaters(t);
         if (winners)
-            return s->n == 3 ? bb_h_lowest(winners) : bb_h_highest(winners);
+            return tr->n == 3 ? bb_h_lowest(winners) : bb_h_highest(winners);
         return sim_lowest(legal);
     }
-    if (x->base[s->ntricks] + s->table_cost == 0 && !sim_live(s)) {
+    int table_cost = 0;
+    for (int i = 0; i < tr->n; i++)
+        table_cost -= x->k->tab.card[tr->card[i]];
+    barbu_cards untaken = ~(t->taken[0] | t->taken[1] | t->taken[2] | t->taken[3]);
+    if (x->base[t->ntricks] + table_cost == 0 && !(x->k->scoring & untaken)) {
         /* A trick that costs nothing, in a deal where only later tricks
          * cost: shed the highest card. */
         return sim_highest(led ? led : legal);
     }
-    if (s->n == 0) {
+    if (tr->n == 0) {
         /* The lowest card, penalty cards last. */
         barbu_cards plain = legal & ~x->costly;
         return sim_lowest(plain ? plain : legal);
@@ -154,7 +92,7 @@ static int sim_choose(const sim *s, int seat, barbu_cards legal)
         /* A discard: the costliest penalty card, else the highest card. */
         int best = -1, best_cost = 0;
         for (barbu_cards c = legal & x->costly; c; c &= c - 1) {
-            int cost = sim_cost(x, bb_h_lowest(c));
+            int cost = -x->k->tab.card[bb_h_lowest(c)];
             if (cost > best_cost) {
                 best_cost = cost;
                 best = bb_h_lowest(c);
@@ -162,8 +100,7 @@ static int sim_choose(const sim *s, int seat, barbu_cards legal)
         }
         return best >= 0 ? best : sim_highest(legal);
     }
-    int top = s->card[s->top];
-    barbu_cards winners = BARBU_SUIT(top) == BARBU_SUIT(s->card[0]) ? led & bb_h_above(top) : 0;
+    barbu_cards winners = led & barbu_trick_beaters(t);
     barbu_cards losers = led & ~winners;
     if (losers) {
         /* Duck with the highest card that loses, a penalty card first. */
@@ -173,38 +110,6 @@ static int sim_choose(const sim *s, int seat, barbu_cards legal)
     /* Forced to win: with the highest card that is not a penalty card. */
     barbu_cards plain = winners & ~x->costly;
     return bb_h_highest(plain ? plain : winners);
-}
-
-static void sim_play(sim *s, int card)
-{
-    const sim_ctx *x = s->x;
-    int seat = (s->leader + s->n) & 3;
-    s->hand[seat] &= ~BARBU_BIT(card);
-    s->on_table |= BARBU_BIT(card);
-    s->table_cost += sim_cost(x, card);
-    if (s->n > 0 && sim_beats(card, s->card[s->top], x->trump))
-        s->top = s->n;
-    s->card[s->n++] = card;
-    if (s->n < 4)
-        return;
-    int w = (s->leader + s->top) & 3;
-    s->cost[w] += x->base[s->ntricks] + s->table_cost;
-    s->ntricks++;
-    s->leader = w;
-    s->n = 0;
-    s->top = 0;
-    s->table_cost = 0;
-    s->on_table = 0;
-}
-
-static void sim_run(sim *s)
-{
-    while (s->hand[(s->leader + s->n) & 3]) {
-        if (s->x->early && s->n == 0 && !sim_live(s))
-            return;
-        int seat = (s->leader + s->n) & 3;
-        sim_play(s, sim_choose(s, seat, sim_legal(s, seat)));
-    }
 }
 
 /* Deals the unseen cards to the other seats, each getting as many as it
@@ -260,7 +165,6 @@ int bb_h_endgame(const bb_know *k, barbu_cards playable, barbu_rng *rng)
     int n_cards = barbu_count(playable);
     if (n_cards < 2 || n_cards > 8)
         return -1;
-    int positive = k->tab.total > 0;
     /* Cards of a suit with no unseen card between them and the same score
      * play alike: try the lowest of each run. */
     int cand[8], nc = 0;
@@ -279,11 +183,7 @@ int bb_h_endgame(const bb_know *k, barbu_cards playable, barbu_rng *rng)
         return cand[0];
     sim_ctx x;
     x.k = k;
-    x.trump = t->kind == BARBU_KIND_TRUMPS ? t->trump : -1;
-    x.hearts_lead = (t->rule_flags & BARBU_CF_HEARTS_LEAD) != 0;
-    x.must_trump = k->rules->must_trump;
-    x.early = (t->rule_flags & BARBU_CF_EARLY_END) != 0;
-    x.positive = positive;
+    x.positive = k->tab.total > 0;
     x.costly = 0;
     for (barbu_cards d = k->scoring; d; d &= d - 1)
         if (k->tab.card[bb_h_lowest(d)] < 0)
@@ -294,27 +194,8 @@ int bb_h_endgame(const bb_know *k, barbu_cards playable, barbu_rng *rng)
         if (from_end >= 0 && from_end < BARBU_MAX_TRICKS)
             x.base[i] -= k->tab.from_end[from_end];
     }
-    sim start = {0};
-    start.x = &x;
-    start.leader = t->trick.leader;
-    start.ntricks = t->ntricks;
-    for (int i = 0; i < t->trick.n; i++) {
-        int card = t->trick.card[i];
-        start.on_table |= BARBU_BIT(card);
-        start.table_cost += sim_cost(&x, card);
-        if (i > 0 && sim_beats(card, start.card[start.top], x.trump))
-            start.top = i;
-        start.card[i] = card;
-    }
-    start.n = t->trick.n;
 
     double total[8] = {0};
-    /* My score moves with every seat I have business with. */
-    int weight[4], mine = 1;
-    for (int s = 0; s < 4; s++) {
-        weight[s] = bb_h_business(t, k->me, s);
-        mine += weight[s];
-    }
     /* As many deals as the time allows, with a floor for a fair average. */
     int plays = nc * (4 * (k->tricks - t->ntricks) - t->trick.n);
     int want = BB_END_BUDGET / (plays > 0 ? plays : 1);
@@ -322,26 +203,26 @@ int bb_h_endgame(const bb_know *k, barbu_cards playable, barbu_rng *rng)
     int samples = 0;
     for (int i = 0; i < want; i++) {
         barbu_cards hands[4];
-        if (!sim_deal(k, rng, hands))
+        barbu_state base;
+        if (!sim_deal(k, rng, hands) || barbu_state_from_view(k->view, hands, &base) != 0)
             continue;
+        barbu_truncate(&base);
         samples++;
         for (int c = 0; c < nc; c++) {
-            sim s = start;
-            for (int h = 0; h < 4; h++)
-                s.hand[h] = hands[h];
-            sim_play(&s, cand[c]);
-            sim_run(&s);
-            double v = mine * s.cost[k->me];
-            for (int h = 0; h < 4; h++)
-                v -= weight[h] * s.cost[h];
-            total[c] += v;
+            barbu_state s = base;
+            barbu_play(&s, (barbu_card)cand[c]);
+            while (!barbu_over(&s))
+                barbu_play(&s, (barbu_card)sim_choose(&x, &s, barbu_playable(&s)));
+            /* The engine's settlement: my score moves with everyone I have
+             * business with. */
+            total[c] += s.t.last.score[k->me];
         }
     }
     if (samples == 0)
         return -1;
     int best = 0;
     for (int c = 1; c < nc; c++)
-        if (total[c] < total[best] - 1e-9)
+        if (total[c] > total[best] + 1e-9)
             best = c;
     return cand[best];
 }

@@ -25,6 +25,16 @@ static inline barbu_cards bb_above(barbu_card card)
     return BARBU_SUIT_CARDS(BARBU_SUIT(card)) & ~((BARBU_BIT(card) << 1) - 1);
 }
 
+/* The card winning a trick whose cards are `cards` (led by `led`): the
+ * highest trump if any, else the highest card of the suit led. */
+static inline barbu_card bb_trick_top_card(barbu_cards cards, barbu_card led, int trump)
+{
+    barbu_cards contest = cards & BARBU_SUIT_CARDS(BARBU_SUIT(led));
+    if (trump >= 0 && (cards & BARBU_SUIT_CARDS(trump)))
+        contest = cards & BARBU_SUIT_CARDS(trump);
+    return (barbu_card)bb_highest(contest);
+}
+
 /* The cards in the rule set's pack. */
 static inline barbu_cards bb_deck(const barbu_rules *rules)
 {

@@ -3,6 +3,8 @@
  * the public table and its own hand.  The same functions answer for a state
  * and for a view, so a client never needs a rule of its own.
  */
+#include <string.h>
+
 #include "internal.h"
 
 bool bb_business_equal(const barbu_table *t, int seat)
@@ -133,6 +135,61 @@ void bb_note_play(const barbu_rules *r, barbu_table *t, int seat, barbu_card car
 void bb_note_pass(const barbu_rules *r, barbu_table *t, int seat)
 {
     t->shown_out[seat] |= bb_layout_playable(r, t, BARBU_ALL_CARDS);
+}
+
+int barbu_trick_top(const barbu_table *t)
+{
+    const barbu_trick *k = &t->trick;
+    if (k->n == 0)
+        return -1;
+    barbu_cards cards = 0;
+    for (int i = 0; i < k->n; i++)
+        cards |= BARBU_BIT(k->card[i]);
+    barbu_card top = bb_trick_top_card(cards, k->card[0], t->trump);
+    int pos = 0;
+    while (k->card[pos] != top)
+        pos++;
+    return pos;
+}
+
+barbu_cards barbu_trick_beaters(const barbu_table *t)
+{
+    int pos = barbu_trick_top(t);
+    if (pos < 0)
+        return BARBU_ALL_CARDS;
+    barbu_card top = t->trick.card[pos];
+    barbu_cards beaters = bb_above(top);
+    if (t->trump >= 0 && BARBU_SUIT(top) != t->trump)
+        beaters |= BARBU_SUIT_CARDS(t->trump);
+    return beaters;
+}
+
+int barbu_state_from_view(const barbu_view *v, const barbu_cards hands[4], barbu_state *out)
+{
+    const barbu_table *t = &v->t;
+    if (t->phase == BARBU_PHASE_OVER)
+        return BARBU_EOVER;
+    barbu_cards all = 0, played = t->played[0] | t->played[1] | t->played[2] | t->played[3];
+    for (int seat = 0; seat < 4; seat++) {
+        /* Each hand as big as the table says, apart from the others and the
+         * cards played, keeping the cards the view knows and none that its
+         * seat has shown out of. */
+        if ((hands[seat] & (all | played | t->shown_out[seat])) ||
+            barbu_count(hands[seat]) != t->in_hand[seat] ||
+            (hands[seat] & v->hand[seat]) != v->hand[seat])
+            return BARBU_EHANDS;
+        all |= hands[seat];
+    }
+    if ((all | played) != bb_deck(v->rules))
+        return BARBU_EHANDS;
+    memset(out, 0, sizeof *out);
+    out->t = *t;
+    out->rules = v->rules;
+    for (int seat = 0; seat < 4; seat++) {
+        out->hand[seat] = hands[seat];
+        out->dealt[seat] = hands[seat] | t->played[seat];
+    }
+    return 0;
 }
 
 /* The reason a held card may not be played now. */

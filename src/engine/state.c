@@ -318,10 +318,7 @@ static void finish_trick(barbu_state *s)
     barbu_trick *k = &t->trick;
     barbu_cards cards = BARBU_BIT(k->card[0]) | BARBU_BIT(k->card[1]) | BARBU_BIT(k->card[2]) |
                         BARBU_BIT(k->card[3]);
-    barbu_cards contest = cards & BARBU_SUIT_CARDS(BARBU_SUIT(k->card[0]));
-    if (t->trump >= 0 && (cards & BARBU_SUIT_CARDS(t->trump)))
-        contest = cards & BARBU_SUIT_CARDS(t->trump);
-    int top = bb_highest(contest);
+    int top = bb_trick_top_card(cards, k->card[0], t->trump);
     /* Without branches: the winner is random in a playout, so a loop that
      * searched for it would be mispredicted half the time. */
     int pos = (k->card[1] == top) | (k->card[2] == top) << 1 | ((k->card[3] == top) * 3);
