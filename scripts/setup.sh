@@ -3,7 +3,7 @@
 # missing.  Uses apt-get directly as root, through sudo otherwise.
 set -eu
 
-PACKAGES="gcc make cmake ninja-build pkgconf libcmocka-dev libncurses-dev clang libclang-rt-14-dev clang-format"
+PACKAGES="gcc make cmake ninja-build pkgconf libcmocka-dev libncurses-dev clang libclang-rt-14-dev clang-format tmux"
 
 missing=""
 for pkg in $PACKAGES; do

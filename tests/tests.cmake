@@ -12,16 +12,18 @@ foreach(src ${BARBU_UNIT_TESTS})
   set_tests_properties(${name} PROPERTIES LABELS unit)
 endforeach()
 
-# The property test: many seeded random games.  Fewer under the sanitizers,
-# which are an order of magnitude slower.
+# The property test: many seeded random games, over the variants (--games)
+# and of every preset (--per-preset); about 35 s in a release build.  Fewer
+# under the sanitizers and in debug builds (which check every invariant
+# inside each apply), an order of magnitude slower.
 add_executable(property_games ${CMAKE_SOURCE_DIR}/tests/property/property_games.c)
 target_link_libraries(property_games PRIVATE barbu_ai)
-if(BARBU_SANITIZE)
-  set(BARBU_PROPERTY_GAMES 1000)
+if(BARBU_SANITIZE OR CMAKE_BUILD_TYPE STREQUAL "Debug")
+  set(BARBU_PROPERTY_ARGS --games 420 --per-preset 40)
 else()
-  set(BARBU_PROPERTY_GAMES 10000)
+  set(BARBU_PROPERTY_ARGS --games 5600 --per-preset 1000)
 endif()
-add_test(NAME property_games COMMAND property_games --games ${BARBU_PROPERTY_GAMES})
+add_test(NAME property_games COMMAND property_games ${BARBU_PROPERTY_ARGS})
 set_tests_properties(property_games PROPERTIES LABELS "unit;property")
 
 # Golden records: replayed by the real program, compared with known results.
@@ -33,3 +35,9 @@ set_tests_properties(golden_records PROPERTIES LABELS golden)
 add_test(NAME cli
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/run.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli PROPERTIES LABELS cli)
+
+# barbu play in a terminal (tmux): every preset watched to its end, and a
+# human's keys for Chinese Poker rows and a King declaration.
+add_test(NAME cli_play
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/play.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_play PROPERTIES LABELS cli TIMEOUT 300)

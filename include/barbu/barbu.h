@@ -57,6 +57,9 @@ enum {
     BARBU_ERULES = -27,      /* the rule set is not valid */
     BARBU_EMISMATCH = -28,   /* a record disagrees with the engine */
     BARBU_ELIMIT = -29,      /* more than the engine can hold */
+    BARBU_EFOUL = -30,       /* rows out of order: a fouled Chinese Poker hand */
+    BARBU_ESCHEDULE = -31,   /* the choice would leave the game's schedule impossible */
+    BARBU_EPLAYEDOUT = -32,  /* the contract has been played as often as a game allows */
 };
 
 /* The error in words, e.g. "must follow suit".  Never NULL. */
@@ -178,12 +181,20 @@ typedef struct barbu_contract {
     char abbr[4];  /* "NH" for narrow score sheets */
     uint8_t kind;
     uint8_t flags;
-    uint8_t per_player;                       /* times each player declares it in a game */
+    uint8_t per_player;                       /* the most times one player declares it */
+    uint8_t times;                            /* deals of it in a game; 0: per_player for
+                                                 each of the four (barbu_contract_times) */
     int8_t fixed_rank;                        /* layouts: the start rank when fixed, else 0 */
     int16_t per_trick;                        /* per trick taken */
     int16_t trick_from_end[BARBU_MAX_TRICKS]; /* [0] is the last trick */
     int16_t card[64];                         /* per card taken, indexed by barbu_card */
     int16_t place[4];                         /* layouts: by order out */
+    int16_t shared;                           /* Ravage City: the score shared equally by
+                                                 the players with most cards of one suit */
+    int16_t per_row;                          /* Chinese Poker: each row won against each
+                                                 other player */
+    int16_t scoop;                            /* Chinese Poker: the bonus, in rows, for
+                                                 winning all three against one player */
 } barbu_contract;
 
 enum { BARBU_ROTATE_EVERY_DEAL, BARBU_ROTATE_BLOCK };
@@ -205,16 +216,20 @@ typedef struct barbu_rules {
     bool undoubled_shared;     /* an undoubled negative contract is not played */
     uint8_t mandatory_doubles; /* doubles owed to each declarer; 0 = none */
     uint8_t israeli;           /* BARBU_ISRAELI_* */
+    bool fouls_lose;           /* Chinese Poker: a fouled hand is accepted and loses
+                                  every row, instead of being refused */
     uint8_t n_contracts;
     barbu_contract contract[BARBU_MAX_CONTRACTS];
 } barbu_rules;
 
-/* Fills *rules with a named preset ("uk", "classic").  Returns BARBU_EINVAL
+/* Fills *rules with a named preset ("uk", "classic", "quick", "ravage",
+ * "chinese", "king", ...; barbu_preset_name lists them).  Returns BARBU_EINVAL
  * for an unknown name. */
 int barbu_rules_preset(barbu_rules *rules, const char *name);
 
-/* The names of the presets, NULL after the last. */
+/* The names of the presets, NULL after the last, and a line about each. */
 const char *barbu_preset_name(int index);
+const char *barbu_preset_about(int index);
 
 /* Reads a rules file ("key = value" lines, '#' comments) on top of the preset
  * its "preset" line names (default uk).  On error fills *diag with the line
@@ -235,6 +250,9 @@ int barbu_contract_find(const barbu_rules *rules, const char *key);
 /* Deals in a complete game; cards in each hand; tricks in a deal. */
 int barbu_rules_deals(const barbu_rules *rules);
 int barbu_rules_hand_size(const barbu_rules *rules);
+
+/* Deals of a contract in a whole game. */
+int barbu_contract_times(const barbu_rules *rules, int index);
 
 /* The total of a contract's scores in one deal (-26 for No Tricks). */
 int barbu_contract_total(const barbu_rules *rules, int index);
@@ -335,6 +353,8 @@ typedef struct barbu_result {
     int16_t raw[4];                       /* the contract's scores, before doubles */
     int16_t score[4];                     /* after the settlement of doubles */
     int16_t part[BARBU_MAX_CONTRACTS][4]; /* raw scores by contract */
+    barbu_cards rows[4][3];               /* Chinese Poker: each seat's back,
+                                             middle and front rows */
 } barbu_result;
 
 /*
@@ -351,7 +371,8 @@ typedef struct barbu_table {
     uint8_t first;       /* the first declarer, drawn from the seed */
     uint8_t dealer;      /* shuffles and deals (the declarer's right) */
     uint8_t declarer;    /* chooses the contract */
-    uint8_t kind;        /* BARBU_KIND_* of the deal, once declared */
+    uint8_t kind;        /* BARBU_KIND_* of the deal, once declared (a Ravage
+                            City deal is played as BARBU_KIND_TRICKS) */
     uint16_t contracts;  /* the deal's contracts, 0 until declared */
     int8_t trump;        /* trump suit, -1 if none */
     int8_t rank;         /* layout start rank, 0 if none */
@@ -394,8 +415,9 @@ typedef struct barbu_table {
     uint8_t cuts[16];
     uint8_t n_pass_ons;
 
-    /* Chinese Poker: rows, shown once every seat has set them. */
-    barbu_cards rows[4][3];
+    /* Chinese Poker: a bit for each seat that has set its rows (the rows
+     * themselves are shown in last.rows once all four are set). */
+    uint8_t arranged;
 
     int32_t total[4];  /* running scores */
     barbu_result last; /* the most recent completed deal */
@@ -406,9 +428,10 @@ typedef struct barbu_table {
 typedef struct barbu_state {
     barbu_table t;
     barbu_cards hand[4];
-    barbu_cards dealt[4];     /* the hands as dealt this deal */
-    barbu_cards pending[4];   /* chosen but not yet shown (pass-ons, rows) */
-    const barbu_rules *rules; /* must outlive the state */
+    barbu_cards dealt[4];      /* the hands as dealt this deal */
+    barbu_cards pending[4][2]; /* chosen but not yet shown: Chinese Poker's back
+                                  and middle rows */
+    const barbu_rules *rules;  /* must outlive the state */
     uint64_t seed;
 } barbu_state;
 
@@ -482,6 +505,8 @@ typedef struct barbu_view {
                                 discard now (when advised or enforced) */
     barbu_cards passed[3];   /* cards this seat passed in each Pass-on of the deal */
     barbu_cards received[3]; /* and received */
+    barbu_cards rows[3];     /* Chinese Poker: this seat's own rows once it has set
+                                them (back, middle, front), until the showdown */
     barbu_table t;
 } barbu_view;
 
@@ -499,11 +524,19 @@ barbu_cards barbu_trick_beaters(const barbu_table *t);
  * these hands, which must keep every card the view knows, avoid every card
  * each seat has shown out of, and fill the pack with the cards played.
  * The seed is unknown, so call barbu_truncate before playing to the end of
- * the deal.  Returns BARBU_EHANDS for hands that do not fit the view. */
+ * the deal.  Returns BARBU_EHANDS for hands that do not fit the view, and
+ * BARBU_EPHASE while other seats' Chinese Poker rows are set but secret. */
 int barbu_state_from_view(const barbu_view *view, const barbu_cards hands[4], barbu_state *out);
 
 /* The legal actions of the view's seat when it is to move (as barbu_legal). */
 int barbu_view_legal(const barbu_view *view, barbu_action *out, int cap);
+
+/* Whether a seat could declare a contract when it next declares, given what
+ * has been declared so far: 0, or BARBU_ECONTRACT (no such contract),
+ * BARBU_EUSED (the seat has declared it as often as it may), BARBU_EPLAYEDOUT
+ * (the game has had it as often as it allows) or BARBU_ESCHEDULE (the rest of
+ * the schedule could not be completed).  For score sheets and menus. */
+int barbu_declare_check(const barbu_rules *rules, const barbu_table *t, int seat, int contract);
 
 /* The compulsory doubles a seat still owes the current declarer (shown by
  * its name while the doubling goes round, as in seed 002). */
@@ -517,6 +550,53 @@ int barbu_view_owed(const barbu_view *view, int seat);
 enum { BARBU_BID_MAX, BARBU_BID_FAMILY };
 int barbu_bid_shortcut(const barbu_rules *rules, const barbu_table *t, int which,
                        barbu_action *out);
+
+/* ----------------------------------------------------------- Chinese Poker */
+
+/*
+ * Chinese Poker (seeds 001, 004): each player sets 13 cards into a back row
+ * of 5, a middle row of 5 and a front row of 3, the back at least as strong
+ * as the middle and the middle at least as strong as the front.  Rows are
+ * ranked as poker hands; the front row of 3 counts only high card, pair and
+ * three of a kind.  See docs/rules.md.
+ */
+enum {
+    BARBU_POKER_HIGH_CARD,
+    BARBU_POKER_PAIR,
+    BARBU_POKER_TWO_PAIR,
+    BARBU_POKER_TRIPS,
+    BARBU_POKER_STRAIGHT,
+    BARBU_POKER_FLUSH,
+    BARBU_POKER_FULL_HOUSE,
+    BARBU_POKER_QUADS,
+    BARBU_POKER_STRAIGHT_FLUSH,
+};
+enum { BARBU_ROW_BACK, BARBU_ROW_MIDDLE, BARBU_ROW_FRONT };
+
+/* The strength of a row of 5 cards, or of 3 for the front: a higher value is
+ * a stronger hand, and rows of 3 and 5 compare as the game compares them.
+ * The category is value >> 20.  Returns 0 for a set of any other size. */
+uint32_t barbu_poker_value(barbu_cards cards);
+
+/* The hand in words: "two pair, kings and fives", "ace high".  Returns the
+ * length like snprintf. */
+int barbu_poker_describe(barbu_cards cards, char *buf, size_t cap);
+
+/* Checks that back and middle, with the rest of the hand as the front, are a
+ * valid arrangement of the 13 cards of hand: BARBU_EARRANGE for rows of the
+ * wrong sizes or cards not in the hand, BARBU_EFOUL for rows out of order
+ * (unless allow_foul).  why (may be NULL) gets the exact reason, e.g. "the
+ * middle (a pair of kings) beats the back (ace high)". */
+int barbu_arrange_check(barbu_cards hand, barbu_cards back, barbu_cards middle, bool allow_foul,
+                        char *why, size_t cap);
+
+/* Whether rows are out of order (a fouled hand). */
+bool barbu_rows_fouled(barbu_cards back, barbu_cards middle, barbu_cards front);
+
+/* The units a against b: +1 for each row a wins, -1 for each it loses, and
+ * with scoop (the bonus) added when one wins all three.  A fouled hand loses
+ * every row to a hand that is not fouled; two fouled hands are even. */
+int barbu_rows_compare(const barbu_cards a[3], const barbu_cards b[3], int scoop);
 
 /* ------------------------------------------------------------ settlement */
 

@@ -198,12 +198,30 @@ static void print_field(FILE *out, const char *text, int width)
         fputc(' ', out);
 }
 
+/* The longest prefix of text, ending at a space, that fits width columns
+ * (all of it if it fits; a whole word if none does). */
+static size_t fit_words(const char *text, size_t width)
+{
+    size_t len = strlen(text);
+    if (len <= width)
+        return len;
+    size_t cut = width;
+    while (cut > 0 && text[cut] != ' ')
+        cut--;
+    if (cut == 0)
+        while (text[cut] != '\0' && text[cut] != ' ')
+            cut++;
+    return cut;
+}
+
 void cli_print_sheet(FILE *out, const barbu_rules *rules, const barbu_result *results, int n,
                      const char *const names[4])
 {
     /* Narrow enough for an 80-column terminal: the deals, a running total
-     * after every seven, and the total. */
+     * after each declarer's share of the game (seven deals in the standard
+     * game), and the total.  Doubles that do not fit go on to more lines. */
     int32_t total[4] = {0};
+    int block = barbu_rules_deals(rules) / 4;
     fprintf(out, "%-4s %-4s %-20s %-20s", "deal", "decl", "contract", "doubles");
     for (int s = 0; s < 4; s++)
         fprintf(out, " %6.6s", names && names[s] ? names[s] : barbu_seat_name(s));
@@ -218,13 +236,23 @@ void cli_print_sheet(FILE *out, const barbu_rules *rules, const barbu_result *re
         fprintf(out, "%4d %-4s ", r->deal + 1, barbu_seat_name(r->declarer));
         print_field(out, label, 20);
         fputc(' ', out);
-        print_field(out, doubles, 20);
+        size_t cut = fit_words(doubles, 20);
+        char first[64];
+        snprintf(first, sizeof first, "%.*s", (int)cut, doubles);
+        print_field(out, first, 20);
         for (int s = 0; s < 4; s++) {
             total[s] += r->score[s];
             fprintf(out, " %+6d", r->score[s]);
         }
         fprintf(out, "\n");
-        if ((i + 1) % 7 == 0 && i + 1 < n) {
+        for (const char *rest = doubles + cut; *rest != '\0';) {
+            while (*rest == ' ')
+                rest++;
+            size_t more = fit_words(rest, 20);
+            fprintf(out, "%-4s %-4s %-20s %.*s\n", "", "", "", (int)more, rest);
+            rest += more;
+        }
+        if (block > 0 && (i + 1) % block == 0 && i + 1 < n) {
             fprintf(out, "%-4s %-4s %-20s %-20s", "", "", "running total", "");
             for (int s = 0; s < 4; s++)
                 fprintf(out, " %+6" PRId32, total[s]);

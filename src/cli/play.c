@@ -4,7 +4,8 @@
  * This file runs the game: it owns the state, asks the bots and the human
  * for actions, applies them through the engine and keeps the record.  The
  * screen (play_screen.c) and the keys (play_input.c) only ever get the
- * human's view.
+ * human's view (with --watch, the view of the seat being watched, and no
+ * human seat at all).
  */
 #include <inttypes.h>
 #include <locale.h>
@@ -34,6 +35,7 @@ typedef struct play_options {
     uint64_t seed;
     int seat;
     int delay_ms;
+    bool watch; /* four computer players; seat is the one whose cards show */
 } play_options;
 
 typedef struct game {
@@ -41,7 +43,8 @@ typedef struct game {
     barbu_state state;
     barbu_record *rec;
     barbu_bot *bot[4];
-    int human;
+    int human; /* the human's seat, -1 when watching */
+    int shown; /* the seat whose view is on screen: the human's, or --seat's */
     char names[4][32];
     char record_path[4096];
     barbu_result *results; /* one per deal completed */
@@ -54,16 +57,27 @@ typedef struct game {
 static void usage(FILE *out)
 {
     fprintf(out, "usage: barbu play [--rules R] [--seed S] [--seat N|E|S|W] [--bots KIND]\n"
-                 "                  [--record FILE] [--delay MS]\n"
+                 "                  [--record FILE] [--delay MS] [--watch]\n"
                  "\n"
-                 "Play Barbu in the terminal against three computer players.\n"
+                 "Play Barbu in the terminal against three computer players, or watch four.\n"
                  "\n"
                  "Options:\n"
-                 "  --rules R       the rule set: a preset (");
-    for (int i = 0; barbu_preset_name(i) != NULL; i++)
-        fprintf(out, "%s%s", i ? ", " : "", barbu_preset_name(i));
-    fprintf(out, ") or a rules file;\n"
-                 "                  default uk\n"
+                 "  --rules R       the rule set, default uk: a rules file or a preset,\n"
+                 "                 ");
+    /* The presets, as many to a line as fit in 80 columns. */
+    int col = 17;
+    for (int i = 0; barbu_preset_name(i) != NULL; i++) {
+        const char *name = barbu_preset_name(i);
+        bool last = barbu_preset_name(i + 1) == NULL;
+        int len = (int)strlen(name) + 1 + (last ? 0 : 1);
+        if (col + len > 79) {
+            fprintf(out, "\n                 ");
+            col = 17;
+        }
+        fprintf(out, " %s%s", name, last ? "" : ",");
+        col += len;
+    }
+    fprintf(out, "\n"
                  "  --seed S        the seed of the deals, a whole number; default a fresh one.\n"
                  "                  It is shown on screen: the same seed deals the same cards\n"
                  "  --seat SEAT     your seat: N, E, S or W (or north...); default S\n"
@@ -75,6 +89,11 @@ static void usage(FILE *out)
             "  --record FILE   where the game record goes; default barbu-SEED.txt here.\n"
             "                  It is written after every deal and when you quit\n"
             "  --delay MS      the pause after each computer move, 0 to %d ms; default %d\n"
+            "  --watch         four computer players and you watch, from --seat's side\n"
+            "                  (its cards show).  Each deal's result stays up for a few\n"
+            "                  pauses; with --delay 0 the whole game runs straight through\n"
+            "                  and the program leaves at its end.  The keys below that do\n"
+            "                  not play (s, l, ?, q) still work; any other key hurries\n"
             "  -h, --help      this text\n"
             "\n"
             "Keys:\n"
@@ -84,7 +103,12 @@ static void usage(FILE *out)
             "  qh, 10s, ts, 2c ...   type a card to play it: its rank, then c, d, h or s\n"
             "  p                     pass at Domino when no card fits\n"
             "  Up/Down, Enter, 1-9   choose your contract, then the trump suit or the\n"
-            "                        Domino start rank (or type it: s, h, 8, q ...)\n"
+            "                        Domino start rank (or type it: s, h, 8, q ...).\n"
+            "                        The menu also says why the others are not offered\n"
+            "  b, m, f               Chinese Poker: put the card under the cursor (or\n"
+            "                        typed) in the back, middle or front row; u takes it\n"
+            "                        out, r starts again, g fills in the computer's\n"
+            "                        suggestion, Enter sets the rows\n"
             "  1 2 3, space          doubling: tick a player to double or redouble;\n"
             "  m, f, 0, Enter        max, family, none, and confirm the bid\n"
             "  s                     the score sheet\n"
@@ -94,8 +118,9 @@ static void usage(FILE *out)
             "  Ctrl-L                repaint the screen\n"
             "  any other key         while the others play: do not wait for them\n"
             "\n"
-            "The terminal must be at least 80x24.  After the game the record's path and\n"
-            "the score sheet are printed; 'barbu replay FILE' replays the record.\n",
+            "The terminal must be at least 80x24.  Every preset is played, Ravage City,\n"
+            "Chinese Poker and King included.  After the game the record's path and the\n"
+            "score sheet are printed; 'barbu replay FILE' replays the record.\n",
             MAX_DELAY_MS, DEFAULT_DELAY_MS);
 }
 
@@ -126,11 +151,16 @@ static int parse_options(int argc, char **argv, play_options *o, barbu_rules *ru
     o->record = NULL;
     o->seat = 2;
     o->delay_ms = DEFAULT_DELAY_MS;
+    o->watch = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             usage(stdout);
             return 0;
+        }
+        if (strcmp(arg, "--watch") == 0) {
+            o->watch = true;
+            continue;
         }
         const char *name = NULL, *value = NULL;
         for (size_t k = 0; k < sizeof WITH_VALUE / sizeof WITH_VALUE[0]; k++) {
@@ -233,7 +263,8 @@ static void human_name(char *buf, size_t cap)
 static int game_start(game *g, const play_options *o)
 {
     static const char *const TAGS[] = {"North", "East", "South", "West"};
-    g->human = o->seat;
+    g->human = o->watch ? -1 : o->seat;
+    g->shown = o->seat;
     g->delay_ms = o->delay_ms;
     int err = barbu_init(&g->state, &g->rules, o->seed);
     if (err != 0) {
@@ -269,7 +300,7 @@ static int game_start(game *g, const play_options *o)
     strftime(date, sizeof date, "%Y.%m.%d", &tm);
     for (int s = 0; s < 4; s++)
         barbu_record_set_tag(g->rec, TAGS[s], g->names[s]);
-    barbu_record_set_tag(g->rec, "Event", "barbu play");
+    barbu_record_set_tag(g->rec, "Event", o->watch ? "barbu play --watch" : "barbu play");
     barbu_record_set_tag(g->rec, "Date", date);
 
     if (o->record != NULL)
@@ -305,7 +336,7 @@ static long long now_ms(void)
 
 static void sync_view(const game *g, play_ui *ui)
 {
-    barbu_view_of(&g->state, g->human, &ui->view);
+    barbu_view_of(&g->state, g->shown, &ui->view);
     ui->results = g->results;
     ui->n_results = g->n_results;
 }
@@ -336,6 +367,9 @@ static int act(game *g, play_ui *ui, const barbu_action *a, int *pause)
         g->results[g->n_results++] = g->state.t.last;
         sync_view(g, ui);
         ui->overlay = PLAY_DEAL_END;
+        /* Watching, the result closes by itself: give it time to be read. */
+        if (ui->watch)
+            *pause = g->delay_ms * 8;
         char why[256];
         if (save_record(g, why, sizeof why) != 0) {
             play_screen_repaint(); /* cli_write_file wrote to stderr */
@@ -376,6 +410,10 @@ static int run(game *g, play_ui *ui, char *fatal, size_t cap)
             return END_SIGNAL;
         sync_view(g, ui);
         if (barbu_over(&g->state) && ui->overlay == PLAY_NO_OVERLAY) {
+            /* Watching straight through, the game ends with its last deal
+             * (the sheet is printed after the screen closes). */
+            if (ui->watch && g->delay_ms == 0)
+                return END_QUIT;
             ui->overlay = PLAY_OVER;
             ui->sheet_scroll = 0;
         }
@@ -384,23 +422,31 @@ static int run(game *g, play_ui *ui, char *fatal, size_t cap)
 
         bool bots_turn = !barbu_over(&g->state) && barbu_to_move(&g->state) != g->human &&
                          ui->overlay == PLAY_NO_OVERLAY && !ui->too_small;
-        /* Short waits, so that a signal is seen quickly. */
+        /* Watching, the result of a deal closes by itself. */
+        bool closes = ui->watch && ui->overlay == PLAY_DEAL_END && !ui->too_small;
+        /* Short waits, so that a signal is seen quickly; none when the next
+         * move is due, but the keys are still read, so that q works even
+         * with --delay 0. */
         int wait = 250;
-        if (bots_turn) {
+        if (bots_turn || closes) {
             long long left = due - now_ms();
-            if (left <= 0) {
-                int pause;
-                if (bot_move(g, ui, &pause, fatal, cap) != 0)
-                    return END_FATAL;
-                due = now_ms() + pause;
-                continue;
-            }
-            if (left < wait)
-                wait = (int)left;
+            wait = left <= 0 ? 0 : left < wait ? (int)left : wait;
         }
         int key = play_read_key(wait);
-        if (key < 0)
+        if (key < 0) {
+            if ((bots_turn || closes) && now_ms() >= due) {
+                if (closes) {
+                    ui->overlay = PLAY_NO_OVERLAY;
+                    due = now_ms() + g->delay_ms;
+                } else {
+                    int pause;
+                    if (bot_move(g, ui, &pause, fatal, cap) != 0)
+                        return END_FATAL;
+                    due = now_ms() + pause;
+                }
+            }
             continue;
+        }
         int was_overlay = ui->overlay;
         barbu_action a;
         switch (play_key(ui, key, &a)) {
@@ -425,6 +471,13 @@ static int run(game *g, play_ui *ui, char *fatal, size_t cap)
         if (was_overlay == PLAY_DEAL_END && ui->overlay == PLAY_NO_OVERLAY)
             due = now_ms() + g->delay_ms;
     }
+}
+
+/* barbu_check on the real state, for the menus' reasons (play_ui.check). */
+static int check_action(const void *ctx, const barbu_action *action)
+{
+    const game *g = ctx;
+    return barbu_check(&g->state, action);
 }
 
 static void install_signals(void)
@@ -462,15 +515,25 @@ int cmd_play(int argc, char **argv)
     ui.rules_name = o.rules;
     ui.record_path = g.record_path;
     ui.seed = o.seed;
+    ui.watch = o.watch;
+    if (!o.watch) {
+        ui.check = check_action;
+        ui.check_ctx = &g;
+    }
     /* Our handlers go first, so that curses keeps them. */
     install_signals();
     if (play_screen_open() != 0) {
         game_free(&g);
         return 1;
     }
-    play_message(&ui, false,
-                 "You sit %s. Seed %" PRIu64 " deals this game again. ? lists the keys.",
-                 SEATS[g.human], o.seed);
+    if (o.watch)
+        play_message(&ui, false,
+                     "Watching four %s players, %s's cards showing. Seed %" PRIu64 ". q quits.",
+                     o.bots, SEATS[g.shown], o.seed);
+    else
+        play_message(&ui, false,
+                     "You sit %s. Seed %" PRIu64 " deals this game again. ? lists the keys.",
+                     SEATS[g.human], o.seed);
     char fatal[256] = "";
     int end = run(&g, &ui, fatal, sizeof fatal);
     play_screen_close();
@@ -493,7 +556,11 @@ int cmd_play(int argc, char **argv)
     }
     if (!barbu_over(&g.state))
         printf("The game stopped after %d of %d deals.\n", g.n_results, g.state.t.n_deals);
-    printf("You played %s (seed %" PRIu64 ", rules %s).\n\n", SEATS[g.human], o.seed, o.rules);
+    if (o.watch)
+        printf("You watched four %s players (seed %" PRIu64 ", rules %s).\n\n", o.bots, o.seed,
+               o.rules);
+    else
+        printf("You played %s (seed %" PRIu64 ", rules %s).\n\n", SEATS[g.human], o.seed, o.rules);
     cli_print_sheet(stdout, &g.rules, g.results, g.n_results, SEATS);
     game_free(&g);
     return status;

@@ -36,8 +36,13 @@ int play_hand_order(barbu_cards hand, barbu_card out[52])
 
 static bool my_turn(const play_ui *ui)
 {
-    return ui->view.t.phase != BARBU_PHASE_OVER && ui->view.t.to_move == ui->view.seat;
+    return !ui->watch && ui->view.t.phase != BARBU_PHASE_OVER &&
+           ui->view.t.to_move == ui->view.seat;
 }
+
+/* Chinese Poker's rows hold 5, 5 and 3 cards (BARBU_ROW_*). */
+static const int ROW_SIZE[3] = {5, 5, 3};
+static const char *const ROW_NAME[3] = {"back", "middle", "front"};
 
 barbu_cards play_legal_cards(const barbu_view *view, bool *must_pass)
 {
@@ -83,6 +88,73 @@ int play_menu_items(const play_ui *ui, barbu_action *items, int cap)
     return k;
 }
 
+int play_menu_refused(const play_ui *ui, int *contracts, int *errs, int cap)
+{
+    const barbu_view *v = &ui->view;
+    const barbu_rules *r = v->rules;
+    barbu_action legal[BARBU_MAX_ACTIONS];
+    if (v->t.phase != BARBU_PHASE_DECLARE || !my_turn(ui))
+        return 0;
+    int n = barbu_view_legal(v, legal, BARBU_MAX_ACTIONS);
+    if (n > BARBU_MAX_ACTIONS)
+        n = BARBU_MAX_ACTIONS;
+    unsigned offered = 0;
+    for (int i = 0; i < n; i++)
+        if (legal[i].type == BARBU_ACT_DECLARE)
+            offered |= legal[i].contracts;
+    int k = 0;
+    for (int c = 0; c < r->n_contracts && k < cap; c++) {
+        if (offered & (1u << c))
+            continue;
+        /* Ask about the contract itself, with a trump or a rank where it
+         * needs one, so that the answer is about the schedule. */
+        const barbu_contract *kc = &r->contract[c];
+        barbu_action a = barbu_act_declare(v->seat, c, kc->kind == BARBU_KIND_TRUMPS ? 0 : -1,
+                                           kc->kind == BARBU_KIND_DOMINO ? r->deck_low : 0);
+        int err = ui->check != NULL ? ui->check(ui->check_ctx, &a) : 0;
+        /* A contract the rule set leaves out (per_player 0) is no news. */
+        if (err == BARBU_ECONTRACT)
+            continue;
+        contracts[k] = c;
+        errs[k] = err;
+        k++;
+    }
+    return k;
+}
+
+int play_declare_left(const barbu_rules *rules, const barbu_table *t, int seat, int contract)
+{
+    int mine = rules->contract[contract].per_player - t->used[seat][contract];
+    int game = barbu_contract_times(rules, contract);
+    for (int s = 0; s < 4; s++)
+        game -= t->used[s][contract];
+    int left = mine < game ? mine : game;
+    /* Not at all if the engine would refuse it now (King's schedule). */
+    if (left > 0 && barbu_declare_check(rules, t, seat, contract) != 0)
+        return 0;
+    return left > 0 ? left : 0;
+}
+
+int play_rows_effective(const play_ui *ui, barbu_cards rows[3])
+{
+    barbu_cards hand = ui->view.hand[ui->view.seat];
+    barbu_cards unplaced = hand;
+    int open = -1, n_open = 0;
+    for (int r = 0; r < 3; r++) {
+        rows[r] = ui->rows[r] & hand;
+        unplaced &= ~rows[r];
+        if (barbu_count(rows[r]) < ROW_SIZE[r]) {
+            open = r;
+            n_open++;
+        }
+    }
+    if (n_open == 1 && unplaced) {
+        rows[open] |= unplaced;
+        unplaced = 0;
+    }
+    return barbu_count(unplaced);
+}
+
 void play_new_decision(play_ui *ui)
 {
     ui->typed[0] = '\0';
@@ -92,6 +164,12 @@ void play_new_decision(play_ui *ui)
     ui->bid_sel = 0;
     ui->bid_dbl = 0;
     ui->bid_rdbl = 0;
+    /* The rows start empty at the human's turn to set them, and stay on
+     * screen (as set) while the others set theirs. */
+    if (ui->view.t.phase != BARBU_PHASE_ARRANGE || my_turn(ui))
+        memset(ui->rows, 0, sizeof ui->rows);
+    if (my_turn(ui) && ui->view.t.phase == BARBU_PHASE_ARRANGE)
+        ui->cursor = 0;
     if (!my_turn(ui) || ui->view.t.phase != BARBU_PHASE_PLAY)
         return;
     /* Keep the cursor where it was if that card may be played, else move it
@@ -285,6 +363,23 @@ static int bid_key(play_ui *ui, int key, barbu_action *out)
 
 /* ------------------------------------------------------------------ playing */
 
+/* Chinese Poker: puts the cursor on a typed card. */
+static void select_card(play_ui *ui, barbu_card card)
+{
+    barbu_card order[52];
+    int n = play_hand_order(ui->view.hand[ui->view.seat], order);
+    for (int i = 0; i < n; i++) {
+        if (order[i] == card) {
+            ui->cursor = i;
+            ui->msg[0] = '\0';
+            return;
+        }
+    }
+    char text[8];
+    barbu_card_format(card, BARBU_FMT_ASCII, text, sizeof text);
+    play_message(ui, true, "You do not hold %s", text);
+}
+
 static int typed_key(play_ui *ui, int key, barbu_action *out)
 {
     size_t len = strlen(ui->typed);
@@ -306,10 +401,15 @@ static int typed_key(play_ui *ui, int key, barbu_action *out)
             play_message(ui, true, "'%s' is not a card", text);
             return PLAY_HANDLED;
         }
+        if (ui->view.t.phase == BARBU_PHASE_ARRANGE) {
+            select_card(ui, (barbu_card)card);
+            return PLAY_HANDLED;
+        }
         *out = barbu_act_play(ui->view.seat, (barbu_card)card);
         return PLAY_ACT;
     }
-    play_message(ui, true, "To play a card type its rank and suit, e.g. qh or 10s");
+    play_message(ui, true, "To %s a card type its rank and suit, e.g. qh or 10s",
+                 ui->view.t.phase == BARBU_PHASE_ARRANGE ? "pick" : "play");
     ui->typed[0] = '\0';
     return PLAY_HANDLED;
 }
@@ -362,6 +462,133 @@ static int play_phase_key(play_ui *ui, int key, barbu_action *out)
     return PLAY_IGNORED;
 }
 
+/* ---------------------------------------------------------------- arranging */
+
+/* Fills the rows with the heuristic player's setting of the hand: the same
+ * choice a computer player would make in the human's seat. */
+static void suggest_rows(play_ui *ui)
+{
+    const barbu_view *v = &ui->view;
+    barbu_bot *bot = barbu_bot_new("heuristic", ui->seed ^ ((uint64_t)v->t.deal << 40));
+    if (bot == NULL) {
+        play_message(ui, true, "No suggestion: out of memory");
+        return;
+    }
+    barbu_action a;
+    int err = barbu_bot_choose(bot, v, &a);
+    barbu_bot_free(bot);
+    if (err == 0 && a.type != BARBU_ACT_ARRANGE)
+        err = BARBU_EPHASE;
+    if (err != 0) {
+        play_message(ui, true, "No suggestion: %s", barbu_strerror(err));
+        return;
+    }
+    barbu_cards hand = v->hand[v->seat];
+    ui->rows[BARBU_ROW_BACK] = a.cards & hand;
+    ui->rows[BARBU_ROW_MIDDLE] = a.middle & hand;
+    ui->rows[BARBU_ROW_FRONT] = hand & ~a.cards & ~a.middle;
+    play_message(ui, false, "The computer's suggestion: change it, or Enter to set it.");
+}
+
+static int arrange_key(play_ui *ui, int key, barbu_action *out)
+{
+    const barbu_view *v = &ui->view;
+    barbu_cards hand = v->hand[v->seat];
+    barbu_card order[52];
+    int n = play_hand_order(hand, order);
+    if (n == 0)
+        return PLAY_IGNORED;
+    if (ui->cursor >= n)
+        ui->cursor = n - 1;
+    barbu_cards here = BARBU_BIT(order[ui->cursor]);
+    int row = key == 'b'   ? BARBU_ROW_BACK
+              : key == 'm' ? BARBU_ROW_MIDDLE
+              : key == 'f' ? BARBU_ROW_FRONT
+                           : -1;
+    switch (key) {
+    case KEY_LEFT:
+        ui->cursor = (ui->cursor + n - 1) % n;
+        return PLAY_HANDLED;
+    case KEY_RIGHT:
+    case '\t':
+        ui->cursor = (ui->cursor + 1) % n;
+        return PLAY_HANDLED;
+    case KEY_HOME:
+        ui->cursor = 0;
+        return PLAY_HANDLED;
+    case KEY_END:
+        ui->cursor = n - 1;
+        return PLAY_HANDLED;
+    case 'u':
+    case KEY_DC:
+    case KEY_BACKSPACE:
+    case 127:
+    case 8:
+        for (int r = 0; r < 3; r++)
+            ui->rows[r] &= ~here;
+        return PLAY_HANDLED;
+    case 'r':
+        memset(ui->rows, 0, sizeof ui->rows);
+        play_message(ui, false, "All cards taken out of the rows.");
+        return PLAY_HANDLED;
+    case 'g':
+        suggest_rows(ui);
+        return PLAY_HANDLED;
+    case '\n':
+    case '\r':
+    case KEY_ENTER: {
+        barbu_cards rows[3];
+        play_rows_effective(ui, rows);
+        char why[200];
+        /* The engine's own check, for its exact words. */
+        if (barbu_arrange_check(hand, rows[BARBU_ROW_BACK], rows[BARBU_ROW_MIDDLE],
+                                v->rules->fouls_lose, why, sizeof why) != 0) {
+            play_message(ui, true, "Not yet: %s.", why);
+            return PLAY_HANDLED;
+        }
+        *out = barbu_act(BARBU_ACT_ARRANGE, v->seat);
+        out->cards = rows[BARBU_ROW_BACK];
+        out->middle = rows[BARBU_ROW_MIDDLE];
+        memcpy(ui->rows, rows, sizeof ui->rows);
+        return PLAY_ACT;
+    }
+    default:
+        break;
+    }
+    if (row >= 0) {
+        if (ui->rows[row] & here)
+            return PLAY_HANDLED;
+        if (barbu_count(ui->rows[row] & hand) >= ROW_SIZE[row]) {
+            play_message(ui, true, "The %s row is full (%d cards): take a card out first (u).",
+                         ROW_NAME[row], ROW_SIZE[row]);
+            return PLAY_HANDLED;
+        }
+        for (int r = 0; r < 3; r++)
+            ui->rows[r] &= ~here;
+        ui->rows[row] |= here;
+        ui->msg[0] = '\0';
+        /* On to the next card not yet in a row. */
+        barbu_cards placed = ui->rows[0] | ui->rows[1] | ui->rows[2];
+        for (int i = 1; i < n; i++) {
+            int k = (ui->cursor + i) % n;
+            if (!(placed & BARBU_BIT(order[k]))) {
+                ui->cursor = k;
+                break;
+            }
+        }
+        return PLAY_HANDLED;
+    }
+    /* A typed card starts with its rank (not 'q', which is quit: see
+     * quit_key). */
+    if (key != 'q' && rank_of_key(key) != 0 && key != '0') {
+        ui->typed[0] = (char)(key >= 'A' && key <= 'Z' ? key + 32 : key);
+        ui->typed[1] = '\0';
+        ui->msg[0] = '\0';
+        return PLAY_HANDLED;
+    }
+    return PLAY_IGNORED;
+}
+
 /* ----------------------------------------------------------------- overlays */
 
 static int quit_key(play_ui *ui, int key, barbu_action *out)
@@ -369,10 +596,15 @@ static int quit_key(play_ui *ui, int key, barbu_action *out)
     ui->overlay = PLAY_NO_OVERLAY;
     if (key == 'y' || key == 'Y')
         return PLAY_LEAVE;
-    /* "qh": the q opened this prompt, the suit plays the queen. */
+    /* "qh": the q opened this prompt, the suit plays the queen (or picks
+     * it when setting rows). */
     if (suit_of_key(key) >= 0 && my_turn(ui) && ui->view.t.phase == BARBU_PHASE_PLAY) {
         *out = barbu_act_play(ui->view.seat, BARBU_CARD(suit_of_key(key), BARBU_QUEEN));
         return PLAY_ACT;
+    }
+    if (suit_of_key(key) >= 0 && my_turn(ui) && ui->view.t.phase == BARBU_PHASE_ARRANGE) {
+        select_card(ui, BARBU_CARD(suit_of_key(key), BARBU_QUEEN));
+        return PLAY_HANDLED;
     }
     play_message(ui, false, "Game goes on.");
     return PLAY_HANDLED;
@@ -448,6 +680,9 @@ int play_key(play_ui *ui, int key, barbu_action *out)
             break;
         case BARBU_PHASE_PLAY:
             r = play_phase_key(ui, key, out);
+            break;
+        case BARBU_PHASE_ARRANGE:
+            r = arrange_key(ui, key, out);
             break;
         default:
             break;

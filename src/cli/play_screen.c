@@ -8,6 +8,12 @@
  *    0  title: seed, rules, deal                        1  contract
  *    3  the player across                               9  left | trick or layout | right
  *   15  you, 18 your hand, 19 cursor                   21  status, 22 message, 23 keys
+ *
+ * The prompts (contract menu, doubling, Chinese Poker rows) and the overlays
+ * (a deal's result, the showdown of Chinese Poker, help, quit) cover the
+ * middle of it and leave the hand in sight where they can; the score sheet
+ * takes the whole terminal.  When watching (--watch) the same screen shows
+ * one seat's view with no prompt.
  */
 #include <curses.h>
 #include <inttypes.h>
@@ -295,6 +301,95 @@ static const char *ordinal(int k)
     return k >= 0 && k < 4 ? words[k] : "?";
 }
 
+/* Whether the seat is the human's: never when watching. */
+static bool is_you(const play_ui *ui, int seat)
+{
+    return !ui->watch && seat == ui->view.seat;
+}
+
+/* Whether a deal's contracts include one of this kind. */
+static bool has_kind(const barbu_rules *rules, unsigned contracts, int kind)
+{
+    for (unsigned m = contracts; m; m &= m - 1)
+        if (rules->contract[__builtin_ctz(m)].kind == kind)
+            return true;
+    return false;
+}
+
+/* The cards taken of each suit, "♠3 ♥5 ♣0 ♦1", for Ravage City: the suit
+ * (or suits) with the most in bold.  Returns the columns used. */
+static int put_suit_counts(int y, int x, int width, barbu_cards taken)
+{
+    static const int ORDER[] = {BARBU_SPADES, BARBU_HEARTS, BARBU_CLUBS, BARBU_DIAMONDS};
+    int count[4], most = 0, used = 0;
+    for (int i = 0; i < 4; i++) {
+        count[i] = barbu_count(taken & BARBU_SUIT_CARDS(ORDER[i]));
+        if (count[i] > most)
+            most = count[i];
+    }
+    for (int i = 0; i < 4 && used < width; i++) {
+        char buf[16];
+        snprintf(buf, sizeof buf, "%s%d", suit_glyph(ORDER[i]), count[i]);
+        attr_t a = suit_attr(ORDER[i]) | (count[i] == most && most > 0 ? A_BOLD : A_DIM);
+        put(y, x + used, width - used, a, buf);
+        used += text_width(buf) + 1;
+    }
+    return used;
+}
+
+/* Cards of a poker row, high to low by rank, each in its colour. */
+static void put_row(int y, int x, int width, barbu_cards cards, barbu_card cursor, attr_t extra)
+{
+    int used = 0;
+    for (int rank = BARBU_ACE; rank >= 2; rank--) {
+        for (int suit = BARBU_SPADES; suit >= BARBU_CLUBS; suit--) {
+            barbu_card c = BARBU_CARD(suit, rank);
+            if (!(cards & BARBU_BIT(c)) || used >= width)
+                continue;
+            used += put_card(y, x + used, c, extra | (c == cursor ? A_REVERSE | A_BOLD : 0)) + 1;
+        }
+    }
+}
+
+/* Writes text in lines of at most width columns, broken at spaces, the
+ * lines after the first indented by indent.  Draws nothing when y < 0.
+ * Returns the lines it takes (at most max_lines; the last is cut). */
+static int put_wrapped(int y, int x, int width, int indent, int max_lines, attr_t attr,
+                       const char *text)
+{
+    int used = 0;
+    const char *p = text;
+    while (*p && used < max_lines) {
+        int room = width - (used ? indent : 0), w = 0;
+        const char *end = p, *space = NULL;
+        /* end: the first character that does not fit, or the end. */
+        for (; *end; end++) {
+            if (((unsigned char)*end & 0xc0) != 0x80) {
+                if (w == room)
+                    break;
+                w++;
+            }
+            if (*end == ' ')
+                space = end;
+        }
+        if (*end && *end != ' ' && space != NULL && space > p)
+            end = space;
+        if (y >= 0) {
+            char buf[256];
+            size_t n = (size_t)(end - p) < sizeof buf - 1 ? (size_t)(end - p) : sizeof buf - 1;
+            memcpy(buf, p, n);
+            buf[n] = '\0';
+            /* The last line allowed shows the rest, cut with an ellipsis. */
+            put_ellipsis(y + used, x + (used ? indent : 0), room, attr,
+                         used + 1 == max_lines ? p : buf);
+        }
+        used++;
+        for (p = end; *p == ' '; p++)
+            ;
+    }
+    return used;
+}
+
 /* A seat's doubles as "dbl N W, rdbl E", or "no double" once it has bid. */
 static void bids_text(const barbu_table *t, int seat, char *buf, size_t cap)
 {
@@ -324,10 +419,10 @@ static void draw_title(const play_ui *ui)
     mvhline(OY, OX, ' ', CANVAS_W);
     attrset(A_NORMAL);
     int deal = t->phase == BARBU_PHASE_OVER ? t->n_deals : t->deal + 1;
-    putf(0, 1, 60, bar | A_BOLD, "barbu play %s seed %" PRIu64 " %s rules %s %s deal %d of %d",
-         glyph("\u00b7", "-"), ui->seed, glyph("\u00b7", "-"), ui->rules_name, glyph("\u00b7", "-"),
-         deal, t->n_deals);
-    put(0, CANVAS_W - 20, 19, bar, "? help   q quit");
+    putf(0, 1, 63, bar | A_BOLD, "barbu %s %s seed %" PRIu64 " %s rules %s %s deal %d of %d",
+         ui->watch ? "watch" : "play", glyph("\u00b7", "-"), ui->seed, glyph("\u00b7", "-"),
+         ui->rules_name, glyph("\u00b7", "-"), deal, t->n_deals);
+    put(0, CANVAS_W - 15, 14, bar, "? help  q quit");
 }
 
 static void draw_contract(const play_ui *ui)
@@ -340,15 +435,17 @@ static void draw_contract(const play_ui *ui)
     }
     if (t->phase == BARBU_PHASE_DECLARE) {
         putf(1, 1, 78, A_BOLD, "%s is the declarer and chooses the contract%s", decl,
-             t->declarer == ui->view.seat ? " (you)" : "");
+             is_you(ui, t->declarer) ? " (you)" : "");
         return;
     }
     char label[96];
     contract_label(ui->view.rules, t->contracts, t->trump, t->rank, label, sizeof label);
-    putf(1, 1, 50, A_BOLD, "%s, declared by %s%s", label, decl,
-         t->declarer == ui->view.seat ? " (you)" : "");
+    putf(1, 1, 54, A_BOLD, "%s, declared by %s%s", label, decl,
+         is_you(ui, t->declarer) ? " (you)" : "");
     if (t->phase == BARBU_PHASE_BID)
         put(1, 56, 23, A_NORMAL, "doubling");
+    else if (t->phase == BARBU_PHASE_ARRANGE)
+        putf(1, 56, 23, A_NORMAL, "rows set: %d of 4", barbu_count(t->arranged));
     else if (layout_kind(t))
         putf(1, 56, 23, A_NORMAL, "layout from %s", RANK_TEXT[t->rank]);
     else if (t->trump >= 0)
@@ -384,6 +481,11 @@ static void draw_seat(const play_ui *ui, int seat, int y, int x, int w)
         snprintf(line, sizeof line, "%d card%s, %d trick%s", t->in_hand[seat],
                  t->in_hand[seat] == 1 ? "" : "s", t->tricks[seat],
                  t->tricks[seat] == 1 ? "" : "s");
+    } else if (t->phase == BARBU_PHASE_ARRANGE) {
+        snprintf(line, sizeof line, "%d cards, %s", t->in_hand[seat],
+                 (t->arranged >> seat) & 1 ? "rows set"
+                 : t->to_move == seat      ? "setting rows"
+                                           : "rows to set");
     } else {
         snprintf(line, sizeof line, "%d cards", t->in_hand[seat]);
     }
@@ -396,6 +498,9 @@ static void draw_seat(const play_ui *ui, int seat, int y, int x, int w)
         if (owed > 0)
             putf(y + 2, x, w, colour(PAIR_TURN), "owes %s %d double%s",
                  barbu_seat_name(t->declarer), owed, owed == 1 ? "" : "s");
+    } else if (playing(t) && has_kind(v->rules, t->contracts, BARBU_KIND_RAVAGE)) {
+        put(y + 2, x, 5, A_NORMAL, "took");
+        put_suit_counts(y + 2, x + 5, w - 5, t->taken[seat]);
     } else if (playing(t) && (t->taken[seat] & t->penalty)) {
         put(y + 2, x, 5, A_NORMAL, "took");
         put_cards(y + 2, x + 5, w - 5, t->taken[seat] & t->penalty);
@@ -457,9 +562,37 @@ static void draw_layout(const play_ui *ui)
     }
 }
 
+/* While the others set their rows: the human's own, once set. */
+static void draw_rows_waiting(const play_ui *ui)
+{
+    const barbu_table *t = &ui->view.t;
+    int me = ui->view.seat;
+    bool mine_set =
+        !ui->watch && ((t->arranged >> me) & 1) && (ui->rows[0] | ui->rows[1] | ui->rows[2]) != 0;
+    if (!mine_set) {
+        putf(10, 25, 31, A_BOLD, "Chinese Poker: rows set %d of 4", barbu_count(t->arranged));
+        put(12, 25, 31, A_DIM, "The rows are shown together");
+        put(13, 25, 31, A_DIM, "once all four are set.");
+        return;
+    }
+    static const char *const LABEL[] = {"back", "middle", "front"};
+    put(8, 25, 31, A_BOLD, "Your rows, set:");
+    for (int r = 0; r < 3; r++) {
+        char name[64];
+        barbu_poker_describe(ui->rows[r], name, sizeof name);
+        put(9 + 2 * r, 25, 7, A_DIM, LABEL[r]);
+        put_row(9 + 2 * r, 32, 24, ui->rows[r], 0xff, A_NORMAL);
+        put_ellipsis(10 + 2 * r, 32, 24, A_NORMAL, name);
+    }
+}
+
 static void draw_middle(const play_ui *ui)
 {
     const barbu_table *t = &ui->view.t;
+    if (t->phase == BARBU_PHASE_ARRANGE && (t->to_move != ui->view.seat || ui->watch)) {
+        draw_rows_waiting(ui);
+        return;
+    }
     if (!playing(t))
         return;
     if (layout_kind(t)) {
@@ -484,8 +617,8 @@ static void draw_self(const play_ui *ui)
     bool to_move = t->to_move == me && t->phase != BARBU_PHASE_OVER;
     attr_t name_attr = A_BOLD | (to_move ? (COLOUR ? COLOR_PAIR(PAIR_TURN) : A_REVERSE) : 0);
     char line[160];
-    snprintf(line, sizeof line, "%s%s (%s, you)", to_move ? glyph("\u25b6 ", "> ") : "",
-             SEAT_WORDS[me], ui->names[me]);
+    snprintf(line, sizeof line, "%s%s (%s%s)", to_move ? glyph("\u25b6 ", "> ") : "",
+             SEAT_WORDS[me], ui->names[me], ui->watch ? "" : ", you");
     put(15, 2, 40, name_attr, line);
     int x = 2 + text_width(line) + 2;
     if (t->declarer == me && t->phase != BARBU_PHASE_OVER) {
@@ -500,6 +633,8 @@ static void draw_self(const play_ui *ui)
         for (int k = 0; k < t->n_out; k++)
             if (t->out[k] == me)
                 snprintf(line, sizeof line, "out %s", ordinal(k));
+    if (t->phase == BARBU_PHASE_ARRANGE)
+        snprintf(line, sizeof line, "%s", (t->arranged >> me) & 1 ? "rows set" : "rows to set");
     put(15, x, 20, A_NORMAL, line);
     putf(15, 62, 17, A_NORMAL, "total %+d", t->total[me]);
 
@@ -508,8 +643,8 @@ static void draw_self(const play_ui *ui)
     if (t->phase != BARBU_PHASE_OVER && me != t->declarer && v->rules->doubling) {
         int owed = barbu_view_owed(v, me);
         if (owed > 0 || t->phase == BARBU_PHASE_BID) {
-            snprintf(line, sizeof line, "you owe %s %d double%s", SEAT_WORDS[t->declarer], owed,
-                     owed == 1 ? "" : "s");
+            snprintf(line, sizeof line, "%s %s %d double%s", ui->watch ? "owes" : "you owe",
+                     SEAT_WORDS[t->declarer], owed, owed == 1 ? "" : "s");
             put(16, x, 40, colour(PAIR_TURN), line);
             x += text_width(line) + 3;
         }
@@ -519,7 +654,10 @@ static void draw_self(const play_ui *ui)
         put(16, x, 30, colour(PAIR_INFO), line);
         x += text_width(line) + 3;
     }
-    if (playing(t) && (t->taken[me] & t->penalty) && x < 60) {
+    if (playing(t) && has_kind(v->rules, t->contracts, BARBU_KIND_RAVAGE) && x < 60) {
+        put(16, x, 5, A_NORMAL, "took");
+        put_suit_counts(16, x + 5, 78 - x - 5, t->taken[me]);
+    } else if (playing(t) && (t->taken[me] & t->penalty) && x < 60) {
         put(16, x, 5, A_NORMAL, "took");
         put_cards(16, x + 5, 78 - x - 5, t->taken[me] & t->penalty);
     }
@@ -532,7 +670,13 @@ static void draw_hand(const play_ui *ui)
     int n = play_hand_order(v->hand[v->seat], order);
     bool must_pass;
     barbu_cards legal = play_legal_cards(v, &must_pass);
-    bool choosing = v->t.to_move == v->seat && playing(&v->t) && ui->overlay == PLAY_NO_OVERLAY;
+    bool mine = !ui->watch && v->t.to_move == v->seat && ui->overlay == PLAY_NO_OVERLAY;
+    bool choosing = mine && playing(&v->t);
+    /* Setting rows: every card is bright, with its row under it. */
+    bool arranging = mine && v->t.phase == BARBU_PHASE_ARRANGE;
+    barbu_cards rows[3] = {0};
+    if (arranging)
+        play_rows_effective(ui, rows);
 
     /* Four columns a card, two more between suits. */
     int width = 0;
@@ -549,12 +693,26 @@ static void draw_hand(const play_ui *ui)
             a = (legal & BARBU_BIT(order[i])) ? A_BOLD | A_UNDERLINE : A_DIM;
             if (i == ui->cursor)
                 a |= A_REVERSE;
+        } else if (arranging) {
+            a = A_BOLD | (i == ui->cursor ? A_REVERSE : 0);
         }
         char buf[16];
         card_text(order[i], buf, sizeof buf);
         int w = text_width(buf);
         put_card(18, x + 3 - w, order[i], a);
         if (choosing && i == ui->cursor)
+            put(19, x + 1, 2, A_BOLD, glyph("\u25b2", "^"));
+        for (int r = 0; arranging && r < 3; r++) {
+            /* A capital for a card put in its row, small when it only
+             * falls there as the rest. */
+            if (rows[r] & BARBU_BIT(order[i])) {
+                bool placed = ui->rows[r] & BARBU_BIT(order[i]);
+                char tag[2] = {placed ? "BMF"[r] : "bmf"[r], '\0'};
+                put(19, x + 2, 1, (placed ? A_BOLD : A_DIM) | (i == ui->cursor ? A_REVERSE : 0),
+                    tag);
+            }
+        }
+        if (arranging && i == ui->cursor && !((rows[0] | rows[1] | rows[2]) & BARBU_BIT(order[i])))
             put(19, x + 1, 2, A_BOLD, glyph("\u25b2", "^"));
         x += 4;
     }
@@ -574,10 +732,11 @@ static void status_text(const play_ui *ui, char *buf, size_t cap)
         snprintf(buf, cap, "The game is over.");
         return;
     }
-    if (mover != v->seat) {
-        const char *doing = t->phase == BARBU_PHASE_DECLARE ? "is choosing the contract"
-                            : t->phase == BARBU_PHASE_BID   ? "is deciding whom to double"
-                                                            : "to play";
+    if (mover != v->seat || ui->watch) {
+        const char *doing = t->phase == BARBU_PHASE_DECLARE   ? "is choosing the contract"
+                            : t->phase == BARBU_PHASE_BID     ? "is deciding whom to double"
+                            : t->phase == BARBU_PHASE_ARRANGE ? "is setting the rows"
+                                                              : "to play";
         snprintf(buf, cap, "%s (%s) %s%s  (any key hurries)", SEAT_WORDS[mover], ui->names[mover],
                  doing, glyph("\u2026", "..."));
         return;
@@ -594,6 +753,9 @@ static void status_text(const play_ui *ui, char *buf, size_t cap)
                  t->declarer == v->seat
                      ? "Redouble whom you like: 1-3 or space ticks, m max, Enter."
                      : "Double whom you like: 1-3 or space ticks, m max, f family, Enter.");
+        return;
+    case BARBU_PHASE_ARRANGE:
+        snprintf(buf, cap, "Set your rows: pick a card (arrows, or type it), then b, m or f.");
         return;
     case BARBU_PHASE_PLAY: {
         bool must_pass;
@@ -624,13 +786,18 @@ static void draw_status(const play_ui *ui)
 {
     char buf[200];
     status_text(ui, buf, sizeof buf);
-    bool mine = ui->view.t.to_move == ui->view.seat && ui->view.t.phase != BARBU_PHASE_OVER;
+    bool mine =
+        !ui->watch && ui->view.t.to_move == ui->view.seat && ui->view.t.phase != BARBU_PHASE_OVER;
     put(21, 1, 78, A_BOLD | (mine ? colour(PAIR_TURN) : 0), buf);
     if (ui->msg[0] != '\0')
         put(22, 1, 78, ui->msg_error ? colour(PAIR_ERROR) | A_BOLD : colour(PAIR_INFO), ui->msg);
 
-    const char *keys = "s sheet  l last trick  ? help  q quit";
-    if (mine && playing(&ui->view.t))
+    const char *keys = ui->watch
+                           ? "watching: any key hurries  s sheet  l last trick  ? help  q quit"
+                           : "s sheet  l last trick  ? help  q quit";
+    if (mine && ui->view.t.phase == BARBU_PHASE_ARRANGE)
+        keys = "b m f put the card in a row  u out  g suggest  r restart  Enter set  ? help";
+    else if (mine && playing(&ui->view.t))
         keys = layout_kind(&ui->view.t)
                    ? "arrows + Enter or type it (8h, 10s)  p pass  s sheet  ? help  q quit"
                    : "arrows + Enter or type it (qh, 10s)  l last trick  s sheet  ? help  q quit";
@@ -639,20 +806,163 @@ static void draw_status(const play_ui *ui)
 
 /* ----------------------------------------------------------------- prompts */
 
+/* The first level of the declaration: the contracts the engine offers, how
+ * often each is still yours where that is more than once, and the engine's
+ * reason for each contract it does not offer, grouped by reason. */
+static void draw_contract_menu(const play_ui *ui, const barbu_action *items, int n)
+{
+    const barbu_rules *r = ui->view.rules;
+    const barbu_table *t = &ui->view.t;
+    int me = ui->view.seat;
+    int refused[BARBU_MAX_CONTRACTS], errs[BARBU_MAX_CONTRACTS];
+    int n_refused = play_menu_refused(ui, refused, errs, BARBU_MAX_CONTRACTS);
+    char groups[BARBU_MAX_CONTRACTS][320];
+    int n_groups = 0;
+    for (int i = 0; i < n_refused; i++) {
+        bool first = true;
+        for (int j = 0; j < i; j++)
+            first &= errs[j] != errs[i];
+        if (!first)
+            continue;
+        size_t k = 0;
+        for (int j = i; j < n_refused; j++)
+            if (errs[j] == errs[i])
+                k += (size_t)snprintf(groups[n_groups] + k, sizeof groups[0] - k, "%s%s",
+                                      k ? ", " : "", r->contract[refused[j]].name);
+        snprintf(groups[n_groups] + k, sizeof groups[0] - k, ": %s",
+                 errs[i] != 0 ? barbu_strerror(errs[i]) : "not offered now");
+        n_groups++;
+    }
+    int x = 3, w = 74, inner = w - 4;
+    int extra = n_groups > 0 ? 1 : 0;
+    for (int g = 0; g < n_groups; g++)
+        extra += put_wrapped(-1, 0, inner - 1, 4, 3, A_NORMAL, groups[g]);
+    /* Keep the hand (line 18) in sight when it can be. */
+    int h = n + 2 + extra, y = 3;
+    if (y + h > 18)
+        y = 18 - h > 1 ? 18 - h : 1;
+    if (y + h > 21)
+        h = 21 - y;
+    char title[80];
+    int per_seat = t->n_deals / 4;
+    snprintf(title, sizeof title, "Choose a contract: your deal %d of %d", t->declared[me] + 1,
+             per_seat);
+    frame(y, x, h, w, title);
+    for (int i = 0; i < n && i < h - 2; i++) {
+        int c = __builtin_ctz(items[i].contracts), row = y + 1 + i;
+        const barbu_contract *k = &r->contract[c];
+        attr_t a = i == ui->menu_sel ? A_REVERSE | A_BOLD : A_NORMAL;
+        char key[12] = "";
+        if (i < 9)
+            snprintf(key, sizeof key, "%d", i + 1);
+        /* The highlight runs across the name and the points. */
+        putf(row, x + 2, 30, a, "%-3s%-20s %+6d ", key, "", barbu_contract_total(r, c));
+        put(row, x + 5, 20, a, k->name);
+        char more[80] = "";
+        int times = barbu_contract_times(r, c);
+        if (k->per_player > 1)
+            snprintf(more, sizeof more, "yours %d of %d left", play_declare_left(r, t, me, c),
+                     k->per_player);
+        if (times != 4 * k->per_player) {
+            int done = 0;
+            for (int s2 = 0; s2 < 4; s2++)
+                done += t->used[s2][c];
+            size_t m = strlen(more);
+            snprintf(more + m, sizeof more - m, "%sgame %d of %d left", m ? ", " : "", times - done,
+                     times);
+        }
+        put(row, x + 34, inner - 32, A_DIM, more);
+    }
+    int row = y + 1 + n;
+    if (n_groups > 0 && row < y + h - 1) {
+        put(row++, x + 2, inner, A_BOLD, "Not offered:");
+        for (int g = 0; g < n_groups && row < y + h - 1; g++)
+            row += put_wrapped(row, x + 3, inner - 1, 4, y + h - 1 - row < 3 ? y + h - 1 - row : 3,
+                               A_DIM, groups[g]);
+    }
+}
+
+/* Chinese Poker: the human sets the 13 cards in three rows.  The hand
+ * below shows each card's row; the panel each row and its poker hand, and
+ * the engine's verdict on the rows as they stand. */
+static void draw_arrange(const play_ui *ui)
+{
+    static const char *const LABEL[] = {"back", "middle", "front"};
+    static const int SIZE[] = {5, 5, 3};
+    const barbu_view *v = &ui->view;
+    const barbu_rules *r = v->rules;
+    barbu_cards hand = v->hand[v->seat];
+    barbu_card order[52];
+    int n = play_hand_order(hand, order);
+    barbu_card cursor = n > 0 ? order[ui->cursor < n ? ui->cursor : n - 1] : 0xff;
+    int y = 3, x = 2, w = 76, h = 14;
+    frame(y, x, h, w, "Chinese Poker: set your 13 cards in three rows");
+
+    const barbu_contract *k = NULL;
+    for (unsigned m = v->t.contracts; m; m &= m - 1)
+        if (r->contract[__builtin_ctz(m)].kind == BARBU_KIND_CHINESE)
+            k = &r->contract[__builtin_ctz(m)];
+    if (k != NULL)
+        putf(y + 1, x + 2, w - 4, A_DIM,
+             "A row wins or loses %d against each other player; all three, %d more.", k->per_row,
+             k->per_row * k->scoop);
+    put(y + 2, x + 2, w - 4, A_DIM,
+        r->fouls_lose ? "Rows out of order (a middle above the back ...) lose every row."
+                      : "The back must beat or tie the middle, and the middle the front.");
+
+    barbu_cards rows[3];
+    int unplaced = play_rows_effective(ui, rows);
+    for (int i = 0; i < 3; i++) {
+        int row = y + 4 + i, have = barbu_count(rows[i]);
+        put(row, x + 2, 7, A_BOLD, LABEL[i]);
+        putf(row, x + 9, 4, have == SIZE[i] ? A_NORMAL : colour(PAIR_TURN), "%d/%d", have, SIZE[i]);
+        /* Cards put here, then (dim) the rest when it falls here. */
+        put_row(row, x + 14, 22, rows[i] & ui->rows[i], cursor, A_BOLD);
+        int used = 4 * barbu_count(rows[i] & ui->rows[i]);
+        put_row(row, x + 14 + used, 22 - used, rows[i] & ~ui->rows[i], cursor, A_DIM);
+        char name[64];
+        if (have == SIZE[i])
+            barbu_poker_describe(rows[i], name, sizeof name);
+        else
+            snprintf(name, sizeof name, "%d more card%s", SIZE[i] - have,
+                     SIZE[i] - have == 1 ? "" : "s");
+        put_ellipsis(row, x + 37, w - 39, have == SIZE[i] ? A_NORMAL : A_DIM, name);
+    }
+    barbu_cards loose = hand & ~(rows[0] | rows[1] | rows[2]);
+    put(y + 7, x + 2, 11, A_BOLD, "not placed");
+    if (loose)
+        put_row(y + 7, x + 14, w - 16, loose, cursor, A_NORMAL);
+    else
+        put(y + 7, x + 14, w - 16, A_DIM, "-");
+
+    /* The engine's verdict on the rows as they stand. */
+    char why[200];
+    if (unplaced > 0) {
+        putf(y + 9, x + 2, w - 4, A_NORMAL, "%d card%s to place.", unplaced,
+             unplaced == 1 ? "" : "s");
+    } else if (barbu_arrange_check(hand, rows[0], rows[1], r->fouls_lose, why, sizeof why) != 0) {
+        char text[240];
+        snprintf(text, sizeof text, "Not valid: %s.", why);
+        put_wrapped(y + 9, x + 2, w - 4, 2, 2, colour(PAIR_ERROR) | A_BOLD, text);
+    } else if (barbu_rows_fouled(rows[0], rows[1], rows[2])) {
+        put(y + 9, x + 2, w - 4, colour(PAIR_ERROR) | A_BOLD,
+            "Fouled: these rows would lose every row.  Enter sets them anyway.");
+    } else {
+        put(y + 9, x + 2, w - 4, colour(PAIR_INFO) | A_BOLD, "Ready: Enter sets these rows.");
+    }
+    put(y + 11, x + 2, w - 4, A_NORMAL,
+        "Left/Right or type a card (qh, 10s) to pick it; b m f put it in a row.");
+    put(y + 12, x + 2, w - 4, A_NORMAL,
+        "u takes it out, r starts again, g the computer's rows, Enter sets them.");
+}
+
 static void draw_declare_menu(const play_ui *ui)
 {
     const barbu_rules *r = ui->view.rules;
     barbu_action items[BARBU_MAX_ACTIONS];
     int n = play_menu_items(ui, items, BARBU_MAX_ACTIONS);
     if (ui->menu_level == 0) {
-        int h = n + 2, y = 3, x = 23, w = 34;
-        frame(y, x, h, w, "Choose a contract");
-        for (int i = 0; i < n; i++) {
-            int c = __builtin_ctz(items[i].contracts);
-            attr_t a = i == ui->menu_sel ? A_REVERSE | A_BOLD : A_NORMAL;
-            putf(y + 1 + i, x + 2, w - 4, a, "%d  %-20s %+5d", i + 1, r->contract[c].name,
-                 barbu_contract_total(r, c));
-        }
+        draw_contract_menu(ui, items, n);
         return;
     }
     int c = __builtin_ctz(ui->menu_contracts);
@@ -733,13 +1043,17 @@ static void draw_help(void)
         "                         or start rank (letters work: s, h, 8, q)",
         "  1 2 3, space           tick a player to double or redouble",
         "  m  f  0                max, family, none;  Enter confirms",
+        "Chinese Poker",
+        "  Left/Right, qh, 10s    pick a card;  b m f  put it in the back,",
+        "                         middle or front row;  u  take it out",
+        "  g  r  Enter            computer's rows, start again, set them",
         "Any time",
         "  s  score sheet     l  last trick     ?  this help",
         "  q  quit (asks first; the record is saved)",
         "  any other key while the others play: hurry them up",
     };
     int n = (int)(sizeof LINES_ / sizeof LINES_[0]);
-    int y = 3, x = 5, w = 70;
+    int y = 2, x = 5, w = 70;
     frame(y, x, n + 3, w, "Keys");
     for (int i = 0; i < n; i++)
         put(y + 1 + i, x + 2, w - 4, LINES_[i][0] != ' ' ? A_BOLD : A_NORMAL, LINES_[i]);
@@ -795,6 +1109,67 @@ static void result_doubles(const barbu_result *r, char *buf, size_t cap)
         snprintf(buf, cap, "no doubles");
 }
 
+/* The running totals after the deals shown so far. */
+static void totals_so_far(const play_ui *ui, int32_t total[4])
+{
+    for (int s = 0; s < 4; s++)
+        total[s] = 0;
+    for (int i = 0; i < ui->n_results; i++)
+        for (int s = 0; s < 4; s++)
+            total[s] += ui->results[i].score[s];
+}
+
+static void press_a_key(const play_ui *ui, int y, int x, int w)
+{
+    if (ui->view.t.phase == BARBU_PHASE_OVER)
+        put(y, x, w, A_BOLD, "That was the last deal. Press any key.");
+    else if (ui->watch)
+        put(y, x, w, A_BOLD, "The next deal starts in a moment (any key: now; s: the sheet).");
+    else
+        put(y, x, w, A_BOLD, "Press any key for the next deal (s: the sheet).");
+}
+
+/* The showdown of Chinese Poker: every player's rows and hands, and what
+ * the deal scored. */
+static void draw_showdown(const play_ui *ui, const barbu_result *r, const char *title)
+{
+    static const char *const LABEL[] = {"back", "middle", "front"};
+    const barbu_rules *rules = ui->view.rules;
+    /* A seat's block is its three rows and a line of scores. */
+    int y = 1, x = 1, w = 78, h = 21;
+    frame(y, x, h, w, title);
+    char line[160];
+    result_doubles(r, line, sizeof line);
+    put_ellipsis(y + 1, x + 2, w - 4, A_DIM, line);
+    int32_t total[4];
+    totals_so_far(ui, total);
+    for (int s = 0; s < 4; s++) {
+        int top = y + 2 + 4 * s;
+        attr_t who = is_you(ui, s) ? A_BOLD | colour(PAIR_TURN) : A_BOLD;
+        put(top, x + 2, 9, who, SEAT_WORDS[s]);
+        put(top + 1, x + 2, 9, A_DIM, is_you(ui, s) ? "(you)" : ui->names[s]);
+        if (barbu_rows_fouled(r->rows[s][0], r->rows[s][1], r->rows[s][2]))
+            put(top + 2, x + 2, 9, colour(PAIR_ERROR) | A_BOLD, "fouled");
+        for (int i = 0; i < 3; i++) {
+            char name[64];
+            barbu_poker_describe(r->rows[s][i], name, sizeof name);
+            put(top + i, x + 12, 7, A_DIM, LABEL[i]);
+            put_row(top + i, x + 19, 19, r->rows[s][i], 0xff, A_NORMAL);
+            put_ellipsis(top + i, x + 39, w - 41, A_NORMAL, name);
+        }
+        putf(top + 3, x + 12, w - 14, A_NORMAL, "points %+d   score %+d   total %+" PRId32,
+             r->raw[s], r->score[s], total[s]);
+    }
+    for (unsigned m = r->contracts; m; m &= m - 1) {
+        const barbu_contract *k = &rules->contract[__builtin_ctz(m)];
+        if (k->kind == BARBU_KIND_CHINESE)
+            putf(y + 18, x + 2, w - 4, A_DIM,
+                 "Each row wins or loses %d against each other player; all three, %d more.",
+                 k->per_row, k->per_row * k->scoop);
+    }
+    press_a_key(ui, y + 19, x + 2, w - 4);
+}
+
 static void draw_deal_end(const play_ui *ui)
 {
     if (ui->n_results == 0)
@@ -806,6 +1181,11 @@ static void draw_deal_end(const play_ui *ui)
     contract_label(rules, r->contracts, r->trump, r->rank, label, sizeof label);
     snprintf(title, sizeof title, "Deal %d of %d: %s by %s", r->deal + 1, ui->view.t.n_deals, label,
              SEAT_WORDS[r->declarer]);
+    if (r->played && has_kind(rules, r->contracts, BARBU_KIND_CHINESE)) {
+        draw_showdown(ui, r, title);
+        return;
+    }
+    bool ravage = r->played && has_kind(rules, r->contracts, BARBU_KIND_RAVAGE);
     frame(y, x, h, w, title);
     char line[160];
     result_doubles(r, line, sizeof line);
@@ -825,25 +1205,30 @@ static void draw_deal_end(const play_ui *ui)
     } else if (r->tricks_left > 0) {
         putf(y + 2, x + 2, w - 4, A_DIM, "ended early, %d trick%s not played", r->tricks_left,
              r->tricks_left == 1 ? "" : "s");
+    } else if (ravage) {
+        for (unsigned m = r->contracts; m; m &= m - 1)
+            if (rules->contract[__builtin_ctz(m)].kind == BARBU_KIND_RAVAGE)
+                putf(y + 2, x + 2, w - 4, A_DIM,
+                     "Ravage City: the most cards of one suit score %d, shared when tied.",
+                     rules->contract[__builtin_ctz(m)].shared);
     }
     /* Columns: player, tricks or place, cards taken, points, score, total. */
     enum { C_WHO = 2, C_TRICKS = 22, C_CARDS = 30, C_POINTS = 52 };
     put(y + 4, x + C_WHO, 19, A_BOLD, "player");
     if (r->played)
         putf(y + 4, x + C_TRICKS, 6, A_BOLD, "%6s", layout ? "out" : "tricks");
-    if (r->played && !layout && penalty)
+    if (ravage)
+        put(y + 4, x + C_CARDS, 20, A_BOLD, "cards of each suit");
+    else if (r->played && !layout && penalty)
         put(y + 4, x + C_CARDS, 20, A_BOLD, "cards taken");
     putf(y + 4, x + C_POINTS, 20, A_BOLD, "%6s %6s %6s", "points", "score", "total");
-    /* The running totals are the sum of the results so far. */
-    int32_t total[4] = {0};
-    for (int i = 0; i < ui->n_results; i++)
-        for (int s = 0; s < 4; s++)
-            total[s] += ui->results[i].score[s];
+    int32_t total[4];
+    totals_so_far(ui, total);
     for (int s = 0; s < 4; s++) {
         int row = y + 5 + s;
         char who[40];
         snprintf(who, sizeof who, "%s (%s)", SEAT_WORDS[s], ui->names[s]);
-        put(row, x + C_WHO, 19, s == ui->view.seat ? A_BOLD : A_NORMAL, who);
+        put(row, x + C_WHO, 19, is_you(ui, s) ? A_BOLD : A_NORMAL, who);
         if (r->played && layout) {
             for (int k = 0; k < 4; k++)
                 if (r->order[k] == s)
@@ -851,17 +1236,16 @@ static void draw_deal_end(const play_ui *ui)
         } else if (r->played) {
             putf(row, x + C_TRICKS, 6, A_NORMAL, "%6d", r->tricks[s]);
         }
-        if (r->played && !layout && penalty)
+        if (ravage)
+            put_suit_counts(row, x + C_CARDS, C_POINTS - C_CARDS - 1, r->taken[s]);
+        else if (r->played && !layout && penalty)
             put_cards(row, x + C_CARDS, C_POINTS - C_CARDS - 1, r->taken[s] & penalty);
         putf(row, x + C_POINTS, 20, A_NORMAL, "%+6d %+6d %+6" PRId32, r->raw[s], r->score[s],
              total[s]);
     }
     put(y + 10, x + 2, w - 4, A_DIM,
         "points: the contract's own; score: after the doubles; total: so far");
-    if (ui->view.t.phase == BARBU_PHASE_OVER)
-        put(y + h - 2, x + 2, w - 4, A_BOLD, "That was the last deal. Press any key.");
-    else
-        put(y + h - 2, x + 2, w - 4, A_BOLD, "Press any key for the next deal (s: the sheet).");
+    press_a_key(ui, y + h - 2, x + 2, w - 4);
 }
 
 /* "SxNW WxxS" as in cli_print_sheet: S doubled N and W, W redoubled S. */
@@ -931,23 +1315,29 @@ static void draw_sheet(const play_ui *ui, bool final)
     put(y + 1, 12, 20, A_BOLD, "total");
     putf(y + 1, c_scores, 28, A_BOLD, "%+6" PRId32 " %+6" PRId32 " %+6" PRId32 " %+6" PRId32,
          t->total[0], t->total[1], t->total[2], t->total[3]);
-    /* What each player still has to declare. */
-    char left[4][64];
+    /* What each player may still declare: the deals it has left to declare,
+     * then each contract it may still choose (times two where twice), as
+     * far as its own allowance and the game's count allow. */
+    int per_seat = t->n_deals / 4, col = (w - 4) / 2;
     for (int s = 0; s < 4; s++) {
-        size_t k = 0;
-        left[s][0] = '\0';
-        for (int c = 0; c < rules->n_contracts; c++)
-            for (int u = t->used[s][c]; u < rules->contract[c].per_player && k + 4 < sizeof left[s];
-                 u++)
-                k += (size_t)snprintf(left[s] + k, sizeof left[s] - k, "%s%s", k ? " " : "",
-                                      rules->contract[c].abbr);
-        if (k == 0)
-            snprintf(left[s], sizeof left[s], "-");
+        char left[160];
+        int to_go = per_seat - t->declared[s];
+        size_t k =
+            to_go > 0 ? (size_t)snprintf(left, sizeof left, "%s %d:", barbu_seat_name(s), to_go)
+                      : (size_t)snprintf(left, sizeof left, "%s: all declared", barbu_seat_name(s));
+        for (int c = 0; c < rules->n_contracts && to_go > 0 && k < sizeof left; c++) {
+            int n_left = play_declare_left(rules, t, s, c);
+            if (n_left == 0)
+                continue;
+            k += (size_t)snprintf(left + k, sizeof left - k, " %s", rules->contract[c].abbr);
+            if (n_left > 1 && k < sizeof left)
+                k += (size_t)snprintf(left + k, sizeof left - k, "%s%d", glyph("\u00d7", "x"),
+                                      n_left);
+        }
+        put_ellipsis(y + 3 + s / 2, 2 + (s % 2) * col, col - 1, A_NORMAL, left);
     }
-    put(y + 2, 2, w - 4, A_DIM, "still to declare:");
-    put(y + 2, c_doubles, w - c_doubles - 2, A_DIM, "SxNW: S doubled N and W; xx: redoubled");
-    putf(y + 3, 2, w - 4, A_NORMAL, "N %-22.22s  E %-22.22s", left[0], left[1]);
-    putf(y + 4, 2, w - 4, A_NORMAL, "S %-22.22s  W %-22.22s", left[2], left[3]);
+    put(y + 2, 2, 36, A_DIM, "still to declare (deals: choices)");
+    put(y + 2, w - 40, 38, A_DIM, "SxNW: S doubled N and W; xx: redoubled");
     put(h - 1, 2, w - 4, A_DIM,
         final ? " Up/Down scroll, any other key leaves "
               : " Up/Down scroll, any other key closes ");
@@ -993,13 +1383,15 @@ void play_draw(const play_ui *ui)
     draw_hand(ui);
     draw_status(ui);
 
-    bool mine = ui->view.t.to_move == me && ui->view.t.phase != BARBU_PHASE_OVER;
+    bool mine = !ui->watch && ui->view.t.to_move == me && ui->view.t.phase != BARBU_PHASE_OVER;
     switch (ui->overlay) {
     case PLAY_NO_OVERLAY:
         if (mine && ui->view.t.phase == BARBU_PHASE_DECLARE)
             draw_declare_menu(ui);
         else if (mine && ui->view.t.phase == BARBU_PHASE_BID)
             draw_bid_prompt(ui);
+        else if (mine && ui->view.t.phase == BARBU_PHASE_ARRANGE)
+            draw_arrange(ui);
         break;
     case PLAY_HELP:
         draw_help();
@@ -1025,7 +1417,7 @@ void play_describe(const play_ui *ui, const barbu_table *before, const barbu_act
                    size_t cap)
 {
     const barbu_table *t = &ui->view.t;
-    bool you = a->seat == ui->view.seat;
+    bool you = is_you(ui, a->seat);
     const char *who = you ? "You" : SEAT_WORDS[a->seat];
     const char *s = you ? "" : "s";
     char text[96], more[64];
@@ -1059,7 +1451,7 @@ void play_describe(const play_ui *ui, const barbu_table *before, const barbu_act
         if (t->deal == before->deal && t->ntricks > before->ntricks) {
             int w = t->winner[t->ntricks - 1];
             snprintf(more, sizeof more, " %s take%s the trick.",
-                     w == ui->view.seat ? "You" : SEAT_WORDS[w], w == ui->view.seat ? "" : "s");
+                     is_you(ui, w) ? "You" : SEAT_WORDS[w], is_you(ui, w) ? "" : "s");
         } else if (t->deal == before->deal && t->n_out > before->n_out) {
             snprintf(more, sizeof more, " %s %s out.", who, you ? "are" : "is");
         }
@@ -1067,6 +1459,10 @@ void play_describe(const play_ui *ui, const barbu_table *before, const barbu_act
         return;
     case BARBU_ACT_PASS:
         snprintf(buf, cap, "%s cannot play and pass%s.", who, you ? "" : "es");
+        return;
+    case BARBU_ACT_ARRANGE:
+        snprintf(buf, cap, "%s set%s %s rows.%s", who, s, you ? "your" : "its",
+                 t->deal != before->deal ? " All four are set: the showdown." : "");
         return;
     default:
         snprintf(buf, cap, "%s act%s.", who, s);

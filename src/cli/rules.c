@@ -14,7 +14,7 @@ static void usage(FILE *out)
                  "club can start its house rules from it ('barbu play --rules FILE').  Given a\n"
                  "file, checks it and prints it in full; errors name the line.\n\n"
                  "  --changes   only the lines that differ from the preset\n"
-                 "  --list      the presets\n");
+                 "  --list      the presets, one a line: its name and what it is\n");
 }
 
 int cmd_rules(int argc, char **argv)
@@ -27,7 +27,7 @@ int cmd_rules(int argc, char **argv)
             return 0;
         } else if (strcmp(argv[i], "--list") == 0) {
             for (int p = 0; barbu_preset_name(p) != NULL; p++)
-                printf("%s\n", barbu_preset_name(p));
+                printf("%-11s %s\n", barbu_preset_name(p), barbu_preset_about(p));
             return 0;
         } else if (strcmp(argv[i], "--changes") == 0) {
             changes = true;

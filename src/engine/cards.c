@@ -74,6 +74,12 @@ const char *barbu_strerror(int err)
         return "the record disagrees with the engine";
     case BARBU_ELIMIT:
         return "more than the engine can hold";
+    case BARBU_EFOUL:
+        return "the rows are out of order (a fouled hand)";
+    case BARBU_ESCHEDULE:
+        return "that choice would leave the other players unable to complete the game's schedule";
+    case BARBU_EPLAYEDOUT:
+        return "that contract has been played as often as the game allows";
     default:
         return "unknown error";
     }

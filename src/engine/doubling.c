@@ -24,11 +24,8 @@ unsigned bb_doubled_by(const barbu_table *t, int seat)
 
 static int remaining_contracts(const barbu_rules *r, const barbu_table *t, int declarer)
 {
-    int per = 0;
-    for (int i = 0; i < r->n_contracts; i++)
-        per += r->contract[i].per_player;
     /* The current contract is already counted in declared[]. */
-    return per - t->declared[declarer] + 1;
+    return barbu_rules_deals(r) / 4 - t->declared[declarer] + 1;
 }
 
 bool bb_compulsory(const barbu_rules *r, const barbu_table *t, int seat)

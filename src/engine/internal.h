@@ -99,6 +99,16 @@ int bb_legal_bids(const barbu_rules *rules, const barbu_table *t, barbu_action *
 unsigned bb_doubled_by(const barbu_table *t, int seat);
 bool bb_negative(const barbu_rules *rules, unsigned contracts);
 
+/* The schedule (schedule.c): whether the declarations still to come can all
+ * be made, and whether a seat may declare a contract now (0, BARBU_EUSED,
+ * BARBU_EPLAYEDOUT or BARBU_ESCHEDULE). */
+bool bb_schedule_feasible(const barbu_rules *rules, const uint8_t used[4][BARBU_MAX_CONTRACTS],
+                          const uint8_t declared[4]);
+int bb_schedule_check(const barbu_rules *rules, const barbu_table *t, int seat, int contract);
+
+/* Chinese Poker (scoring.c): the rows of the deal scored pair by pair. */
+void bb_score_rows(const barbu_contract *c, const barbu_cards rows[4][3], int16_t part[4]);
+
 /* Layouts (layout.c). */
 barbu_cards bb_layout_playable(const barbu_rules *rules, const barbu_table *t, barbu_cards hand);
 void bb_layout_place(const barbu_rules *rules, barbu_table *t, barbu_card card);

@@ -33,6 +33,13 @@ int barbu_state_ok(const barbu_state *s, const char **why)
             expect -= barbu_contract_total(r, __builtin_ctz(m));
     if (sum != expect)
         FAIL("the running scores do not add up to the contracts played");
+    for (int c = 0; c < r->n_contracts; c++) {
+        int done = t->used[0][c] + t->used[1][c] + t->used[2][c] + t->used[3][c];
+        if (done > barbu_contract_times(r, c))
+            FAIL("a contract played more often than the game allows");
+    }
+    if (!bb_schedule_feasible(r, t->used, t->declared) && t->phase != BARBU_PHASE_OVER)
+        FAIL("the schedule can no longer be completed");
     for (int p = 0; p < 4; p++) {
         for (int c = 0; c < r->n_contracts; c++)
             if (t->used[p][c] > r->contract[c].per_player)
@@ -97,6 +104,16 @@ int barbu_state_ok(const barbu_state *s, const char **why)
         for (int i = 0; i < t->n_out; i++)
             if (t->in_hand[t->out[i]] != 0)
                 FAIL("a player out still holds cards");
+    }
+    if (t->phase == BARBU_PHASE_ARRANGE) {
+        for (int p = 0; p < 4; p++) {
+            bool set = (t->arranged >> p) & 1;
+            if (!set && (s->pending[p][0] | s->pending[p][1]))
+                FAIL("rows kept for a seat that has not set them");
+            if (set && barbu_arrange_check(s->hand[p], s->pending[p][0], s->pending[p][1],
+                                           r->fouls_lose, NULL, 0) != 0)
+                FAIL("a seat's rows are not a valid arrangement of its hand");
+        }
     }
     if (t->phase == BARBU_PHASE_PLAY && t->in_hand[t->to_move] == 0)
         FAIL("the seat to move has no cards");

@@ -169,6 +169,10 @@ int barbu_state_from_view(const barbu_view *v, const barbu_cards hands[4], barbu
     const barbu_table *t = &v->t;
     if (t->phase == BARBU_PHASE_OVER)
         return BARBU_EOVER;
+    /* Rows set by other seats are secret, and a state needs them. */
+    unsigned others = v->seat == BARBU_ALL_SEATS ? 0xfu : 0xfu & ~(1u << v->seat);
+    if (t->phase == BARBU_PHASE_ARRANGE && (t->arranged & others))
+        return BARBU_EPHASE;
     barbu_cards all = 0, played = t->played[0] | t->played[1] | t->played[2] | t->played[3];
     for (int seat = 0; seat < 4; seat++) {
         /* Each hand as big as the table says, apart from the others and the
@@ -188,6 +192,11 @@ int barbu_state_from_view(const barbu_view *v, const barbu_cards hands[4], barbu
     for (int seat = 0; seat < 4; seat++) {
         out->hand[seat] = hands[seat];
         out->dealt[seat] = hands[seat] | t->played[seat];
+    }
+    if (t->phase == BARBU_PHASE_ARRANGE && v->seat >= 0 && v->seat < 4 &&
+        ((t->arranged >> v->seat) & 1)) {
+        out->pending[v->seat][0] = v->rows[BARBU_ROW_BACK];
+        out->pending[v->seat][1] = v->rows[BARBU_ROW_MIDDLE];
     }
     return 0;
 }
@@ -225,8 +234,9 @@ static int check_declare(const barbu_rules *r, const barbu_table *t, const barbu
     int c = __builtin_ctz(m);
     if (c >= r->n_contracts || r->contract[c].per_player == 0)
         return BARBU_ECONTRACT;
-    if (t->used[a->seat][c] >= r->contract[c].per_player)
-        return BARBU_EUSED;
+    int err = bb_schedule_check(r, t, a->seat, c);
+    if (err != 0)
+        return err;
     const barbu_contract *k = &r->contract[c];
     bool wants_trump = k->kind == BARBU_KIND_TRUMPS;
     bool wants_rank = k->kind == BARBU_KIND_DOMINO;
@@ -273,6 +283,8 @@ int bb_check(const barbu_rules *r, const barbu_table *t, barbu_cards hand, const
         if (t->kind != BARBU_KIND_DOMINO && t->kind != BARBU_KIND_PATIENCE)
             return BARBU_EPHASE;
         return bb_playable(r, t, hand) ? BARBU_EMUSTPLAY : 0;
+    case BARBU_ACT_ARRANGE:
+        return barbu_arrange_check(hand, a->cards, a->middle, r->fouls_lose, NULL, 0);
     default:
         return BARBU_EPHASE;
     }
@@ -290,7 +302,7 @@ static int legal_declares(const barbu_rules *r, const barbu_table *t, barbu_acti
     int n = 0, seat = t->to_move;
     for (int c = 0; c < r->n_contracts; c++) {
         const barbu_contract *k = &r->contract[c];
-        if (t->used[seat][c] >= k->per_player)
+        if (k->per_player == 0 || bb_schedule_check(r, t, seat, c) != 0)
             continue;
         if (k->kind == BARBU_KIND_TRUMPS) {
             for (int suit = BARBU_SPADES; suit >= BARBU_CLUBS; suit--) {
@@ -308,6 +320,56 @@ static int legal_declares(const barbu_rules *r, const barbu_table *t, barbu_acti
         }
     }
     return n;
+}
+
+/* The k cards of a set picked by the bits of sel (a k-subset of 0..n-1). */
+static barbu_cards pick(const barbu_card *cards, unsigned sel)
+{
+    barbu_cards set = 0;
+    for (; sel; sel &= sel - 1)
+        set |= BARBU_BIT(cards[__builtin_ctz(sel)]);
+    return set;
+}
+
+/* The next larger number with as many bits set (Gosper's hack). */
+static unsigned next_subset(unsigned x)
+{
+    unsigned low = x & -x, ripple = x + low;
+    return ripple | (((x ^ ripple) >> 2) / low);
+}
+
+/* Every valid setting of the rows: a back of 5, a middle of 5 from the rest,
+ * the last 3 in front, in a fixed order. */
+static int legal_arrangements(const barbu_rules *r, int seat, barbu_cards hand, barbu_action *out,
+                              int cap)
+{
+    barbu_card cards[13];
+    int n = 0;
+    if (barbu_count(hand) != 13)
+        return 0;
+    for (barbu_cards h = hand; h; h &= h - 1)
+        cards[n++] = (barbu_card)bb_lowest(h);
+    int count = 0;
+    for (unsigned back = 0x1f; back < (1u << 13); back = next_subset(back)) {
+        barbu_card rest[8];
+        int m = 0;
+        for (int i = 0; i < 13; i++)
+            if (!(back & (1u << i)))
+                rest[m++] = cards[i];
+        barbu_cards b = pick(cards, back);
+        for (unsigned mid = 0x1f; mid < (1u << 8); mid = next_subset(mid)) {
+            barbu_cards mcards = pick(rest, mid);
+            if (!r->fouls_lose && barbu_rows_fouled(b, mcards, hand & ~b & ~mcards))
+                continue;
+            if (count < cap) {
+                out[count] = barbu_act(BARBU_ACT_ARRANGE, seat);
+                out[count].cards = b;
+                out[count].middle = mcards;
+            }
+            count++;
+        }
+    }
+    return count;
 }
 
 int bb_legal(const barbu_rules *r, const barbu_table *t, barbu_cards hand, barbu_action *out,
@@ -331,6 +393,8 @@ int bb_legal(const barbu_rules *r, const barbu_table *t, barbu_cards hand, barbu
         }
         return n;
     }
+    case BARBU_PHASE_ARRANGE:
+        return legal_arrangements(r, t->to_move, hand, out, cap);
     default:
         return 0;
     }

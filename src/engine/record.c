@@ -76,6 +76,8 @@ typedef struct rec_deal {
     bool has_hands;
     int declarer; /* -1 when not given */
     act_list list[N_SECTIONS];
+    barbu_cards fronts[4]; /* Chinese Poker: the front rows as the text gives them */
+    uint8_t has_front;     /* a bit for each seat with a front row in the text */
     bool has_score, has_final;
     int16_t score[4], final[4];
     int line;                   /* of its [Deal] tag */
@@ -98,9 +100,9 @@ struct barbu_record {
 };
 
 /* Tags that the record computes or structures itself. */
-static const char *const RESERVED[] = {"Barbu",  "Rules", "Rule",     "Seed",  "First",
-                                       "Result", "Deal",  "Declarer", "Hands", "Contract",
-                                       "Score",  "Final", "Bidding",  "Play",  NULL};
+static const char *const RESERVED[] = {
+    "Barbu", "Rules",    "Rule",  "Seed",  "First",   "Result", "Deal", "Declarer",
+    "Hands", "Contract", "Score", "Final", "Bidding", "Play",   "Rows", NULL};
 
 static bool reserved(const char *key)
 {
@@ -333,8 +335,33 @@ static void contract_text(const barbu_rules *r, const barbu_action *a, char *buf
         snprintf(buf + n, cap - n, " %c", RANK_CHARS[a->rank]);
 }
 
+/* Rows in the record's words: "AS KS QS JS TS / 9H 9D 9C 2S 2H / KD QD 3C". */
+static void rows_text(barbu_cards back, barbu_cards middle, barbu_cards front, char *buf,
+                      size_t cap)
+{
+    size_t n = 0;
+    barbu_cards rows[3] = {back, middle, front};
+    buf[0] = '\0';
+    for (int r = 0; r < 3; r++) {
+        if (r > 0 && rows[r] != 0)
+            n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, " /");
+        /* By rank, highest first, as poker hands are read. */
+        for (int rank = BARBU_ACE; rank >= 2; rank--) {
+            for (int suit = BARBU_SPADES; suit >= BARBU_CLUBS; suit--) {
+                barbu_card card = BARBU_CARD(suit, rank);
+                if (!(rows[r] & BARBU_BIT(card)))
+                    continue;
+                char one[8];
+                barbu_card_format(card, BARBU_FMT_ASCII, one, sizeof one);
+                n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%s%s", n ? " " : "", one);
+            }
+        }
+    }
+}
+
 /* An action in words for messages: "E plays QS". */
-static void describe(const barbu_rules *r, const barbu_action *a, char *buf, size_t cap)
+static void describe(const barbu_rules *r, const barbu_action *a, barbu_cards hand, char *buf,
+                     size_t cap)
 {
     char what[96];
     switch (a->type) {
@@ -352,6 +379,12 @@ static void describe(const barbu_rules *r, const barbu_action *a, char *buf, siz
     case BARBU_ACT_PASS:
         snprintf(what, sizeof what, "passes");
         break;
+    case BARBU_ACT_ARRANGE: {
+        char rows[80];
+        rows_text(a->cards, a->middle, hand & ~a->cards & ~a->middle, rows, sizeof rows);
+        snprintf(what, sizeof what, "sets %s", rows);
+        break;
+    }
     default:
         snprintf(what, sizeof what, "acts");
         break;
@@ -407,14 +440,39 @@ static int replay(const barbu_record *rec, barbu_state *s, barbu_result_fn on_re
             pos++;
             if (a.seat < 0)
                 a.seat = s->t.to_move;
+            /* The action in words, only for an error: a replay that goes
+             * well never formats a line. */
             char what[128];
-            describe(&rec->rules, &a, what, sizeof what);
-            if (a.seat != s->t.to_move)
+            if (a.seat != s->t.to_move) {
+                describe(&rec->rules, &a, s->hand[a.seat], what, sizeof what);
                 return replay_fail(diag, line, k + 1, pos, BARBU_ETURN,
                                    "deal %d, action %d (%s): it is %s's turn", k + 1, pos, what,
                                    barbu_seat_name(s->t.to_move));
+            }
             barbu_state before = *s;
+            if (a.type == BARBU_ACT_ARRANGE && ((d->has_front >> a.seat) & 1) &&
+                barbu_arrange_check(s->hand[a.seat], a.cards, a.middle, true, NULL, 0) == 0 &&
+                d->fronts[a.seat] != (s->hand[a.seat] & ~a.cards & ~a.middle)) {
+                /* As the record has it, front row included. */
+                barbu_cards shown = a.cards | a.middle | d->fronts[a.seat];
+                describe(&rec->rules, &a, shown, what, sizeof what);
+                char rest[80];
+                rows_text(s->hand[a.seat] & ~a.cards & ~a.middle, 0, 0, rest, sizeof rest);
+                return replay_fail(diag, line, k + 1, pos, BARBU_EMISMATCH,
+                                   "deal %d, action %d (%s): the front row is not the rest of "
+                                   "the hand (%s)",
+                                   k + 1, pos, what, rest);
+            }
             if ((err = barbu_apply(s, &a)) != 0) {
+                describe(&rec->rules, &a, before.hand[a.seat], what, sizeof what);
+                if (a.type == BARBU_ACT_ARRANGE) {
+                    /* The exact reason, as the engine words it. */
+                    char why[160];
+                    barbu_arrange_check(before.hand[a.seat], a.cards, a.middle,
+                                        rec->rules.fouls_lose, why, sizeof why);
+                    return replay_fail(diag, line, k + 1, pos, err, "deal %d, action %d (%s): %s",
+                                       k + 1, pos, what, why);
+                }
                 if (a.type == BARBU_ACT_PLAY &&
                     (before.t.kind == BARBU_KIND_TRICKS || before.t.kind == BARBU_KIND_TRUMPS))
                     return replay_fail(
@@ -428,7 +486,7 @@ static int replay(const barbu_record *rec, barbu_state *s, barbu_result_fn on_re
         for (int sec = 0; sec < N_SECTIONS; sec++) {
             if (next[sec] < d->list[sec].n) {
                 char what[128];
-                describe(&rec->rules, &d->list[sec].v[next[sec]], what, sizeof what);
+                describe(&rec->rules, &d->list[sec].v[next[sec]], 0, what, sizeof what);
                 return replay_fail(diag, d->list[sec].line[next[sec]], k + 1, pos + 1,
                                    BARBU_EMISMATCH,
                                    complete ? "deal %d: '%s' comes after the end of the deal"
@@ -540,6 +598,8 @@ static void flush_deal(writer *w, const barbu_state *start, const barbu_state *s
         put(&w->out, "[Bidding]\n%s", w->sec[SEC_BID].buf);
     if (w->sec[SEC_PLAY].len)
         put(&w->out, "[Play]\n%s\n", w->sec[SEC_PLAY].buf);
+    if (w->sec[SEC_ARRANGE].len)
+        put(&w->out, "[Rows]\n%s", w->sec[SEC_ARRANGE].buf);
     if (complete) {
         const barbu_result *res = &s->t.last;
         if (!res->played)
@@ -588,6 +648,13 @@ static void write_step(void *ctx, const barbu_state *before, const barbu_action 
             cards_text(a->cards, text, sizeof text);
         put(b, " %s", text);
         w->in_line++;
+        break;
+    }
+    case BARBU_ACT_ARRANGE: {
+        char rows[80];
+        barbu_cards hand = before->hand[a->seat];
+        rows_text(a->cards, a->middle, hand & ~a->cards & ~a->middle, rows, sizeof rows);
+        put(&w->sec[SEC_ARRANGE], "%s: %s\n", barbu_seat_name(a->seat), rows);
         break;
     }
     default:
@@ -688,7 +755,7 @@ typedef struct reader {
     barbu_record *rec;
     barbu_diag *diag;
     int line;
-    int section; /* SEC_BID or SEC_PLAY while reading a body, else -1 */
+    int section; /* SEC_BID, SEC_PLAY or SEC_ARRANGE while reading a body, else -1 */
     rec_deal *deal;
     char rules_text[8192];
     size_t rules_len;
@@ -860,6 +927,51 @@ static int parse_play(reader *rd, char *body)
     return any ? 0 : fail(rd, "a play line without plays");
 }
 
+/* "E: AS KS QS JS TS / 9H 9D 9C 2S 2H / KD QD 3C": back, middle, front. */
+static int parse_rows(reader *rd, char *body)
+{
+    char *save = NULL;
+    char *tok = strtok_r(body, " ", &save);
+    size_t n = tok ? strlen(tok) : 0;
+    int seat = n == 2 && tok[1] == ':' ? barbu_seat_parse((char[]){tok[0], '\0'}) : -1;
+    if (seat < 0)
+        return fail(rd, "a rows line starts with the seat, as 'E:'");
+    if ((rd->deal->has_front >> seat) & 1)
+        return fail(rd, "a second rows line for %s", barbu_seat_name(seat));
+    barbu_cards rows[3] = {0, 0, 0}, all = 0;
+    int row = 0;
+    for (tok = strtok_r(NULL, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        if (strcmp(tok, "/") == 0) {
+            if (++row == 3)
+                return fail(rd, "rows are back / middle / front: three rows, not more");
+            continue;
+        }
+        const char *end;
+        int card = barbu_card_parse(tok, &end);
+        if (card < 0 || *end != '\0')
+            return fail(rd, "'%s' is not a card (as QS, TH, 7D) or '/'", tok);
+        if (all & BARBU_BIT(card))
+            return fail(rd, "%s is in the rows twice", tok);
+        all |= BARBU_BIT(card);
+        rows[row] |= BARBU_BIT(card);
+    }
+    static const char *const NAMES[] = {"back", "middle", "front"};
+    static const int SIZES[] = {5, 5, 3};
+    if (row != 2)
+        return fail(rd, "rows are back / middle / front, separated by ' / '");
+    for (int r = 0; r < 3; r++)
+        if (barbu_count(rows[r]) != SIZES[r])
+            return fail(rd, "the %s row has %d cards, not %d", NAMES[r], barbu_count(rows[r]),
+                        SIZES[r]);
+    barbu_action a = barbu_act(BARBU_ACT_ARRANGE, seat);
+    a.cards = rows[0];
+    a.middle = rows[1];
+    rd->deal->fronts[seat] = rows[2];
+    rd->deal->has_front |= (uint8_t)(1u << seat);
+    int err = list_push(&rd->deal->list[SEC_ARRANGE], &a, rd->line);
+    return err ? fail(rd, "%s", barbu_strerror(err)) : 0;
+}
+
 static int header_tag(reader *rd, const char *key, const char *value)
 {
     barbu_record *rec = rd->rec;
@@ -999,7 +1111,9 @@ static int read_line(reader *rd, char *s)
             return parse_bid(rd, s);
         if (rd->section == SEC_PLAY)
             return parse_play(rd, s);
-        return fail(rd, "text outside a [Bidding] or [Play] section");
+        if (rd->section == SEC_ARRANGE)
+            return parse_rows(rd, s);
+        return fail(rd, "text outside a [Bidding], [Play] or [Rows] section");
     }
     /* [Key "value"] or [Key] */
     n = strlen(s);
@@ -1025,8 +1139,8 @@ static int read_line(reader *rd, char *s)
     if (value == NULL) {
         if (rd->deal == NULL)
             return fail(rd, "[%s] outside a deal", key);
-        if (strcmp(key, "Bidding") == 0 || strcmp(key, "Play") == 0) {
-            int sec = key[0] == 'B' ? SEC_BID : SEC_PLAY;
+        if (strcmp(key, "Bidding") == 0 || strcmp(key, "Play") == 0 || strcmp(key, "Rows") == 0) {
+            int sec = key[0] == 'B' ? SEC_BID : key[0] == 'P' ? SEC_PLAY : SEC_ARRANGE;
             if (rd->deal->list[sec].n > 0)
                 return fail(rd, "a second [%s] section", key);
             rd->section = sec;

@@ -85,16 +85,159 @@ static void preset_uk(barbu_rules *r)
 static void preset_classic(barbu_rules *r)
 {
     preset_uk(r);
-    snprintf(r->preset, sizeof r->preset, "classic");
     r->rotation = BARBU_ROTATE_BLOCK;
+}
+
+/* Quick Rotation Barbu (seeds 001 and 004): seed 004's game with a new
+ * declarer every deal, which is also how the UK online game rotates. */
+static void preset_quick(barbu_rules *r)
+{
+    preset_classic(r);
+    r->rotation = BARBU_ROTATE_EVERY_DEAL;
+}
+
+/* Ravage City (seed 004): an eighth contract, and the other seven rescored
+ * so that the game still sums to zero. */
+static void preset_ravage(barbu_rules *r)
+{
+    preset_classic(r);
+    r->contract[barbu_contract_find(r, "no-tricks")].per_trick = -3;
+    set_rank(&r->contract[barbu_contract_find(r, "no-queens")], BARBU_QUEEN, -8);
+    r->contract[barbu_contract_find(r, "no-king")].card[BARBU_CARD(BARBU_HEARTS, BARBU_KING)] = -21;
+    r->contract[barbu_contract_find(r, "trumps")].per_trick = 7;
+    barbu_contract *c = &r->contract[barbu_contract_find(r, "domino")];
+    c->place[0] = 50;
+    c->place[1] = 25;
+    c->place[2] = 10;
+    c->place[3] = 0;
+    c = add_contract(r, "ravage", "Ravage City", "RC", BARBU_KIND_RAVAGE, 0);
+    c->shared = -24;
+}
+
+/* Chinese Poker (seeds 001, 004): a ninth contract on top of Ravage City.
+ * It scores each pair of players against each other, so it is zero-sum on
+ * its own: one row is 1 unit, a scoop 3 more, and a unit is 4 points. */
+static void preset_chinese(barbu_rules *r)
+{
+    preset_ravage(r);
+    barbu_contract *c = add_contract(r, "chinese", "Chinese Poker", "CP", BARBU_KIND_CHINESE, 0);
+    c->per_row = 4;
+    c->scoop = 3;
+}
+
+/* King, or Rıfkı (seed 004): 20 deals, a new declarer every deal; six
+ * negative contracts played twice each and Trumps eight times, each player
+ * choosing three negative contracts and Trumps twice. */
+static void preset_king(barbu_rules *r)
+{
+    memset(r, 0, sizeof *r);
+    r->deck_low = 2;
+    r->rotation = BARBU_ROTATE_EVERY_DEAL;
+    r->first_lead = BARBU_FIRST_DECLARER;
+    r->domino_first = BARBU_FIRST_DECLARER;
+    r->must_trump = true;
+    r->hearts_lead = true;
+    r->early_end = true;
+    r->doubling = false;
+    r->undoubled_shared = false;
+    r->mandatory_doubles = 0;
+    r->israeli = BARBU_ISRAELI_OFF;
+
+    barbu_contract *c = add_contract(r, "no-king", "No King", "NK", BARBU_KIND_TRICKS,
+                                     BARBU_CF_HEARTS_LEAD | BARBU_CF_EARLY_END);
+    c->card[BARBU_CARD(BARBU_HEARTS, BARBU_KING)] = -320;
+    c = add_contract(r, "no-girls", "No Girls", "NG", BARBU_KIND_TRICKS, BARBU_CF_EARLY_END);
+    set_rank(c, BARBU_QUEEN, -100);
+    c = add_contract(r, "no-boys", "No Boys", "NB", BARBU_KIND_TRICKS, BARBU_CF_EARLY_END);
+    set_rank(c, BARBU_JACK, -60);
+    set_rank(c, BARBU_KING, -60);
+    c = add_contract(r, "no-hearts", "No Hearts", "NH", BARBU_KIND_TRICKS, BARBU_CF_HEARTS_LEAD);
+    set_suit(c, BARBU_HEARTS, -30);
+    c = add_contract(r, "no-last-two", "No Last Two", "NL", BARBU_KIND_TRICKS, 0);
+    c->trick_from_end[0] = -180;
+    c->trick_from_end[1] = -180;
+    c = add_contract(r, "no-tricks", "No Tricks", "NT", BARBU_KIND_TRICKS, 0);
+    c->per_trick = -50;
+    for (int i = 0; i < r->n_contracts; i++)
+        r->contract[i].times = 2;
+    c = add_contract(r, "trumps", "Trumps", "TR", BARBU_KIND_TRUMPS, 0);
+    c->per_trick = 50;
+    c->per_player = 2;
+    c->times = 8;
+}
+
+/* King with seed 004's other sixth contract: the 7th and the last trick. */
+static void preset_king_7th(barbu_rules *r)
+{
+    preset_king(r);
+    barbu_contract *c = &r->contract[barbu_contract_find(r, "no-last-two")];
+    snprintf(c->key, sizeof c->key, "no-7th-last");
+    snprintf(c->name, sizeof c->name, "No 7th and Last");
+    snprintf(c->abbr, sizeof c->abbr, "N7");
+    c->trick_from_end[1] = 0;
+    c->trick_from_end[BARBU_MAX_TRICKS - 7] = -180;
+}
+
+/*
+ * The 32-card pack (7 to A, 8 cards each) of the first French game (seed
+ * 004).  The card scores stay as they are; No Tricks and Trumps keep their
+ * value a trick over 8 tricks, and Domino's last place scores 0 (as some
+ * play it, seed 001) so that the game still sums to zero: -16 - 20 - 24 -
+ * 20 - 30 = -110 = -(40 + 70).
+ */
+static void to_32(barbu_rules *r)
+{
+    r->deck_low = 7;
+    for (int i = 0; i < r->n_contracts; i++)
+        for (int rank = 2; rank < 7; rank++)
+            set_rank(&r->contract[i], rank, 0);
+}
+
+static void preset_uk_32(barbu_rules *r)
+{
+    preset_uk(r);
+    to_32(r);
+    r->contract[barbu_contract_find(r, "domino")].place[3] = 0;
+}
+
+static void preset_classic_32(barbu_rules *r)
+{
+    preset_uk_32(r);
+    r->rotation = BARBU_ROTATE_BLOCK;
+}
+
+static void preset_quick_32(barbu_rules *r)
+{
+    preset_uk_32(r);
+}
+
+/* Ravage City in 32 cards: -24 - 20 - 32 - 21 - 30 - 24 = -151 against
+ * Trumps +7 a trick (+56) and Domino 55/30/10/0 (+95). */
+static void preset_ravage_32(barbu_rules *r)
+{
+    preset_ravage(r);
+    to_32(r);
+    barbu_contract *c = &r->contract[barbu_contract_find(r, "domino")];
+    c->place[0] = 55;
+    c->place[1] = 30;
 }
 
 static const struct {
     const char *name;
     void (*fill)(barbu_rules *);
+    const char *about;
 } PRESETS[] = {
-    {"uk", preset_uk},
-    {"classic", preset_classic},
+    {"uk", preset_uk, "the standard game as played online in the UK (seeds 002, 003)"},
+    {"classic", preset_classic, "the standard game with each declarer's contracts in a row (004)"},
+    {"quick", preset_quick, "Quick Rotation Barbu: a new declarer every deal (001, 004)"},
+    {"ravage", preset_ravage, "Ravage City as an eighth contract, 32 deals (001, 004)"},
+    {"chinese", preset_chinese, "Chinese Poker as a ninth contract, with Ravage City (001, 004)"},
+    {"king", preset_king, "King or Rifki: 20 deals, Trumps eight times (004)"},
+    {"king-7th", preset_king_7th, "King with No 7th and Last for No Last Two (004)"},
+    {"uk-32", preset_uk_32, "uk with the 32-card pack, 7 to A (004)"},
+    {"classic-32", preset_classic_32, "classic with the 32-card pack"},
+    {"quick-32", preset_quick_32, "quick with the 32-card pack"},
+    {"ravage-32", preset_ravage_32, "ravage with the 32-card pack"},
 };
 
 #define N_PRESETS (sizeof PRESETS / sizeof PRESETS[0])
@@ -104,6 +247,7 @@ int barbu_rules_preset(barbu_rules *rules, const char *name)
     for (size_t i = 0; i < N_PRESETS; i++) {
         if (strcmp(name, PRESETS[i].name) == 0) {
             PRESETS[i].fill(rules);
+            snprintf(rules->preset, sizeof rules->preset, "%s", PRESETS[i].name);
             return 0;
         }
     }
@@ -113,6 +257,11 @@ int barbu_rules_preset(barbu_rules *rules, const char *name)
 const char *barbu_preset_name(int index)
 {
     return index >= 0 && (size_t)index < N_PRESETS ? PRESETS[index].name : NULL;
+}
+
+const char *barbu_preset_about(int index)
+{
+    return index >= 0 && (size_t)index < N_PRESETS ? PRESETS[index].about : NULL;
 }
 
 /* ------------------------------------------------------------- derived */
@@ -130,12 +279,18 @@ int barbu_rules_hand_size(const barbu_rules *rules)
     return 15 - rules->deck_low;
 }
 
+int barbu_contract_times(const barbu_rules *rules, int index)
+{
+    const barbu_contract *c = &rules->contract[index];
+    return c->times ? c->times : 4 * c->per_player;
+}
+
 int barbu_rules_deals(const barbu_rules *rules)
 {
     int n = 0;
     for (int i = 0; i < rules->n_contracts; i++)
-        n += rules->contract[i].per_player;
-    return 4 * n;
+        n += barbu_contract_times(rules, i);
+    return n;
 }
 
 int barbu_contract_total(const barbu_rules *rules, int index)
@@ -149,6 +304,10 @@ int barbu_contract_total(const barbu_rules *rules, int index)
         for (int i = 0; i < 4; i++)
             total += c->place[i];
         return total;
+    case BARBU_KIND_RAVAGE:
+        return c->shared;
+    case BARBU_KIND_CHINESE:
+        return 0; /* each pair of players scores against each other */
     default:
         break;
     }
@@ -253,6 +412,13 @@ static const option OPTIONS[] = {
      0,
      {"off", "advise", "enforce"},
      "the Israeli penalty-discard rule of seed 002"},
+    {"chinese-fouls",
+     OPT_BOOL,
+     FIELD(fouls_lose),
+     0,
+     0,
+     {"refuse", "lose"},
+     "Chinese Poker: rows out of order are refused, or accepted and lose every row"},
 };
 
 #define N_OPTIONS (sizeof OPTIONS / sizeof OPTIONS[0])
@@ -378,6 +544,46 @@ static int card_selector(const char *s, barbu_cards *cards)
     return 0;
 }
 
+/* How each kind of contract scores, and so which fields it has. */
+enum { SCORE_TRICKS, SCORE_PLACES, SCORE_SHARED, SCORE_ROWS };
+static const char *const SCORED_BY[] = {
+    "tricks and cards taken (per-trick, card.X, trick-from-end)",
+    "places in the layout (places)",
+    "one shared penalty (shared)",
+    "rows (per-row, scoop)",
+};
+
+static int score_kind(int kind)
+{
+    switch (kind) {
+    case BARBU_KIND_DOMINO:
+    case BARBU_KIND_PATIENCE:
+        return SCORE_PLACES;
+    case BARBU_KIND_RAVAGE:
+        return SCORE_SHARED;
+    case BARBU_KIND_CHINESE:
+        return SCORE_ROWS;
+    default:
+        return SCORE_TRICKS;
+    }
+}
+
+/* Which way of scoring a field belongs to, or -1 for the fields of every
+ * contract. */
+static int field_kind(const char *field)
+{
+    if (strcmp(field, "per-trick") == 0 || strcmp(field, "trick-from-end") == 0 ||
+        strncmp(field, "card.", 5) == 0)
+        return SCORE_TRICKS;
+    if (strcmp(field, "places") == 0)
+        return SCORE_PLACES;
+    if (strcmp(field, "shared") == 0)
+        return SCORE_SHARED;
+    if (strcmp(field, "per-row") == 0 || strcmp(field, "scoop") == 0)
+        return SCORE_ROWS;
+    return -1;
+}
+
 /* Sets one field of a contract ("no-hearts.card.AH = -6"). */
 static int set_contract_field(barbu_rules *r, barbu_contract *c, const char *field, char *value,
                               int line, barbu_diag *diag)
@@ -385,16 +591,25 @@ static int set_contract_field(barbu_rules *r, barbu_contract *c, const char *fie
     int v;
     /* A field that the contract's kind never scores would be lost on the
      * way back out, so it is refused here. */
-    bool layout = c->kind == BARBU_KIND_DOMINO || c->kind == BARBU_KIND_PATIENCE;
-    bool trick_field = strcmp(field, "per-trick") == 0 || strcmp(field, "trick-from-end") == 0 ||
-                       strncmp(field, "card.", 5) == 0;
-    if (layout && trick_field)
-        return bb_diag(diag, line, BARBU_ERULES,
-                       "%s is not played in tricks: it scores by places (%s.places)", c->key,
-                       c->key);
-    if (!layout && strcmp(field, "places") == 0)
-        return bb_diag(diag, line, BARBU_ERULES,
-                       "%s is played in tricks: only a layout (Domino) scores by places", c->key);
+    int kind = field_kind(field);
+    if (kind >= 0 && kind != score_kind(c->kind))
+        return bb_diag(diag, line, BARBU_ERULES, "%s scores %s: '%s' is not one of its fields",
+                       c->key, SCORED_BY[score_kind(c->kind)], field);
+    if (strcmp(field, "times") == 0) {
+        if (parse_int(value, 0, 28, &v) != 0)
+            return bb_diag(diag, line, BARBU_ERULES,
+                           "%s.times must be from 0 to 28 (0: per-player for each player)", c->key);
+        c->times = (uint8_t)v;
+        return 0;
+    }
+    if (strcmp(field, "shared") == 0 || strcmp(field, "per-row") == 0 ||
+        strcmp(field, "scoop") == 0) {
+        if (parse_int(value, SCORE_MIN, SCORE_MAX, &v) != 0)
+            return bb_diag(diag, line, BARBU_ERULES, "%s.%s must be a score from %d to %d", c->key,
+                           field, SCORE_MIN, SCORE_MAX);
+        *(field[0] == 's' ? (field[1] == 'h' ? &c->shared : &c->scoop) : &c->per_row) = (int16_t)v;
+        return 0;
+    }
     if (strcmp(field, "per-trick") == 0) {
         if (parse_int(value, SCORE_MIN, SCORE_MAX, &v) != 0)
             return bb_diag(diag, line, BARBU_ERULES, "%s.per-trick must be a score from %d to %d",
@@ -467,7 +682,7 @@ static int set_contract_field(barbu_rules *r, barbu_contract *c, const char *fie
     }
     return bb_diag(diag, line, BARBU_ERULES,
                    "unknown key '%s.%s' (fields: per-trick, card.X, trick-from-end, places, "
-                   "per-player, rules)",
+                   "shared, per-row, scoop, per-player, times, rules)",
                    c->key, field);
 }
 
@@ -475,7 +690,7 @@ int barbu_rules_parse(barbu_rules *rules, const char *text, size_t len, barbu_di
 {
     barbu_rules r;
     preset_uk(&r);
-    int line = 0, settings = 0, last_score_line = 0;
+    int line = 0, settings = 0, last_score_line = 0, base_deck_low = r.deck_low;
     size_t pos = 0;
     char buf[512];
     while (pos < len) {
@@ -509,7 +724,9 @@ int barbu_rules_parse(barbu_rules *rules, const char *text, size_t len, barbu_di
             if (settings != 1)
                 return bb_diag(diag, line, BARBU_ERULES, "the preset line must come first");
             if (barbu_rules_preset(&r, value) != 0)
-                return bb_diag(diag, line, BARBU_ERULES, "unknown preset '%s'", value);
+                return bb_diag(diag, line, BARBU_ERULES, "unknown preset '%s' (barbu rules --list)",
+                               value);
+            base_deck_low = r.deck_low;
             continue;
         }
         const option *o = NULL;
@@ -519,6 +736,9 @@ int barbu_rules_parse(barbu_rules *rules, const char *text, size_t len, barbu_di
         int err;
         if (o != NULL) {
             err = set_option(&r, o, value, line, diag);
+            /* A new pack changes every table's total: blame the line. */
+            if (strcmp(o->key, "deck") == 0)
+                last_score_line = line;
         } else if (strcmp(key, "domino-scores") == 0) {
             int idx = -1;
             for (int i = 0; i < r.n_contracts; i++)
@@ -557,7 +777,9 @@ int barbu_rules_parse(barbu_rules *rules, const char *text, size_t len, barbu_di
     if (err != 0) {
         /* A failed check is blamed on the line that last changed a score,
          * or on the end of the file when no line did. */
-        return bb_diag(diag, last_score_line ? last_score_line : line, err, "%s", check.msg);
+        bool hint = r.deck_low == 7 && base_deck_low == 2 && strstr(check.msg, "sum to zero");
+        return bb_diag(diag, last_score_line ? last_score_line : line, err, "%s%s", check.msg,
+                       hint ? " (the 32-card presets, such as uk-32, have tables that do)" : "");
     }
     *rules = r;
     return 0;
@@ -582,14 +804,18 @@ int barbu_rules_check(const barbu_rules *rules, barbu_diag *diag)
     if (r->rotation > BARBU_ROTATE_BLOCK || r->first_lead > BARBU_FIRST_LEFT ||
         r->domino_first > BARBU_FIRST_LEFT || r->israeli > BARBU_ISRAELI_ENFORCE)
         return bb_diag(diag, 0, BARBU_ERULES, "an option is out of range");
-    int tricks = barbu_rules_hand_size(r), per_declarer = 0;
+    int tricks = barbu_rules_hand_size(r), deals = barbu_rules_deals(r);
     long game_total = 0;
     for (int i = 0; i < r->n_contracts; i++) {
         const barbu_contract *c = &r->contract[i];
-        per_declarer += c->per_player;
-        if (c->kind > BARBU_KIND_DOMINO)
+        if (c->kind > BARBU_KIND_CHINESE || c->kind == BARBU_KIND_PATIENCE)
             return bb_diag(diag, 0, BARBU_ERULES, "%s: this kind of contract is not playable yet",
                            c->key);
+        if (c->times > 4 * c->per_player)
+            return bb_diag(diag, 0, BARBU_ERULES,
+                           "%s is played %d times, more than four players declaring it at most "
+                           "%d times each",
+                           c->key, c->times, c->per_player);
         for (int k = tricks; k < BARBU_MAX_TRICKS; k++)
             if (c->trick_from_end[k] != 0)
                 return bb_diag(diag, 0, BARBU_ERULES, "%s scores a trick beyond the %d of a deal",
@@ -601,18 +827,41 @@ int barbu_rules_check(const barbu_rules *rules, barbu_diag *diag)
             return bb_diag(diag, 0, BARBU_ERULES,
                            "%s cannot end early: it must score cards taken and nothing else",
                            c->key);
-        game_total += (long)barbu_contract_total(r, i) * c->per_player;
+        /* Two, three or four players tied at Ravage City share its score. */
+        if (c->kind == BARBU_KIND_RAVAGE && c->shared % 12 != 0)
+            return bb_diag(diag, 0, BARBU_ERULES,
+                           "%s.shared must be a multiple of 12, so that two, three or four tied "
+                           "players share it evenly",
+                           c->key);
+        if (c->kind == BARBU_KIND_CHINESE && tricks != 13)
+            return bb_diag(diag, 0, BARBU_ERULES,
+                           "%s needs 13 cards a hand (rows of 5, 5 and 3): not the 32-card pack",
+                           c->key);
+        if (c->kind == BARBU_KIND_CHINESE && (c->per_row < 0 || c->scoop < 0))
+            return bb_diag(diag, 0, BARBU_ERULES, "%s: per-row and scoop cannot be negative",
+                           c->key);
+        game_total += (long)barbu_contract_total(r, i) * barbu_contract_times(r, i);
     }
-    if (per_declarer == 0)
+    if (deals == 0)
         return bb_diag(diag, 0, BARBU_ERULES, "no contract is ever declared");
-    if (r->mandatory_doubles > per_declarer)
+    if (deals % 4 != 0)
+        return bb_diag(diag, 0, BARBU_ERULES,
+                       "a game of %d deals cannot give each of the four players as many", deals);
+    if (deals > 255)
+        return bb_diag(diag, 0, BARBU_ERULES, "a game of %d deals is longer than 255", deals);
+    uint8_t none[4][BARBU_MAX_CONTRACTS] = {{0}}, declared[4] = {0};
+    if (!bb_schedule_feasible(r, none, declared))
+        return bb_diag(diag, 0, BARBU_ERULES,
+                       "the players cannot share out the contracts: each declares %d, and no "
+                       "contract more than its per-player times",
+                       deals / 4);
+    if (r->mandatory_doubles > deals / 4)
         return bb_diag(diag, 0, BARBU_ERULES,
                        "mandatory-doubles (%d) exceeds the %d contracts of each declarer",
-                       r->mandatory_doubles, per_declarer);
+                       r->mandatory_doubles, deals / 4);
     if (game_total != 0)
         return bb_diag(diag, 0, BARBU_ERULES,
-                       "the contract scores no longer sum to zero over a game (they sum to %ld "
-                       "for each player's set of contracts)",
+                       "the contract scores no longer sum to zero over a game (they sum to %ld)",
                        game_total);
     return 0;
 }
@@ -718,7 +967,17 @@ static void write_contract(out *o, const barbu_rules *r, const barbu_contract *c
     emit(o, "\n# %s\n", c->name);
     if (full || CHANGED(per_player))
         emit(o, "%s.per-player = %d\n", c->key, c->per_player);
-    if (c->kind == BARBU_KIND_DOMINO || c->kind == BARBU_KIND_PATIENCE) {
+    if ((full && c->times != 0) || CHANGED(times))
+        emit(o, "%s.times = %d\n", c->key, c->times);
+    if (c->kind == BARBU_KIND_RAVAGE) {
+        if (full || CHANGED(shared))
+            emit(o, "%s.shared = %d\n", c->key, c->shared);
+    } else if (c->kind == BARBU_KIND_CHINESE) {
+        if (full || CHANGED(per_row))
+            emit(o, "%s.per-row = %d\n", c->key, c->per_row);
+        if (full || CHANGED(scoop))
+            emit(o, "%s.scoop = %d\n", c->key, c->scoop);
+    } else if (c->kind == BARBU_KIND_DOMINO || c->kind == BARBU_KIND_PATIENCE) {
         if (full || CHANGED(place)) {
             emit(o, "%s.places = ", c->key);
             write_ints(o, c->place, 4);

@@ -6,6 +6,41 @@
 
 #include "internal.h"
 
+/*
+ * Ravage City (seed 004): whoever takes the most cards of any one suit
+ * scores the penalty; players tied for the most share it equally.
+ */
+static void score_ravage(const barbu_contract *k, const barbu_table *t, int16_t part[4])
+{
+    int most[4], top = 0, tied = 0;
+    for (int seat = 0; seat < 4; seat++) {
+        most[seat] = 0;
+        for (int suit = 0; suit < 4; suit++) {
+            int n = barbu_count(t->taken[seat] & BARBU_SUIT_CARDS(suit));
+            if (n > most[seat])
+                most[seat] = n;
+        }
+        if (most[seat] > top)
+            top = most[seat];
+    }
+    for (int seat = 0; seat < 4; seat++)
+        tied += most[seat] == top;
+    for (int seat = 0; seat < 4; seat++)
+        part[seat] = (int16_t)(most[seat] == top ? k->shared / tied : 0);
+}
+
+/* Chinese Poker: each seat against each of the other three. */
+void bb_score_rows(const barbu_contract *k, const barbu_cards rows[4][3], int16_t part[4])
+{
+    for (int a = 0; a < 4; a++) {
+        int units = 0;
+        for (int b = 0; b < 4; b++)
+            if (b != a)
+                units += barbu_rows_compare(rows[a], rows[b], k->scoop);
+        part[a] = (int16_t)(units * k->per_row);
+    }
+}
+
 void bb_score_deal(const barbu_rules *r, const barbu_table *t, barbu_result *res)
 {
     int tricks = barbu_rules_hand_size(r);
@@ -16,6 +51,10 @@ void bb_score_deal(const barbu_rules *r, const barbu_table *t, barbu_result *res
         if (k->kind == BARBU_KIND_DOMINO || k->kind == BARBU_KIND_PATIENCE) {
             for (int i = 0; i < 4; i++)
                 part[t->out[i]] = k->place[i];
+        } else if (k->kind == BARBU_KIND_RAVAGE) {
+            score_ravage(k, t, part);
+        } else if (k->kind == BARBU_KIND_CHINESE) {
+            bb_score_rows(k, (const barbu_cards(*)[3])res->rows, part);
         } else {
             for (int seat = 0; seat < 4; seat++) {
                 int v = k->per_trick * t->tricks[seat];

@@ -8,12 +8,10 @@
 
 #include "internal.h"
 
+/* Deals each player declares in a game. */
 static int per_declarer(const barbu_rules *r)
 {
-    int n = 0;
-    for (int i = 0; i < r->n_contracts; i++)
-        n += r->contract[i].per_player;
-    return n;
+    return barbu_rules_deals(r) / 4;
 }
 
 static int pack_of(const barbu_rules *r, barbu_card *cards)
@@ -126,7 +124,7 @@ static void start_deal(barbu_state *s)
     t->n_cuts = 0;
     memset(t->cuts, 0, sizeof t->cuts);
     t->n_pass_ons = 0;
-    memset(t->rows, 0, sizeof t->rows);
+    t->arranged = 0;
     memset(s->pending, 0, sizeof s->pending);
 }
 
@@ -211,6 +209,14 @@ static void finish_deal(barbu_state *s, bool played)
     memcpy(res->tricks, t->tricks, sizeof res->tricks);
     memcpy(res->order, t->out, sizeof res->order);
     memcpy(res->taken, t->taken, sizeof res->taken);
+    if (played && t->kind == BARBU_KIND_CHINESE) {
+        for (int seat = 0; seat < 4; seat++) {
+            res->rows[seat][BARBU_ROW_BACK] = s->pending[seat][0];
+            res->rows[seat][BARBU_ROW_MIDDLE] = s->pending[seat][1];
+            res->rows[seat][BARBU_ROW_FRONT] =
+                s->hand[seat] & ~s->pending[seat][0] & ~s->pending[seat][1];
+        }
+    }
     if (played) {
         if (t->kind == BARBU_KIND_TRICKS || t->kind == BARBU_KIND_TRUMPS)
             res->tricks_left = (uint8_t)(barbu_rules_hand_size(r) - t->ntricks);
@@ -236,6 +242,13 @@ static void start_play(barbu_state *s)
 {
     barbu_table *t = &s->t;
     const barbu_rules *r = s->rules;
+    if (t->kind == BARBU_KIND_CHINESE) {
+        /* The rows are set in turn from the declarer's left and shown
+         * together once all four are set, as if set at once. */
+        t->phase = BARBU_PHASE_ARRANGE;
+        t->to_move = (int8_t)bb_next_seat(t->declarer);
+        return;
+    }
     t->phase = BARBU_PHASE_PLAY;
     int first;
     if (t->kind == BARBU_KIND_DOMINO || t->kind == BARBU_KIND_PATIENCE)
@@ -254,7 +267,9 @@ static void apply_declare(barbu_state *s, const barbu_action *a)
     int c = bb_lowest(a->contracts);
     const barbu_contract *k = &r->contract[c];
     t->contracts = a->contracts;
-    t->kind = k->kind;
+    /* Ravage City is played as the other trick contracts; only its score
+     * differs. */
+    t->kind = k->kind == BARBU_KIND_RAVAGE ? BARBU_KIND_TRICKS : k->kind;
     t->trump = a->trump;
     t->rank = k->kind == BARBU_KIND_PATIENCE ? k->fixed_rank : a->rank;
     barbu_cards deck = bb_deck(r), penalty = 0;
@@ -310,6 +325,18 @@ static void apply_bid(barbu_state *s, const barbu_action *a)
         end_bidding(s);
     else
         t->to_move = (int8_t)next;
+}
+
+static void apply_arrange(barbu_state *s, const barbu_action *a)
+{
+    barbu_table *t = &s->t;
+    s->pending[a->seat][0] = a->cards;
+    s->pending[a->seat][1] = a->middle;
+    t->arranged |= (uint8_t)(1u << a->seat);
+    if (t->arranged == 0xf)
+        finish_deal(s, true);
+    else
+        t->to_move = (int8_t)bb_next_seat(a->seat);
 }
 
 static void finish_trick(barbu_state *s)
@@ -427,6 +454,9 @@ int barbu_apply(barbu_state *s, const barbu_action *a)
         bb_note_pass(s->rules, &s->t, a->seat);
         s->t.passes++;
         next_layout_player(&s->t, a->seat);
+        break;
+    case BARBU_ACT_ARRANGE:
+        apply_arrange(s, a);
         break;
     default:
         return BARBU_EPHASE;

@@ -21,6 +21,11 @@ void barbu_view_of(const barbu_state *s, int seat, barbu_view *v)
         return;
     v->hand[seat] = s->hand[seat];
     const barbu_table *t = &s->t;
+    if (t->phase == BARBU_PHASE_ARRANGE && ((t->arranged >> seat) & 1)) {
+        v->rows[BARBU_ROW_BACK] = s->pending[seat][0];
+        v->rows[BARBU_ROW_MIDDLE] = s->pending[seat][1];
+        v->rows[BARBU_ROW_FRONT] = s->hand[seat] & ~s->pending[seat][0] & ~s->pending[seat][1];
+    }
     v->compulsory = bb_compulsory(s->rules, t, seat);
     /* The Israeli rule asks a player who cannot follow suit, and is doubled
      * equally with the other three, to discard a penalty card. */

@@ -1,15 +1,23 @@
 /*
  * property_games.c - many seeded random games, checking what must hold of
- * every one: each card played once per deal, each deal summing to its
- * contract's total before the settlement, every game summing to zero, and
- * the record replaying to the same game and writing back the same text.
+ * every one: each deal dealt from the whole pack, each card played once per
+ * deal, each deal summing to its contracts' total before the settlement
+ * (Chinese Poker: zero) and the settlement moving nothing in all, Ravage City
+ * and Chinese Poker scored as their rules say, every contract played as often
+ * as the schedule asks, every game summing to zero, and the record replaying
+ * to the same game and writing back the same text.
  *
- * usage: property_games [--games N] [--seed S]
+ * Two sets of games: --games N cycles through the variants below (options
+ * that change play), and --per-preset M plays M games of every preset
+ * (barbu_preset_name), Chinese Poker's rows set at random.
+ *
+ * usage: property_games [--games N] [--per-preset M] [--seed S]
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "barbu/barbu.h"
 
@@ -26,8 +34,8 @@ static int failures;
         }                                                                                          \
     } while (0)
 
-/* The rule sets the games cycle through: both presets and the options that
- * change play. */
+/* The rule sets the variant games cycle through: the options that change
+ * play, on the standard game and on the variants. */
 static const char *const VARIANTS[] = {
     "preset = uk\n",
     "preset = classic\n",
@@ -39,6 +47,12 @@ static const char *const VARIANTS[] = {
     /* A 32-card house table: -24 -20 -20 -20 -30 +48 +66 sums to zero. */
     "preset = classic\ndeck = 32\nno-tricks.per-trick = -3\ntrumps.per-trick = 6\n"
     "no-queens.card.Q = -5\ndomino-scores = 40 20 6 0\n",
+    "preset = chinese\nchinese-fouls = lose\nisraeli = advise\n",
+    "preset = ravage\nrotation = every-deal\nundoubled-not-played = no\n",
+    "preset = ravage\nravage.shared = -36\ntrumps.per-trick = 8\ndomino-scores = 50 25 10 -1\n",
+    "preset = king\ndoubling = yes\nfirst-lead = left\n",
+    "preset = king-7th\nearly-end = no\nmust-trump = no\n",
+    "preset = ravage-32\ndomino-ace = low\nisraeli = enforce\n",
 };
 #define N_VARIANTS (int)(sizeof VARIANTS / sizeof VARIANTS[0])
 
@@ -54,7 +68,70 @@ static void collect(const barbu_result *r, void *ctx)
         rs->v[rs->n++] = *r;
 }
 
-static int check_result(const barbu_rules *rules, const barbu_result *r, int game)
+/* The pack of a rule set. */
+static barbu_cards pack_of(const barbu_rules *rules)
+{
+    barbu_cards deck = 0;
+    for (int suit = 0; suit < 4; suit++)
+        for (int rank = rules->deck_low; rank <= BARBU_ACE; rank++)
+            deck |= BARBU_BIT(BARBU_CARD(suit, rank));
+    return deck;
+}
+
+/* Ravage City from the cards taken: the most of one suit, shared. */
+static int check_ravage(const barbu_contract *k, const barbu_result *r, int game)
+{
+    int most[4], top = 0, tied = 0;
+    for (int s = 0; s < 4; s++) {
+        most[s] = 0;
+        for (int suit = 0; suit < 4; suit++) {
+            int n = barbu_count(r->taken[s] & BARBU_SUIT_CARDS(suit));
+            most[s] = n > most[s] ? n : most[s];
+        }
+        top = most[s] > top ? most[s] : top;
+    }
+    for (int s = 0; s < 4; s++)
+        tied += most[s] == top;
+    for (int s = 0; s < 4; s++) {
+        int want = most[s] == top ? k->shared / tied : 0;
+        CHECK(r->raw[s] == want, "game %d deal %d: Ravage City gives %s %d, not %d", game,
+              r->deal + 1, barbu_seat_name(s), r->raw[s], want);
+    }
+    return 0;
+}
+
+/* Chinese Poker: the rows are the hand as dealt, in order unless fouls are
+ * allowed, and each seat scores its rows against each other seat's. */
+static int check_rows(const barbu_rules *rules, const barbu_contract *k, const barbu_result *r,
+                      const barbu_cards dealt[4], int game)
+{
+    static const int SIZES[3] = {5, 5, 3};
+    for (int s = 0; s < 4; s++) {
+        barbu_cards all = 0;
+        for (int row = 0; row < 3; row++) {
+            CHECK(barbu_count(r->rows[s][row]) == SIZES[row] && !(all & r->rows[s][row]),
+                  "game %d deal %d: %s's rows are not 5, 5 and 3 cards", game, r->deal + 1,
+                  barbu_seat_name(s));
+            all |= r->rows[s][row];
+        }
+        CHECK(all == dealt[s], "game %d deal %d: %s's rows are not the hand dealt", game,
+              r->deal + 1, barbu_seat_name(s));
+        CHECK(rules->fouls_lose || !barbu_rows_fouled(r->rows[s][0], r->rows[s][1], r->rows[s][2]),
+              "game %d deal %d: %s's rows are fouled", game, r->deal + 1, barbu_seat_name(s));
+    }
+    for (int a = 0; a < 4; a++) {
+        int units = 0;
+        for (int b = 0; b < 4; b++)
+            if (b != a)
+                units += barbu_rows_compare(r->rows[a], r->rows[b], k->scoop);
+        CHECK(r->raw[a] == units * k->per_row, "game %d deal %d: %s scores %d, not %d x %d", game,
+              r->deal + 1, barbu_seat_name(a), r->raw[a], units, k->per_row);
+    }
+    return 0;
+}
+
+static int check_result(const barbu_rules *rules, const barbu_result *r, const barbu_cards dealt[4],
+                        int game)
 {
     int raw = 0, final = 0, total = 0;
     for (unsigned m = r->contracts; m; m &= m - 1)
@@ -67,10 +144,53 @@ static int check_result(const barbu_rules *rules, const barbu_result *r, int gam
           r->deal + 1, raw, total);
     CHECK(final == total, "game %d deal %d: settled scores sum to %d, not %d", game, r->deal + 1,
           final, total);
+    const barbu_contract *k = &rules->contract[__builtin_ctz(r->contracts)];
+    if (k->kind == BARBU_KIND_RAVAGE && r->played && check_ravage(k, r, game))
+        return 1;
+    if (k->kind == BARBU_KIND_CHINESE) {
+        CHECK(r->played, "game %d deal %d: Chinese Poker was not played", game, r->deal + 1);
+        if (check_rows(rules, k, r, dealt, game))
+            return 1;
+    }
     return 0;
 }
 
-static int play_game(const barbu_rules *rules, uint64_t seed, int game)
+/* A random valid setting of the rows for the seat to move: random rows of
+ * 5, 5 and 3, drawn again until the engine accepts them (barbu_legal would
+ * list some 72,000 settings).  Each refusal must be a foul, and change
+ * nothing. */
+static int random_rows(barbu_state *s, barbu_rng *rng, barbu_action *out, int game)
+{
+    int seat = s->t.to_move;
+    barbu_cards hand = s->hand[seat];
+    for (int tries = 0; tries < 10000; tries++) {
+        barbu_action a = barbu_act(BARBU_ACT_ARRANGE, seat);
+        for (int k = 0; k < 10; k++) {
+            barbu_cards left = hand & ~a.cards & ~a.middle;
+            barbu_cards card =
+                BARBU_BIT(barbu_nth_card(left, barbu_rng_below(rng, (uint32_t)barbu_count(left))));
+            if (k < 5)
+                a.cards |= card;
+            else
+                a.middle |= card;
+        }
+        int err = barbu_check(s, &a);
+        if (err == 0) {
+            *out = a;
+            return 0;
+        }
+        CHECK(err == BARBU_EFOUL && !s->rules->fouls_lose,
+              "game %d: rows of 5, 5 and 3 refused with %d", game, err);
+        if (tries == 0) {
+            barbu_table before = s->t;
+            CHECK(barbu_apply(s, &a) == BARBU_EFOUL && memcmp(&before, &s->t, sizeof before) == 0,
+                  "game %d: a refused setting changed the table", game);
+        }
+    }
+    CHECK(0, "game %d: no valid rows found", game);
+}
+
+static int play_game(const barbu_rules *rules, uint64_t seed, int game, bool check_each)
 {
     barbu_state s;
     CHECK(barbu_init(&s, rules, seed) == 0, "init");
@@ -78,37 +198,61 @@ static int play_game(const barbu_rules *rules, uint64_t seed, int game)
     CHECK(rec != NULL, "record");
     barbu_rng rng;
     barbu_rng_seed(&rng, seed ^ UINT64_C(0x5eed));
-    barbu_cards played = 0;
-    int deal = 0;
+    const barbu_cards deck = pack_of(rules);
+    const int hand_size = barbu_rules_hand_size(rules);
+    barbu_cards played = 0, dealt[4];
+    int deal = -1;
     results live = {.n = 0};
     while (!barbu_over(&s)) {
         if (s.t.deal != deal) {
+            /* A new deal: the whole pack, hand_size cards each. */
             deal = s.t.deal;
             played = 0;
+            barbu_cards all = 0;
+            for (int p = 0; p < 4; p++) {
+                CHECK(barbu_count(s.hand[p]) == hand_size && !(all & s.hand[p]) &&
+                          s.hand[p] == s.dealt[p],
+                      "game %d deal %d: %s is not dealt %d cards", game, deal + 1,
+                      barbu_seat_name(p), hand_size);
+                all |= s.hand[p];
+            }
+            CHECK(all == deck, "game %d deal %d: the deal is not the pack", game, deal + 1);
+            memcpy(dealt, s.dealt, sizeof dealt);
         }
-        barbu_action legal[BARBU_MAX_ACTIONS];
-        int n = barbu_legal(&s, legal, BARBU_MAX_ACTIONS);
-        CHECK(n > 0 && n <= BARBU_MAX_ACTIONS, "game %d: %d legal actions", game, n);
-        barbu_action a = legal[barbu_rng_below(&rng, (uint32_t)n)];
+        barbu_action a;
+        if (s.t.phase == BARBU_PHASE_ARRANGE) {
+            if (random_rows(&s, &rng, &a, game))
+                return 1;
+        } else {
+            barbu_action legal[BARBU_MAX_ACTIONS];
+            int n = barbu_legal(&s, legal, BARBU_MAX_ACTIONS);
+            CHECK(n > 0 && n <= BARBU_MAX_ACTIONS, "game %d: %d legal actions", game, n);
+            a = legal[barbu_rng_below(&rng, (uint32_t)n)];
+        }
         if (a.type == BARBU_ACT_PLAY) {
             CHECK(!(played & a.cards), "game %d deal %d: a card played twice", game, deal + 1);
             played |= a.cards;
         }
         barbu_state before = s;
         CHECK(barbu_apply(&s, &a) == 0, "game %d: a legal action was refused", game);
-        CHECK(barbu_state_ok(&s, NULL) == 0, "game %d: an invariant broke", game);
+        const char *why = NULL;
+        if (check_each || s.t.deal != before.t.deal)
+            CHECK(barbu_state_ok(&s, &why) == 0, "game %d: an invariant broke: %s", game, why);
         CHECK(barbu_record_add(rec, &before, &a) == 0, "game %d: record_add", game);
         if (s.t.deal != before.t.deal) {
             const barbu_result *r = &s.t.last;
-            if (check_result(rules, r, game))
+            if (check_result(rules, r, dealt, game))
                 return 1;
             /* A played deal used each card once; all of them unless it ended early. */
             if (r->played &&
                 (before.t.kind == BARBU_KIND_TRICKS || before.t.kind == BARBU_KIND_TRUMPS)) {
-                int expect = 4 * (barbu_rules_hand_size(rules) - r->tricks_left);
+                int expect = 4 * (hand_size - r->tricks_left);
                 CHECK(barbu_count(played) == expect, "game %d deal %d: %d cards played, not %d",
                       game, r->deal + 1, barbu_count(played), expect);
             }
+            if (before.t.kind == BARBU_KIND_CHINESE)
+                CHECK(played == 0, "game %d deal %d: cards played at Chinese Poker", game,
+                      r->deal + 1);
             if (live.n < 64)
                 live.v[live.n++] = *r;
         }
@@ -116,6 +260,22 @@ static int play_game(const barbu_rules *rules, uint64_t seed, int game)
     CHECK(s.t.total[0] + s.t.total[1] + s.t.total[2] + s.t.total[3] == 0,
           "game %d: the game sums to %d", game,
           (int)(s.t.total[0] + s.t.total[1] + s.t.total[2] + s.t.total[3]));
+    /* The schedule was kept: each player declared a quarter of the deals,
+     * each contract was played as often as the game asks. */
+    for (int c = 0; c < rules->n_contracts; c++) {
+        int all = 0;
+        for (int p = 0; p < 4; p++) {
+            CHECK(s.t.used[p][c] <= rules->contract[c].per_player,
+                  "game %d: %s declared %s %d times", game, barbu_seat_name(p),
+                  rules->contract[c].key, s.t.used[p][c]);
+            all += s.t.used[p][c];
+        }
+        CHECK(all == barbu_contract_times(rules, c), "game %d: %s played %d times, not %d", game,
+              rules->contract[c].key, all, barbu_contract_times(rules, c));
+    }
+    for (int p = 0; p < 4; p++)
+        CHECK(s.t.declared[p] * 4 == barbu_rules_deals(rules), "game %d: %s declared %d times",
+              game, barbu_seat_name(p), s.t.declared[p]);
 
     /* The record: written, read back, replayed to the same results and
      * written again to the same text. */
@@ -145,36 +305,80 @@ static int play_game(const barbu_rules *rules, uint64_t seed, int game)
     return 0;
 }
 
+static int parse_rules(barbu_rules *rules, const char *text, const char *what)
+{
+    barbu_diag diag;
+    if (barbu_rules_parse(rules, text, strlen(text), &diag) != 0) {
+        fprintf(stderr, "%s, line %d: %s\n", what, diag.line, diag.msg);
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    int games = 10000;
+    int games = 10000, per_preset = -1;
     uint64_t seed = 1;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--games") == 0 && i + 1 < argc)
             games = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--per-preset") == 0 && i + 1 < argc)
+            per_preset = atoi(argv[++i]);
         else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 10);
         else {
-            fprintf(stderr, "usage: property_games [--games N] [--seed S]\n");
+            fprintf(stderr, "usage: property_games [--games N] [--per-preset M] [--seed S]\n");
             return 2;
         }
     }
+    if (per_preset < 0)
+        per_preset = games / 10;
+
+        /* Debug builds check every invariant inside each apply already; a
+         * release build checks them after every action of one game in four, and
+         * at the end of every deal. */
+#ifdef BARBU_CHECK_INVARIANTS
+    const bool check_some = false;
+#else
+    const bool check_some = true;
+#endif
+    clock_t start = clock();
     barbu_rules rules[N_VARIANTS];
     for (int v = 0; v < N_VARIANTS; v++) {
-        barbu_diag diag;
-        if (barbu_rules_parse(&rules[v], VARIANTS[v], strlen(VARIANTS[v]), &diag) != 0) {
-            fprintf(stderr, "variant %d, line %d: %s\n", v, diag.line, diag.msg);
+        char what[32];
+        snprintf(what, sizeof what, "variant %d", v);
+        if (parse_rules(&rules[v], VARIANTS[v], what))
             return 1;
-        }
     }
     for (int g = 0; g < games && failures < 10; g++)
-        play_game(&rules[g % N_VARIANTS], seed + (uint64_t)g, g);
+        play_game(&rules[g % N_VARIANTS], seed + (uint64_t)g, g, check_some && g % 4 == 0);
+    double variant_seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
+
+    /* Every preset, the same number of games each. */
+    int presets = 0;
+    start = clock();
+    for (int p = 0; barbu_preset_name(p) != NULL && failures < 10; p++, presets++) {
+        barbu_rules r;
+        if (barbu_rules_preset(&r, barbu_preset_name(p)) != 0) {
+            fprintf(stderr, "preset %s\n", barbu_preset_name(p));
+            return 1;
+        }
+        clock_t t0 = clock();
+        for (int g = 0; g < per_preset && failures < 10; g++)
+            play_game(&r, seed + UINT64_C(1000000) * (uint64_t)(p + 1) + (uint64_t)g, g,
+                      check_some && g % 4 == 0);
+        fprintf(stderr, "  %-11s %5d games %6.2f s\n", barbu_preset_name(p), per_preset,
+                (double)(clock() - t0) / CLOCKS_PER_SEC);
+    }
+    double preset_seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
     if (failures) {
         fprintf(stderr, "%d failures\n", failures);
         return 1;
     }
-    printf("%d random games: every card once a deal, every deal its contract's total, every game "
-           "zero, every record replayed and round-tripped\n",
-           games);
+    printf("%d random games over %d variants (%.1f s) and %d of each of %d presets (%.1f s): "
+           "every deal the pack, every card once, every deal its contracts' total, Ravage City "
+           "and Chinese Poker rescored, every schedule kept, every game zero, every record "
+           "replayed and round-tripped\n",
+           games, N_VARIANTS, variant_seconds, per_preset, presets, preset_seconds);
     return 0;
 }

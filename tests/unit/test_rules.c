@@ -11,21 +11,110 @@
 static const char *const UK_KEYS[7] = {"no-tricks",   "no-hearts", "no-queens", "no-king",
                                        "no-last-two", "trumps",    "domino"};
 
+static const char *const PRESETS[] = {"uk",         "classic",  "quick",    "ravage",
+                                      "chinese",    "king",     "king-7th", "uk-32",
+                                      "classic-32", "quick-32", "ravage-32"};
+#define N_PRESETS (int)(sizeof PRESETS / sizeof PRESETS[0])
+
+/* The deals of each preset. */
+static const int PRESET_DEALS[N_PRESETS] = {28, 28, 28, 32, 36, 20, 20, 28, 28, 28, 32};
+
+static void round_trip(const barbu_rules *r);
+
 static void test_presets(void **state)
 {
     (void)state;
-    assert_string_equal(barbu_preset_name(0), "uk");
-    assert_string_equal(barbu_preset_name(1), "classic");
-    assert_null(barbu_preset_name(2));
+    for (int i = 0; i < N_PRESETS; i++) {
+        assert_non_null(barbu_preset_name(i));
+        assert_string_equal(barbu_preset_name(i), PRESETS[i]);
+        assert_non_null(barbu_preset_about(i));
+        assert_true(strlen(barbu_preset_about(i)) > 10);
+    }
+    assert_null(barbu_preset_name(N_PRESETS));
+    assert_null(barbu_preset_about(N_PRESETS));
     assert_null(barbu_preset_name(-1));
+    assert_null(barbu_preset_about(-1));
 
     barbu_rules r;
     assert_int_equal(barbu_rules_preset(&r, "nonesuch"), BARBU_EINVAL);
+    assert_int_equal(barbu_rules_preset(&r, ""), BARBU_EINVAL);
+    assert_int_equal(barbu_rules_preset(&r, "UK"), BARBU_EINVAL);
     for (int i = 0; barbu_preset_name(i) != NULL; i++) {
         preset(&r, barbu_preset_name(i));
         assert_string_equal(r.preset, barbu_preset_name(i));
-        assert_int_equal(barbu_rules_check(&r, NULL), 0);
+        barbu_diag diag = {0};
+        int err = barbu_rules_check(&r, &diag);
+        if (err != 0)
+            print_error("%s: %s\n", barbu_preset_name(i), diag.msg);
+        assert_int_equal(err, 0);
+        assert_int_equal(barbu_rules_deals(&r), PRESET_DEALS[i]);
+        /* Each game sums to zero by its tables. */
+        long game = 0;
+        for (int c = 0; c < r.n_contracts; c++)
+            game += (long)barbu_contract_total(&r, c) * barbu_contract_times(&r, c);
+        assert_int_equal(game, 0);
+        /* A preset written as a list of changes is its preset line. */
+        char buf[256], want[64];
+        barbu_rules_write(&r, true, buf, sizeof buf);
+        snprintf(want, sizeof want, "preset = %s\n", barbu_preset_name(i));
+        assert_string_equal(buf, want);
+        /* A rules file naming it gives it. */
+        barbu_rules parsed;
+        rules_text(&parsed, want);
+        assert_memory_equal(&parsed, &r, sizeof r);
+        round_trip(&r);
     }
+}
+
+/* Ravage City and Chinese Poker: seed 004's table and the pairwise scores. */
+static void test_variant_presets(void **state)
+{
+    (void)state;
+    barbu_rules r;
+    preset(&r, "ravage");
+    assert_int_equal(r.n_contracts, 8);
+    assert_int_equal(r.rotation, BARBU_ROTATE_BLOCK);
+    static const struct {
+        const char *key;
+        int total;
+    } ravage[8] = {{"no-tricks", -39},   {"no-hearts", -30}, {"no-queens", -32}, {"no-king", -21},
+                   {"no-last-two", -30}, {"trumps", 91},     {"domino", 85},     {"ravage", -24}};
+    for (int i = 0; i < 8; i++) {
+        assert_string_equal(r.contract[i].key, ravage[i].key);
+        assert_int_equal(barbu_contract_total(&r, i), ravage[i].total);
+        assert_int_equal(barbu_contract_times(&r, i), 4);
+    }
+    assert_int_equal(r.contract[0].per_trick, -3);
+    assert_int_equal(r.contract[2].card[BARBU_CARD(BARBU_CLUBS, BARBU_QUEEN)], -8);
+    assert_int_equal(r.contract[3].card[BARBU_CARD(BARBU_HEARTS, BARBU_KING)], -21);
+    assert_int_equal(r.contract[5].per_trick, 7);
+    const int places[4] = {50, 25, 10, 0};
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(r.contract[6].place[i], places[i]);
+    assert_int_equal(r.contract[7].kind, BARBU_KIND_RAVAGE);
+    assert_int_equal(r.contract[7].shared, -24);
+    assert_int_equal(r.contract[7].flags, 0);
+
+    barbu_rules c;
+    preset(&c, "chinese");
+    assert_int_equal(c.n_contracts, 9);
+    /* The first eight are Ravage City's. */
+    assert_memory_equal(c.contract, r.contract, 8 * sizeof r.contract[0]);
+    assert_string_equal(c.contract[8].key, "chinese");
+    assert_int_equal(c.contract[8].kind, BARBU_KIND_CHINESE);
+    assert_int_equal(c.contract[8].per_row, 4);
+    assert_int_equal(c.contract[8].scoop, 3);
+    assert_int_equal(barbu_contract_total(&c, 8), 0);
+    assert_false(c.fouls_lose);
+    assert_true(c.doubling);
+    assert_true(c.undoubled_shared);
+
+    /* quick is uk's game by seed 001's name. */
+    barbu_rules uk, quick;
+    preset(&uk, "uk");
+    preset(&quick, "quick");
+    memcpy(quick.preset, uk.preset, sizeof uk.preset);
+    assert_memory_equal(&quick, &uk, sizeof uk);
 }
 
 /* The uk game of seeds 002 and 003: seven contracts, 28 deals of 13 tricks. */
@@ -322,9 +411,9 @@ static void test_parse_errors(void **state)
         {"must-trump = yes\nno-tricks.per-trick = -3\nearly-end = yes\n", BARBU_ERULES, 2},
         {"domino-scores = 40 20 5 0\ntrumps.per-trick = 6\n# end\n", BARBU_ERULES, 2},
         {"no-queens.card.QS = -7\n", BARBU_ERULES, 1},
-        /* ... or the end of the file when only an option changed. */
+        /* ... or the deck line, which changes every table's total. */
         {"deck = 32\n", BARBU_ERULES, 1},
-        {"# a 32-card game\ndeck = 32\n# no rebalancing\n", BARBU_ERULES, 3},
+        {"# a 32-card game\ndeck = 32\n# no rebalancing\n", BARBU_ERULES, 2},
         /* More doubles owed than contracts to owe them in. */
         {"no-tricks.per-player = 0\ndomino.places = 45 20 5 -31\nmandatory-doubles = 7\n",
          BARBU_ERULES, 2},
@@ -451,6 +540,143 @@ static void test_fields_foreign_to_the_kind(void **state)
     }
 }
 
+/* The fields and the option of the variants: Ravage City's shared score,
+ * Chinese Poker's row and scoop units, the times a contract is played, and
+ * chinese-fouls. */
+static void test_variant_fields(void **state)
+{
+    (void)state;
+    barbu_rules r;
+
+    /* Ravage City at -36, the Domino raised to match (seed 004's "some
+     * players"); and docs/rules.md's example. */
+    rules_text(&r, "preset = ravage\nravage.shared = -36\ndomino.places = 62 25 10 0\n");
+    assert_int_equal(r.contract[contract_of(&r, "ravage")].shared, -36);
+    assert_int_equal(barbu_contract_total(&r, contract_of(&r, "ravage")), -36);
+    round_trip(&r);
+    rules_text(&r,
+               "preset = ravage\nrotation = every-deal        # Ravage City with Quick Rotation\n"
+               "ravage.shared = -36          # the -36 some play (seed 004) ...\n"
+               "trumps.per-trick = 8         # ... balanced: -188 + 104 + 84\n"
+               "domino-scores = 50 25 10 -1\n");
+    assert_int_equal(r.rotation, BARBU_ROTATE_EVERY_DEAL);
+    assert_int_equal(r.contract[contract_of(&r, "trumps")].per_trick, 8);
+    round_trip(&r);
+    rules_text(&r, "preset = ravage\nravage.shared = 0\nno-tricks.per-trick = -2\n"
+                   "trumps.per-trick = 5\ndomino.places = 45 20 5 -5\nno-queens.card.Q = -6\n"
+                   "no-king.card.KH = -20\n");
+    assert_int_equal(barbu_contract_total(&r, contract_of(&r, "ravage")), 0);
+    round_trip(&r);
+
+    /* Chinese Poker: any units (it is zero-sum whatever they are). */
+    rules_text(&r, "preset = chinese\nchinese.per-row = 1\nchinese.scoop = 0\n");
+    assert_int_equal(r.contract[contract_of(&r, "chinese")].per_row, 1);
+    assert_int_equal(r.contract[contract_of(&r, "chinese")].scoop, 0);
+    round_trip(&r);
+    rules_text(&r, "preset = chinese\nchinese.per-row = 10000\nchinese.scoop = 10000\n");
+    round_trip(&r);
+
+    /* chinese-fouls. */
+    rules_text(&r, "preset = chinese\nchinese-fouls = lose\n");
+    assert_true(r.fouls_lose);
+    round_trip(&r);
+    char buf[4096];
+    barbu_rules_write(&r, true, buf, sizeof buf);
+    assert_string_equal(buf, "preset = chinese\nchinese-fouls = lose\n");
+    barbu_rules_write(&r, false, buf, sizeof buf);
+    assert_non_null(strstr(buf, "\nchinese-fouls = lose\n"));
+    rules_text(&r, "preset = chinese\nchinese-fouls = lose\nchinese-fouls = refuse\n");
+    assert_false(r.fouls_lose);
+
+    /* times: King with No Tricks four times and Trumps ten (three a
+     * player): 24 deals, -650 x 2 more against +650 x 2 more. */
+    rules_text(&r, "preset = king\nno-tricks.times = 4\ntrumps.per-player = 3\n"
+                   "trumps.times = 10\n");
+    assert_int_equal(barbu_contract_times(&r, contract_of(&r, "no-tricks")), 4);
+    assert_int_equal(barbu_contract_times(&r, contract_of(&r, "trumps")), 10);
+    assert_int_equal(barbu_rules_deals(&r), 24);
+    round_trip(&r);
+    barbu_rules_write(&r, true, buf, sizeof buf);
+    assert_non_null(strstr(buf, "no-tricks.times = 4\n"));
+    assert_non_null(strstr(buf, "trumps.times = 10\n"));
+    /* times = 0 means per-player for each of the four. */
+    rules_text(&r, "preset = king\ntrumps.times = 0\n");
+    assert_int_equal(barbu_contract_times(&r, contract_of(&r, "trumps")), 8);
+    /* On a standard contract it says what was implied. */
+    rules_text(&r, "no-tricks.times = 4\n");
+    assert_int_equal(r.contract[0].times, 4);
+    assert_int_equal(barbu_rules_deals(&r), 28);
+    round_trip(&r);
+}
+
+/* Each refused line of the variants, with the line that diag names. */
+static void test_variant_errors(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int line;
+        const char *says; /* a part of the message */
+    } cases[] = {
+        /* A field foreign to the contract's kind. */
+        {"no-tricks.shared = -24\n", 1, "no-tricks scores tricks and cards taken"},
+        {"preset = ravage\nravage.per-trick = -2\n", 2, "ravage scores one shared penalty"},
+        {"preset = ravage\n\nravage.card.QS = -5\n", 3, "'card.QS' is not one of its fields"},
+        {"preset = ravage\nravage.places = 1 2 3 4\n", 2, "'places'"},
+        {"preset = ravage\nravage.trick-from-end = -1\n", 2, "'trick-from-end'"},
+        {"preset = ravage\nravage.per-row = 4\n", 2, "'per-row'"},
+        {"preset = chinese\nchinese.shared = -24\n", 2, "chinese scores rows"},
+        {"preset = chinese\nchinese.per-trick = 1\n", 2, "'per-trick'"},
+        {"preset = chinese\nchinese.card.AS = 1\n", 2, "'card.AS'"},
+        {"preset = chinese\nchinese.places = 1 1 -1 -1\n", 2, "'places'"},
+        {"domino.scoop = 3\n", 1, "domino scores places in the layout"},
+        {"trumps.per-row = 4\n", 1, "'per-row'"},
+        {"preset = king\nno-boys.shared = -12\n", 2, "'shared'"},
+        {"ravage.shared = -24\n", 1, "unknown contract 'ravage'"},
+        {"preset = king\nno-last-two.trick-from-end = -180\nno-7th-last.per-trick = 1\n", 3,
+         "unknown contract 'no-7th-last'"},
+        /* Out of range or not a number. */
+        {"preset = ravage\nravage.shared = 20000\n", 2, "ravage.shared must be a score"},
+        {"preset = ravage\nravage.shared = -12x\n", 2, "ravage.shared must be a score"},
+        {"preset = chinese\nchinese.per-row = 10001\n", 2, "chinese.per-row must be a score"},
+        {"preset = chinese\nchinese.scoop = many\n", 2, "chinese.scoop must be a score"},
+        {"preset = king\nno-king.times = 29\n", 2, "no-king.times must be from 0 to 28"},
+        {"preset = king\nno-king.times = -1\n", 2, "no-king.times must be from 0 to 28"},
+        {"chinese-fouls = maybe\n", 1, "chinese-fouls must be one of refuse, lose"},
+        {"preset = chinese\nchinese-fouls = yes\n", 2, "chinese-fouls must be one of"},
+        /* The checks, blamed on the last line that changed a score. */
+        {"preset = ravage\ndomino.places = 56 25 10 0\nravage.shared = -30\n", 3, "multiple of 12"},
+        {"preset = chinese\nchinese.scoop = -1\n", 2, "cannot be negative"},
+        {"preset = chinese\nchinese.per-row = -4\n", 2, "cannot be negative"},
+        {"preset = chinese\n# the French pack\ndeck = 32\n", 3, "13 cards a hand"},
+        {"preset = ravage\nravage.shared = -36\n", 2, "sum to zero"},
+        {"preset = ravage\nravage.shared = -36\n# no balance\n", 2, "sum to zero"},
+        {"preset = king\nno-boys.card.J = -50\n", 2, "sum to zero"},
+        {"preset = king-7th\nno-7th-last.trick-from-end = -180 0 0 0 0 0 -170\n", 2, "sum to zero"},
+        {"preset = king\nno-king.times = 5\n", 2, "more than four players"},
+        {"preset = king\ntrumps.per-player = 1\n", 2, "more than four players"},
+        {"preset = king\nno-king.times = 0\n", 2, "22 deals"},
+        {"preset = king\nno-king.times = 3\nno-girls.times = 3\nno-boys.times = 3\n"
+         "no-hearts.times = 3\n",
+         5, "sum to zero"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        barbu_rules r, before;
+        preset(&r, "classic");
+        before = r;
+        barbu_diag diag;
+        int err = parse(&r, cases[i].text, &diag);
+        if (err != BARBU_ERULES || diag.line != cases[i].line ||
+            strstr(diag.msg, cases[i].says) == NULL)
+            print_error("case %zu: \"%s\" gave %d at line %d (%s)\n", i, cases[i].text, err,
+                        diag.line, diag.msg);
+        assert_int_equal(err, BARBU_ERULES);
+        assert_int_equal(diag.line, cases[i].line);
+        assert_non_null(strstr(diag.msg, cases[i].says));
+        assert_memory_equal(&r, &before, sizeof r);
+    }
+}
+
 /* A 32-card game started from a 52-card preset keeps no values for cards
  * outside its pack, so it writes and reads back to the same rules. */
 static void test_32_cards_round_trip(void **state)
@@ -531,6 +757,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_presets),
+        cmocka_unit_test(test_variant_presets),
         cmocka_unit_test(test_uk_options),
         cmocka_unit_test(test_uk_scores),
         cmocka_unit_test(test_parse_options),
@@ -539,6 +766,8 @@ int main(void)
         cmocka_unit_test(test_check),
         cmocka_unit_test(test_write_round_trip),
         cmocka_unit_test(test_fields_foreign_to_the_kind),
+        cmocka_unit_test(test_variant_fields),
+        cmocka_unit_test(test_variant_errors),
         cmocka_unit_test(test_32_cards_round_trip),
         cmocka_unit_test(test_write_only_changes),
         cmocka_unit_test(test_write_truncates),

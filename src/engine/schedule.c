@@ -1,0 +1,120 @@
+/*
+ * schedule.c - who may still declare what.  In the standard game each
+ * player declares every contract once, so any contract a player has not yet
+ * declared fits.  King (seed 004) is looser and tighter at once: each
+ * negative contract is played twice in the game and Trumps eight times, and
+ * each player declares a contract at most per_player times.  A choice there
+ * can leave the others unable to finish the game, so every choice is checked
+ * against the whole schedule: a flow from the players' remaining deals to the
+ * contracts' remaining deals must fill them all.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+/* Whether every contract is declared exactly per_player times by each player,
+ * so that the schedule can never jam. */
+static bool exact_schedule(const barbu_rules *r)
+{
+    int per = 0;
+    for (int c = 0; c < r->n_contracts; c++) {
+        if (barbu_contract_times(r, c) != 4 * r->contract[c].per_player)
+            return false;
+        per += r->contract[c].per_player;
+    }
+    return 4 * per == barbu_rules_deals(r);
+}
+
+enum { N_NODES = 2 + 4 + BARBU_MAX_CONTRACTS, SOURCE = 0, SINK = 1, SEAT0 = 2, CONTRACT0 = 6 };
+
+typedef struct flow {
+    int n;
+    int cap[N_NODES][N_NODES];
+    bool seen[N_NODES];
+} flow;
+
+/* Finds one augmenting path from u and pushes one unit along it. */
+static bool augment(flow *f, int u)
+{
+    if (u == SINK)
+        return true;
+    f->seen[u] = true;
+    for (int v = 0; v < f->n; v++) {
+        if (f->cap[u][v] > 0 && !f->seen[v] && augment(f, v)) {
+            f->cap[u][v]--;
+            f->cap[v][u]++;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool bb_schedule_feasible(const barbu_rules *r, const uint8_t used[4][BARBU_MAX_CONTRACTS],
+                          const uint8_t declared[4])
+{
+    int per_seat = barbu_rules_deals(r) / 4, need = 0, owed = 0;
+    if (exact_schedule(r)) {
+        for (int p = 0; p < 4; p++)
+            for (int c = 0; c < r->n_contracts; c++)
+                if (used[p][c] > r->contract[c].per_player)
+                    return false;
+        return true;
+    }
+    flow f;
+    memset(&f, 0, sizeof f);
+    f.n = CONTRACT0 + r->n_contracts;
+    for (int c = 0; c < r->n_contracts; c++) {
+        int done = 0;
+        for (int p = 0; p < 4; p++) {
+            if (used[p][c] > r->contract[c].per_player)
+                return false;
+            done += used[p][c];
+            f.cap[SEAT0 + p][CONTRACT0 + c] = r->contract[c].per_player - used[p][c];
+        }
+        int left = barbu_contract_times(r, c) - done;
+        if (left < 0)
+            return false;
+        f.cap[CONTRACT0 + c][SINK] = left;
+        owed += left;
+    }
+    for (int p = 0; p < 4; p++) {
+        int left = per_seat - declared[p];
+        if (left < 0)
+            return false;
+        f.cap[SOURCE][SEAT0 + p] = left;
+        need += left;
+    }
+    if (need != owed)
+        return false;
+    for (int k = 0; k < need; k++) {
+        memset(f.seen, 0, sizeof f.seen);
+        if (!augment(&f, SOURCE))
+            return false;
+    }
+    return true;
+}
+
+int bb_schedule_check(const barbu_rules *r, const barbu_table *t, int seat, int contract)
+{
+    if (t->used[seat][contract] >= r->contract[contract].per_player)
+        return BARBU_EUSED;
+    int done = 0;
+    for (int p = 0; p < 4; p++)
+        done += t->used[p][contract];
+    if (done >= barbu_contract_times(r, contract))
+        return BARBU_EPLAYEDOUT;
+    uint8_t used[4][BARBU_MAX_CONTRACTS], declared[4];
+    memcpy(used, t->used, sizeof used);
+    memcpy(declared, t->declared, sizeof declared);
+    used[seat][contract]++;
+    declared[seat]++;
+    return bb_schedule_feasible(r, used, declared) ? 0 : BARBU_ESCHEDULE;
+}
+
+int barbu_declare_check(const barbu_rules *r, const barbu_table *t, int seat, int contract)
+{
+    if (seat < 0 || seat > 3 || contract < 0 || contract >= r->n_contracts ||
+        r->contract[contract].per_player == 0)
+        return BARBU_ECONTRACT;
+    return bb_schedule_check(r, t, seat, contract);
+}

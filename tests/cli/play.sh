@@ -1,0 +1,213 @@
+#!/bin/sh
+# barbu play in a real terminal (tmux): every preset watched to its end with
+# --watch --delay 0 and its record replayed; q stops a watched game; and a
+# human, typing, sets Chinese Poker rows with the suggestion key and
+# declares in King.  Every wait has a deadline, so a broken screen fails
+# the test instead of hanging it.
+# usage: play.sh BARBU SOURCE_DIR
+set -u
+barbu=$1
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "FAIL tmux is not installed: barbu play needs a terminal to be tested (scripts/setup.sh installs it)"
+    exit 1
+fi
+tmp=$(mktemp -d)
+# A tmux server of our own, whatever the user runs.
+unset TMUX
+T() { tmux -S "$tmp/tmux.sock" "$@"; }
+trap 'T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+fail=0
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+
+# start NAME WIDTH HEIGHT ARGS...: barbu play ARGS in a new terminal; its exit
+# status goes to $tmp/NAME.rc and its errors to $tmp/NAME.err.  timeout
+# stops a game that never ends; --foreground keeps barbu in the terminal's
+# foreground process group, where curses may read keys and set the modes.
+start() {
+    name=$1 width=$2 height=$3
+    shift 3
+    T new-session -d -s "$name" -x "$width" -y "$height" \
+        "timeout --foreground 100 '$barbu' play $* 2>'$tmp/$name.err'; echo \$? >'$tmp/$name.rc'"
+}
+
+# finished NAME SECONDS: waits for the game to end, at most SECONDS from now
+# and never past $deadline; false if it did not end.
+finished() {
+    until=$(($(date +%s) + $2))
+    [ "$until" -gt "$deadline" ] && until=$deadline
+    while [ ! -s "$tmp/$1.rc" ] && [ "$(date +%s)" -lt "$until" ]; do
+        sleep 0.1
+    done
+    [ -s "$tmp/$1.rc" ]
+}
+# The whole script gives up on any game after this (three minutes).
+deadline=$(($(date +%s) + 180))
+
+# shows NAME PATTERN SECONDS: waits until the screen shows PATTERN (grep -E);
+# the screen is then in $tmp/screen.
+shows() {
+    i=0
+    while [ "$i" -lt $(($3 * 10)) ]; do
+        T capture-pane -p -t "$1" >"$tmp/screen" 2>/dev/null || return 1
+        grep -Eq "$2" "$tmp/screen" && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+
+# replays FILE: the record replays; prints replay's JSON.
+replays() {
+    "$barbu" replay --json "$1" 2>"$tmp/replay.err"
+}
+
+# The first declarer of a record, from its First tag.
+first_of() {
+    sed -n 's/^\[First "\([NESW]\)"\]$/\1/p' "$1"
+}
+
+# ---------------------------------------------------------------- watching
+# Every preset, all at once (each in its own terminal): the game runs to
+# its end through the screen code and leaves, and the record replays.
+presets=$("$barbu" rules --list | awk '{print $1}')
+[ -n "$presets" ] || bad "barbu rules --list names the presets"
+seed=11
+for p in $presets; do
+    start "watch-$p" 100 40 --watch --delay 0 --rules "$p" --seed "$seed" --record "$tmp/watch-$p.txt"
+done
+for p in $presets; do
+    if ! finished "watch-$p" 100; then
+        bad "--watch --rules $p finishes the game"
+        continue
+    fi
+    rc=$(cat "$tmp/watch-$p.rc")
+    if [ "$rc" != 0 ]; then
+        bad "--watch --rules $p exits 0 (exit $rc)"
+        cat "$tmp/watch-$p.err"
+        continue
+    fi
+    if replays "$tmp/watch-$p.txt" >"$tmp/watch-$p.json" && grep -q '"complete":true' "$tmp/watch-$p.json"; then
+        ok "--watch --rules $p plays a whole game whose record replays"
+    else
+        bad "--watch --rules $p plays a whole game whose record replays"
+        cat "$tmp/replay.err"
+    fi
+done
+
+# q stops a watched game (the computer players wait for the answer), and
+# the record of the deals so far replays.
+start quit 80 24 --watch --delay 100 --rules uk --seed 3 --record "$tmp/quit.txt"
+if shows quit "deal 1 of" 20; then
+    T send-keys -t quit q
+    shows quit "Quit\?" 10 && T send-keys -t quit y
+fi
+if finished quit 20 && [ "$(cat "$tmp/quit.rc")" = 0 ] && replays "$tmp/quit.txt" >"$tmp/quit.json" &&
+    grep -q '"complete":false' "$tmp/quit.json"; then
+    ok "q, y leaves a watched game with its record"
+else
+    bad "q, y leaves a watched game with its record"
+fi
+
+# ----------------------------------------------------------- Chinese Poker
+# The human declares (sitting where the seed's first declarer sits), so
+# that the first deal is Chinese Poker: the suggestion key fills the rows,
+# Enter sets them and the showdown follows.
+seat=$(first_of "$tmp/watch-chinese.txt")
+[ -n "$seat" ] || seat=S
+start chinese 80 24 --rules chinese --seed "$seed" --seat "$seat" --delay 0 --record "$tmp/chinese.txt"
+step=fail
+if shows chinese "Choose a contract" 20; then
+    # Its number in the menu, whatever the order.
+    key=$(sed -n 's/.* \([1-9]\)  Chinese Poker .*/\1/p' "$tmp/screen" | head -n 1)
+    [ -n "$key" ] && T send-keys -t chinese "$key"
+    # If the others double, the declarer's (no) redouble comes first.
+    i=0
+    while [ $i -lt 50 ] && shows chinese "set your 13 cards|Redoubling" 10; do
+        grep -q "set your 13 cards" "$tmp/screen" && break
+        T send-keys -t chinese Enter
+        sleep 0.3
+        i=$((i + 1))
+    done
+    if shows chinese "set your 13 cards" 10 && grep -q "13 cards to place" "$tmp/screen"; then
+        T send-keys -t chinese g
+        if shows chinese "Ready: Enter sets these rows" 20; then
+            cp "$tmp/screen" "$tmp/arrange.screen"
+            T send-keys -t chinese Enter
+            shows chinese "Deal 1 of [0-9]+: Chinese Poker" 20 && grep -q "middle" "$tmp/screen" &&
+                grep -q "points" "$tmp/screen" && step=showdown
+        fi
+    fi
+fi
+if [ "$step" = showdown ]; then
+    ok "a human sets Chinese Poker rows with the suggestion and sees the showdown"
+else
+    bad "a human sets Chinese Poker rows with the suggestion and sees the showdown"
+    cat "$tmp/screen"
+fi
+T send-keys -t chinese q
+shows chinese "Quit\?" 10 && T send-keys -t chinese y
+if finished chinese 20 && [ "$(cat "$tmp/chinese.rc")" = 0 ] && replays "$tmp/chinese.txt" >"$tmp/chinese.json" &&
+    grep -q '"contract":"chinese"' "$tmp/chinese.json" &&
+    sed -n '/^\[Rows\]/,/^\[Score/p' "$tmp/chinese.txt" | grep -q "^$seat: .* / .* / "; then
+    ok "the human's rows are in the record, which replays"
+else
+    bad "the human's rows are in the record, which replays"
+fi
+
+# -------------------------------------------------------------------- King
+# The human declares the first deal, plays (Enter plays a legal card) up to
+# the next declaration, where the menu says why No King... is no longer
+# offered, and declares Trumps in spades there.
+seat=$(first_of "$tmp/watch-king.txt")
+[ -n "$seat" ] || seat=S
+start king 80 24 --rules king --seed "$seed" --seat "$seat" --delay 0 --record "$tmp/king.txt"
+step=fail
+if shows king "Choose a contract: your deal 1 of 5" 20 && grep -q "Trumps .* yours 2 of 2 left" "$tmp/screen"; then
+    step=menu
+    T send-keys -t king 1
+    i=0
+    while [ $i -lt 400 ]; do
+        T capture-pane -p -t king >"$tmp/screen" 2>/dev/null || break
+        grep -q "your deal 2 of 5" "$tmp/screen" && break
+        # One Enter at a time: wait until it shows, and a little more for
+        # the screen to settle, so that no Enter lands on the next menu.
+        cp "$tmp/screen" "$tmp/before"
+        T send-keys -t king Enter
+        j=0
+        while [ $j -lt 100 ] && cmp -s "$tmp/screen" "$tmp/before"; do
+            sleep 0.02
+            T capture-pane -p -t king >"$tmp/screen" 2>/dev/null || break
+            j=$((j + 1))
+        done
+        sleep 0.1
+        i=$((i + 1))
+    done
+    if grep -q "your deal 2 of 5" "$tmp/screen" && grep -q "Not offered:" "$tmp/screen" &&
+        grep -q "the declarer has already chosen that contract" "$tmp/screen"; then
+        cp "$tmp/screen" "$tmp/king.screen"
+        key=$(sed -n 's/.* \([1-9]\)  Trumps .*/\1/p' "$tmp/screen" | head -n 1)
+        [ -n "$key" ] && T send-keys -t king "$key"
+        shows king "the trump suit" 10 && T send-keys -t king s
+        shows king "Trumps .+, declared by [A-Za-z]+ \(you\)" 10 && step=declared
+    fi
+fi
+if [ "$step" = declared ]; then
+    ok "a human declares in King; the menu says why a contract is not offered"
+else
+    bad "a human declares in King; the menu says why a contract is not offered (reached: $step)"
+    cat "$tmp/screen"
+fi
+T send-keys -t king q
+shows king "Quit\?" 10 && T send-keys -t king y
+# The contracts the human's seat declared, in order.
+declared=$(awk -v seat="$seat" '/^\[Declarer /{mine = $2 == "\"" seat "\"]"}
+    mine && /^\[Contract /{sub(/^\[Contract "/, ""); sub(/"\]$/, ""); printf "%s;", $0}' "$tmp/king.txt")
+if finished king 20 && [ "$(cat "$tmp/king.rc")" = 0 ] && replays "$tmp/king.txt" >/dev/null &&
+    [ "${declared#*;}" = "trumps S;" ]; then
+    ok "the human's King declaration is in the record, which replays"
+else
+    bad "the human's King declaration is in the record, which replays"
+fi
+
+exit $fail
