@@ -69,8 +69,32 @@ int bb_h_business(const barbu_table *t, int a, int b)
     return barbu_business(t->dbl, t->rdbl, a, b);
 }
 
+/* Chinese Poker: the arranger's setting of the rows, checked by the engine.
+ * The legal settings are never listed: there are tens of thousands. */
+static int choose_arrange(barbu_rng *rng, const barbu_view *view, barbu_action *out)
+{
+    const barbu_rules *rules = view->rules;
+    barbu_cards hand = view->hand[view->seat];
+    int scoop = 0;
+    for (unsigned m = view->t.contracts; m; m &= m - 1) {
+        const barbu_contract *c = &rules->contract[__builtin_ctz(m)];
+        if (c->kind == BARBU_KIND_CHINESE)
+            scoop = c->scoop;
+    }
+    barbu_cards back, middle;
+    bb_h_arrange(hand, scoop, &back, &middle);
+    if (barbu_arrange_check(hand, back, middle, rules->fouls_lose, NULL, 0) != 0)
+        return bb_random_choose(rng, view, out);
+    *out = barbu_act(BARBU_ACT_ARRANGE, view->seat);
+    out->cards = back;
+    out->middle = middle;
+    return 0;
+}
+
 int bb_heuristic_choose(barbu_rng *rng, const barbu_view *view, barbu_action *out)
 {
+    if (view->t.phase == BARBU_PHASE_ARRANGE)
+        return choose_arrange(rng, view, out);
     barbu_action legal[BARBU_MAX_ACTIONS];
     int n = barbu_view_legal(view, legal, BARBU_MAX_ACTIONS);
     if (n <= 0)

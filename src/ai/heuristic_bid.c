@@ -4,12 +4,15 @@
  * Both rest on one estimate: the raw score a hand can expect at a contract.
  * The estimate is built from parts that any score table can weigh (tricks
  * taken when all avoid them, the chance of taking each card, the chance of
- * taking the last tricks, tricks won at Trumps, the place at Domino); the
- * parts are linear in a few hand features, fitted on many simulated deals
- * between heuristic players.
+ * taking the last tricks, tricks won at Trumps, the place at Domino, the
+ * share of Ravage City's penalty); the parts are linear in a few hand
+ * features, fitted on many simulated deals between heuristic players, with
+ * weights of their own for the 32-card pack.  Chinese Poker is estimated
+ * from the rows the arranger would set, against the rows others set.
  */
 #include <stdlib.h>
 
+#include "arrange_tables.h"
 #include "internal.h"
 
 #define BARBU_TEN_RANK 10
@@ -21,7 +24,8 @@
  * the contract's table (its cards, its tricks, its last tricks) times a
  * property of the hand, so that one set of fitted weights serves any table.
  * The card features are kept apart by how many cards score: one (No King),
- * a few (No Queens) or many (No Hearts), which are played differently.
+ * a few (No Queens) or many, in one suit (No Hearts) or across the suits
+ * (King's No Boys), which are played differently.
  */
 enum { NG_S, NG_HIGH, NG_LOW, NG_LOWEST, NG_VOIDS, NG_SINGLE, NG_N };
 enum { NA_HELD, NA_HELD_RISK, NA_HELD_GUARDS, NA_OTHER_SUIT, NA_OTHER_ABOVE, NA_OTHER_LEN, NA_N };
@@ -31,8 +35,8 @@ enum {
     NF_LAST,
     NF_GEN,                          /* tricks and last tricks times each NG_ */
     NF_DECLARER = NF_GEN + 2 * NG_N, /* the whole table for the declarer */
-    NF_GROUPS,                       /* three groups of NEG_GROUP */
-    NF_N = NF_GROUPS + 3 * NEG_GROUP
+    NF_GROUPS,                       /* four groups of NEG_GROUP */
+    NF_N = NF_GROUPS + 4 * NEG_GROUP
 };
 
 static void neg_features(const barbu_rules *rules, const barbu_contract *c, barbu_cards hand,
@@ -68,12 +72,14 @@ static void neg_features(const barbu_rules *rules, const barbu_contract *c, barb
 
     double cards = 0.0, a[NA_N] = {0};
     int scoring = 0;
+    unsigned suits = 0;
     for (barbu_cards d = deck; d; d &= d - 1) {
         int p = bb_h_lowest(d), s = BARBU_SUIT(p);
         double v = -c->card[p];
         if (v == 0.0)
             continue;
         scoring++;
+        suits |= 1u << s;
         cards += v;
         if (hand & BARBU_BIT(p)) {
             int guards = barbu_count(hand & bb_h_below(p));
@@ -100,7 +106,8 @@ static void neg_features(const barbu_rules *rules, const barbu_contract *c, barb
         f[NF_GEN + 2 * i + 1] = last_cost * g[i];
     }
     f[NF_DECLARER] = declarer ? trick_cost + last_cost + cards : 0.0;
-    double *grp = f + NF_GROUPS + NEG_GROUP * (scoring <= 1 ? 0 : scoring <= 4 ? 1 : 2);
+    int group = scoring <= 1 ? 0 : scoring <= 4 ? 1 : (suits & (suits - 1)) == 0 ? 2 : 3;
+    double *grp = f + NF_GROUPS + NEG_GROUP * group;
     grp[0] = cards;
     for (int i = 0; i < NA_N; i++)
         grp[1 + i] = a[i];
@@ -125,19 +132,53 @@ static const double NEG_COEF[NF_N] = {
     /* up to four (No Queens): cards, NA_HELD .. NA_OTHER_LEN, cards times NG_* */
      0.2085,  0.6266, -0.1975, -0.1637, -0.1347,  0.2693, -0.0406,
      0.5107, -0.0582, -0.1817,  0.2531, -0.3383, -0.2487,
-    /* more (No Hearts): cards, NA_HELD .. NA_OTHER_LEN, cards times NG_* */
+    /* more in one suit (No Hearts): cards, NA_HELD .. NA_OTHER_LEN, cards times NG_* */
      0.4425,  0.1157, -0.6679, -0.0958,  0.0980,  0.1218, -0.1337,
      0.5239, -0.0994, -0.3710,  0.3495, -0.1931, -0.1623,
+    /* more across the suits (No Boys, fitted on King's deals alone) */
+     0.3435,  0.6606,  0.0619, -0.2441, -0.1869,  0.3675, -0.0825,
+     0.5254, -0.1023, -0.1962,  0.1720, -0.2830, -0.2244,
+};
+/* The same, fitted on deals with the 32-card pack (No Boys is not among
+ * its contracts: its group is the 52-card one). */
+static const double NEG_COEF_32[NF_N] = {
+    /* tricks, last tricks */
+     0.0652,  0.2985,
+    /* (tricks, last tricks) times NG_S, NG_HIGH, NG_LOW, NG_LOWEST, NG_VOIDS, NG_SINGLE */
+     0.4158,  1.0496,  0.0698, -0.2477, -0.0724, -0.1761,
+     0.3949,  0.5861, -0.5015, -0.4735, -0.2585, -0.3732,
+    /* the declarer */
+    -0.0162,
+    /* one card scores (No King) */
+     0.3941,  0.0898, -0.3503, -0.0691, -0.1078,  0.0425, -0.0207,
+     0.8777, -0.1429, -0.1703,  0.3222, -0.5392, -0.3209,
+    /* up to four (No Queens) */
+    -0.5043,  0.3983,  0.0732,  0.1759, -0.2569,  0.1748,  0.2402,
+     0.4767,  0.0855,  0.0552,  0.3541, -0.4105, -0.2166,
+    /* more in one suit (No Hearts) */
+     0.4084, -0.1179, -0.2308, -0.0236, -0.0096,  0.1319, -0.0885,
+     0.8924, -0.1658, -0.1647,  0.4210, -0.5497, -0.3989,
+    /* more across the suits */
+     0.3435,  0.6606,  0.0619, -0.2441, -0.1869,  0.3675, -0.0825,
+     0.5254, -0.1023, -0.1962,  0.1720, -0.2830, -0.2244,
 };
 /* clang-format on */
+
+/* Whether hands are short (8 cards of the 32-card pack): they play
+ * differently, and the estimates have their own fitted weights. */
+static int short_pack(const barbu_rules *rules)
+{
+    return barbu_rules_hand_size(rules) < 13;
+}
 
 static double neg_estimate(const barbu_rules *rules, const barbu_contract *c, barbu_cards hand,
                            int declarer)
 {
     double f[NF_N], cost = 0.0;
+    const double *coef = short_pack(rules) ? NEG_COEF_32 : NEG_COEF;
     neg_features(rules, c, hand, declarer, f);
     for (int i = 0; i < NF_N; i++)
-        cost += NEG_COEF[i] * f[i];
+        cost += coef[i] * f[i];
     return -cost;
 }
 
@@ -181,15 +222,18 @@ static void trump_features(const barbu_rules *rules, barbu_cards hand, int trump
     f[TF_DECLARER] = declarer;
 }
 
-/* Fitted on deals of Trumps between heuristic players: tricks taken. */
+/* Fitted on deals of Trumps between heuristic players: tricks taken, with
+ * the 52-card and the 32-card pack. */
 static const double TRUMP_COEF[TF_N] = {-0.9161, 0.6559, 0.7967, 0.7506, 0.3598, -0.0117};
+static const double TRUMP_COEF_32[TF_N] = {-1.1613, 0.6417, 0.8090, 0.5763, 0.0120, 0.2080};
 
 static double trump_tricks(const barbu_rules *rules, barbu_cards hand, int trump, int declarer)
 {
     double f[TF_N], t = 0.0;
+    const double *coef = short_pack(rules) ? TRUMP_COEF_32 : TRUMP_COEF;
     trump_features(rules, hand, trump, declarer, f);
     for (int i = 0; i < TF_N; i++)
-        t += TRUMP_COEF[i] * f[i];
+        t += coef[i] * f[i];
     int tricks = barbu_rules_hand_size(rules);
     return t < 0.0 ? 0.0 : t > tricks ? tricks : t;
 }
@@ -254,13 +298,15 @@ static void domino_features(const barbu_rules *rules, barbu_cards hand, int rank
 /* Fitted on deals of Domino between heuristic players: the place out
  * (0 first .. 3 last). */
 static const double DOMINO_COEF[DF_N] = {-0.1477, 0.1149, 0.0637, -0.0602, 0.0425, 0.0491};
+static const double DOMINO_COEF_32[DF_N] = {-0.1032, 0.4124, 0.0668, -0.0197, -0.0168, 0.0211};
 
 static double domino_place(const barbu_rules *rules, barbu_cards hand, int rank, int first)
 {
     double f[DF_N], p = 0.0;
+    const double *coef = short_pack(rules) ? DOMINO_COEF_32 : DOMINO_COEF;
     domino_features(rules, hand, rank, first, f);
     for (int i = 0; i < DF_N; i++)
-        p += DOMINO_COEF[i] * f[i];
+        p += coef[i] * f[i];
     return p < 0.0 ? 0.0 : p > 3.0 ? 3.0 : p;
 }
 
@@ -272,6 +318,85 @@ static double place_score(const barbu_contract *c, double place)
         return c->place[3];
     double f = place - i;
     return c->place[i] * (1.0 - f) + c->place[i + 1] * f;
+}
+
+/* ------------------------------------------------------- Ravage City */
+
+/*
+ * The features of a hand for Ravage City, where the penalty goes to the most
+ * cards of one suit taken: the tricks the hand must take when all avoid them,
+ * how its cards spread over the suits (long suits mean short ones to throw
+ * from), its low cards and the lead.
+ */
+enum { RF_ONE, RF_DECLARER, RF_TRICKS, RF_SQUARES, RF_LOW, RF_N };
+
+static void ravage_features(const barbu_rules *rules, barbu_cards hand, int declarer, double *f)
+{
+    barbu_cards out = bb_h_deck(rules) & ~hand;
+    int tricks = barbu_rules_hand_size(rules), low_rank = rules->deck_low;
+    double p = 0.0, low = 0.0, squares = 0.0;
+    for (int s = 0; s < 4; s++)
+        squares += (double)bb_h_len(hand, s) * bb_h_len(hand, s);
+    for (barbu_cards h = hand; h; h &= h - 1) {
+        int x = bb_h_lowest(h);
+        p += bb_h_p_eventual(out, hand, x);
+        low += BARBU_RANK(x) - low_rank <= 3;
+    }
+    f[RF_ONE] = 1.0;
+    f[RF_DECLARER] = declarer;
+    f[RF_TRICKS] = p / tricks;
+    f[RF_SQUARES] = squares / ((double)tricks * tricks);
+    f[RF_LOW] = low / tricks;
+}
+
+/* Fitted on deals of Ravage City between heuristic players, with 52 and 32
+ * cards: the share of the penalty a hand takes (a quarter on average). */
+static const double RAVAGE_COEF[RF_N] = {0.4031, -0.0432, 1.4550, -1.6077, -0.1270};
+
+static double ravage_share(const barbu_rules *rules, barbu_cards hand, int declarer)
+{
+    double f[RF_N], share = 0.0;
+    ravage_features(rules, hand, declarer, f);
+    for (int i = 0; i < RF_N; i++)
+        share += RAVAGE_COEF[i] * f[i];
+    return share < 0.0 ? 0.0 : share > 1.0 ? 1.0 : share;
+}
+
+/* ------------------------------------------------------ Chinese Poker */
+
+/* The chance that a row of value v beats the row another player sets at
+ * its place, read from the quantiles of the rows the arranger sets
+ * (arrange_tables.h); a tie counts half. */
+static double row_chance(const uint32_t *q, uint32_t v)
+{
+    int below = 0, equal = 0;
+    for (int i = 0; i <= BB_ARRANGE_STEPS; i++) {
+        below += q[i] < v;
+        equal += q[i] == v;
+    }
+    return (below + 0.5 * equal) / (BB_ARRANGE_STEPS + 1);
+}
+
+/* What the independent rows overstate, measured on deals set by the
+ * arranger (where the estimate's slope against the units won is 0.99). */
+#define CHINESE_BIAS 0.15
+
+/* The units a hand set by the arranger expects against one other player:
+ * each row won or lost, and the scoop, with the other's rows taken as
+ * independent. */
+static double chinese_units(barbu_cards hand, int scoop)
+{
+    barbu_cards back, middle;
+    bb_h_arrange(hand, scoop, &back, &middle);
+    if (back == 0)
+        return 0.0;
+    barbu_cards front = hand & ~back & ~middle;
+    double pb = row_chance(bb_arrange_back, barbu_poker_value(back));
+    double pm = row_chance(bb_arrange_middle, barbu_poker_value(middle));
+    double pf = row_chance(bb_arrange_front, barbu_poker_value(front));
+    double units = 2.0 * (pb + pm + pf) - 3.0;
+    units += scoop * (pb * pm * pf - (1.0 - pb) * (1.0 - pm) * (1.0 - pf));
+    return units - CHINESE_BIAS;
 }
 
 /* ------------------------------------------------------------ estimates */
@@ -294,6 +419,11 @@ double bb_h_estimate(const barbu_rules *rules, int contract, barbu_cards hand, i
             return neg_estimate(rules, c, hand, declarer);
         /* A contract that pays for tricks without trumps. */
         return c->per_trick * trump_tricks(rules, hand, -1, declarer);
+    case BARBU_KIND_RAVAGE:
+        return c->shared * ravage_share(rules, hand, declarer);
+    case BARBU_KIND_CHINESE:
+        /* Against each of the three others. */
+        return 3.0 * c->per_row * chinese_units(hand, c->scoop);
     default:
         return barbu_contract_total(rules, contract) / 4.0;
     }
@@ -302,8 +432,10 @@ double bb_h_estimate(const barbu_rules *rules, int contract, barbu_cards hand, i
 /* What a declarer can expect from a contract with a hand dealt at random:
  * the share of the total, and the edge of naming trumps or the start rank
  * to suit the hand (measured in the same simulations). */
-#define TRUMP_DECLARER_TRICKS 4.56
-#define DOMINO_DECLARER_PLACE 1.25
+#define TRUMP_DECLARER_TRICKS    4.56
+#define DOMINO_DECLARER_PLACE    1.25
+#define TRUMP_DECLARER_TRICKS_32 3.18 /* of 8 */
+#define DOMINO_DECLARER_PLACE_32 1.18
 
 static double baseline(const barbu_rules *rules, int contract)
 {
@@ -311,9 +443,11 @@ static double baseline(const barbu_rules *rules, int contract)
     int tricks = barbu_rules_hand_size(rules);
     switch (c->kind) {
     case BARBU_KIND_TRUMPS:
+        if (short_pack(rules))
+            return c->per_trick * TRUMP_DECLARER_TRICKS_32 * tricks / 8.0;
         return c->per_trick * TRUMP_DECLARER_TRICKS * tricks / 13.0;
     case BARBU_KIND_DOMINO:
-        return place_score(c, DOMINO_DECLARER_PLACE);
+        return place_score(c, short_pack(rules) ? DOMINO_DECLARER_PLACE_32 : DOMINO_DECLARER_PLACE);
     default:
         return barbu_contract_total(rules, contract) / 4.0;
     }
@@ -349,10 +483,7 @@ int bb_h_declare(const barbu_view *view, const barbu_action *legal, int n)
 /* The contracts a declarer has still to name, the current one included. */
 static int contracts_left(const barbu_view *view, int declarer)
 {
-    int per = 0;
-    for (int i = 0; i < view->rules->n_contracts; i++)
-        per += view->rules->contract[i].per_player;
-    int left = per - view->t.declared[declarer];
+    int left = barbu_rules_deals(view->rules) / 4 - view->t.declared[declarer];
     if (view->t.phase == BARBU_PHASE_BID)
         left++;
     return left;
@@ -361,13 +492,17 @@ static int contracts_left(const barbu_view *view, int declarer)
 /* How much a declarer beats the average, for choosing the contract, and
  * how much a seat that doubled of its own will beats it, as fractions of the
  * deal's spread of scores. */
-#define DECLARER_EDGE   0.08
-#define TRUMPS_EDGE     0.30
-#define DOMINO_EDGE     0.30
-#define DOUBLER_EDGE    0.06
-#define DOUBLE_MARGIN   0.0
-#define OWED_PUSH       0.2
-#define REDOUBLE_MARGIN 0.05
+#define DECLARER_EDGE        0.08
+#define TRUMPS_EDGE          0.30
+#define DOMINO_EDGE          0.30
+#define CHINESE_EDGE         0.20
+#define DOUBLER_EDGE         0.06
+/* At Chinese Poker a seat that doubles the declarer of its own will holds
+ * rows it can see are strong: it expects far more than elsewhere. */
+#define CHINESE_DOUBLER_EDGE 0.35
+#define DOUBLE_MARGIN        0.0
+#define OWED_PUSH            0.2
+#define REDOUBLE_MARGIN      0.05
 
 int bb_h_bid(const barbu_view *view, const barbu_action *legal, int n)
 {
@@ -385,6 +520,14 @@ int bb_h_bid(const barbu_view *view, const barbu_action *legal, int n)
     double spread = abs(tab.total);
     if (tab.kind == BARBU_KIND_DOMINO || tab.kind == BARBU_KIND_PATIENCE)
         spread = tab.place[0] - tab.place[3];
+    if (tab.kind == BARBU_KIND_CHINESE) {
+        /* Zero-sum: the most one player can win from the other three. */
+        spread = 0.0;
+        for (unsigned m = t->contracts; m; m &= m - 1) {
+            const barbu_contract *c = &rules->contract[__builtin_ctz(m)];
+            spread += 3.0 * c->per_row * (3 + c->scoop);
+        }
+    }
     if (spread < 1.0)
         spread = 1.0;
     double avg = tab.total / 4.0;
@@ -393,9 +536,10 @@ int bb_h_bid(const barbu_view *view, const barbu_action *legal, int n)
     double expect[4];
     /* The declarer chose the contract for the hand: the more contracts
      * there were to choose from, the better it suits. */
-    double edge = tab.kind == BARBU_KIND_TRUMPS   ? TRUMPS_EDGE
-                  : tab.kind == BARBU_KIND_DOMINO ? DOMINO_EDGE
-                                                  : DECLARER_EDGE;
+    double edge = tab.kind == BARBU_KIND_TRUMPS    ? TRUMPS_EDGE
+                  : tab.kind == BARBU_KIND_DOMINO  ? DOMINO_EDGE
+                  : tab.kind == BARBU_KIND_CHINESE ? CHINESE_EDGE
+                                                   : DECLARER_EDGE;
     double decl_expect = avg + edge * spread * (contracts_left(view, decl) - 1) / 3.0;
     for (int s = 0; s < 4; s++) {
         if (s == me)
@@ -416,7 +560,8 @@ int bb_h_bid(const barbu_view *view, const barbu_action *legal, int n)
         int owed_before = t->owed[s][decl] + paid;
         int forced = paid && owed_before >= contracts_left(view, decl);
         if (!forced)
-            expect[s] += DOUBLER_EDGE * spread;
+            expect[s] +=
+                (tab.kind == BARBU_KIND_CHINESE ? CHINESE_DOUBLER_EDGE : DOUBLER_EDGE) * spread;
     }
 
     unsigned may_double = 0, may_redouble = 0, must = 0xf;

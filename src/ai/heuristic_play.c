@@ -1,6 +1,7 @@
 /*
  * heuristic_play.c - the heuristic player's card play: tricks to avoid
- * (the negative contracts), tricks to win (Trumps) and the layouts (Domino).
+ * (the negative contracts), tricks to win (Trumps), suits not to gather
+ * (Ravage City) and the layouts (Domino).
  *
  * Trick play weighs each playable card by a small model of the trick: the
  * chance the card wins it, what the trick would cost (or bring), and the
@@ -412,6 +413,191 @@ static int pos_play(const bb_know *k, barbu_cards playable)
     return best;
 }
 
+/* ------------------------------------------------------- Ravage City */
+
+/*
+ * Ravage City charges its penalty to whoever ends with the most cards of any
+ * one suit.  Each seat's exposure is a soft maximum of its counts by suit (a
+ * second suit close to the first is a second way to lose), and my expected
+ * share of the penalty is a soft maximum over the seats: the wider the
+ * tricks still to come, the flatter it is, so early tricks cost little and
+ * late ones a lot.  A card is judged by the share I expect once the trick is
+ * taken (by me or by the seat that would win it) less the danger of keeping
+ * it: the share a trick it would win later costs.
+ */
+#define RAV_SUIT_SOFT  1.0  /* how close a second suit must be to count */
+#define RAV_SPREAD     0.6  /* the flatness when no card is left to take */
+#define RAV_SPREAD_PER 0.15 /* and its growth with each card a seat has yet to take */
+#define RAV_DANGER     0.5  /* the weight of a kept card's later tricks */
+
+/* e^x and ln y without the maths library: halving and squaring, and an
+ * atanh series after scaling by powers of two; to about 1e-6. */
+static double soft_exp(double x)
+{
+    x = x < -40.0 ? -40.0 : x > 40.0 ? 40.0 : x;
+    int halves = 0;
+    while (x > 0.25 || x < -0.25) {
+        x /= 2.0;
+        halves++;
+    }
+    double e = 1.0 + x * (1.0 + x / 2.0 * (1.0 + x / 3.0 * (1.0 + x / 4.0 * (1.0 + x / 5.0))));
+    while (halves-- > 0)
+        e *= e;
+    return e;
+}
+
+static double soft_log(double y)
+{
+    const double ln2 = 0.69314718055994531;
+    int twos = 0;
+    if (y <= 0.0)
+        return -40.0;
+    while (y > 1.5) {
+        y /= 2.0;
+        twos++;
+    }
+    while (y < 0.75) {
+        y *= 2.0;
+        twos--;
+    }
+    double t = (y - 1.0) / (y + 1.0), t2 = t * t;
+    return twos * ln2 + 2.0 * t * (1.0 + t2 * (1.0 / 3 + t2 * (1.0 / 5 + t2 * (1.0 / 7 + t2 / 9))));
+}
+
+/* The cards of each suit each seat has taken. */
+typedef struct rav_counts {
+    double n[4][4];
+} rav_counts;
+
+static void rav_taken(const bb_know *k, rav_counts *c)
+{
+    for (int seat = 0; seat < 4; seat++)
+        for (int s = 0; s < 4; s++)
+            c->n[seat][s] = bb_h_len(k->t->taken[seat], s);
+}
+
+/* A seat's exposure: the soft maximum of its counts. */
+static double rav_exposure(const double n[4])
+{
+    double top = n[0];
+    for (int s = 1; s < 4; s++)
+        top = n[s] > top ? n[s] : top;
+    double sum = 0.0;
+    for (int s = 0; s < 4; s++)
+        sum += soft_exp((n[s] - top) / RAV_SUIT_SOFT);
+    return top + RAV_SUIT_SOFT * soft_log(sum);
+}
+
+/* My expected share of the penalty when seat w adds the cards add[] (by
+ * suit) to the counts, with the given flatness. */
+static double rav_share(const bb_know *k, const rav_counts *c, int w, const double add[4],
+                        double spread)
+{
+    double x[4], top = -1e9;
+    for (int seat = 0; seat < 4; seat++) {
+        double n[4];
+        for (int s = 0; s < 4; s++)
+            n[s] = c->n[seat][s] + (seat == w ? add[s] : 0.0);
+        x[seat] = rav_exposure(n);
+        top = x[seat] > top ? x[seat] : top;
+    }
+    double sum = 0.0, mine = 0.0;
+    for (int seat = 0; seat < 4; seat++) {
+        double e = soft_exp((x[seat] - top) / spread);
+        sum += e;
+        if (seat == k->me)
+            mine = e;
+    }
+    return -k->tab.total * mine / sum;
+}
+
+/* The flatness once `cards` more cards are taken by the four seats. */
+static double rav_spread(int cards)
+{
+    return RAV_SPREAD + RAV_SPREAD_PER * cards / 4.0;
+}
+
+/* What a trick I win later costs me, halfway through the cards to come: a
+ * trick of the suit led with a card of another. */
+static double rav_future(const bb_know *k, const rav_counts *c, int left)
+{
+    double spread = rav_spread(left / 2), none[4] = {0}, sum = 0.0;
+    double base = rav_share(k, c, k->me, none, spread);
+    int suits = 0;
+    for (int s = 0; s < 4; s++) {
+        if (!(k->out & BARBU_SUIT_CARDS(s)))
+            continue;
+        double add[4];
+        for (int u = 0; u < 4; u++)
+            add[u] = u == s ? 3.0 : 1.0 / 3.0;
+        sum += rav_share(k, c, k->me, add, spread) - base;
+        suits++;
+    }
+    return suits ? sum / suits : 0.0;
+}
+
+static int ravage_play(const bb_know *k, barbu_cards playable)
+{
+    const barbu_table *t = k->t;
+    const barbu_trick *tr = &t->trick;
+    rav_counts cnt;
+    rav_taken(k, &cnt);
+    int left = 0;
+    for (int seat = 0; seat < 4; seat++)
+        left += t->in_hand[seat];
+    double spread = rav_spread(left - (4 - tr->n));
+    double future = rav_future(k, &cnt, left);
+    int seats[3], later = later_seats(k, seats);
+
+    int best = bb_h_lowest(playable);
+    double best_score = DBL_MAX;
+    for (barbu_cards p = playable; p; p &= p - 1) {
+        int c = bb_h_lowest(p);
+        int led = tr->n ? BARBU_SUIT(tr->card[0]) : BARBU_SUIT(c);
+        /* The cards of the trick by suit: those down, mine, and what the
+         * seats after me are likely to follow with or throw. */
+        double add[4] = {0};
+        for (int i = 0; i < tr->n; i++)
+            add[BARBU_SUIT(tr->card[i])] += 1.0;
+        add[BARBU_SUIT(c)] += 1.0;
+        barbu_cards other_out = k->out & ~BARBU_SUIT_CARDS(led);
+        int n_other = barbu_count(other_out);
+        for (int i = 0; i < later; i++) {
+            double follow = bb_h_may_hold(k, seats[i], led) ? 1.0 - p_void(k, seats[i], led) : 0.0;
+            add[led] += follow;
+            for (int s = 0; s < 4 && n_other > 0; s++)
+                if (s != led)
+                    add[s] += (1.0 - follow) * bb_h_len(other_out, s) / n_other;
+        }
+        /* Who takes it: the card on top after mine, unless a later seat with
+         * a higher card of the suit is forced over it. */
+        int top_card, top_seat;
+        if (tr->n == 0 || (BARBU_SUIT(c) == led && (barbu_trick_beaters(t) & BARBU_BIT(c)))) {
+            top_card = c;
+            top_seat = k->me;
+        } else {
+            top_card = tr->card[barbu_trick_top(t)];
+            top_seat = trick_top_seat(t);
+        }
+        int low = barbu_count(k->out & bb_h_below(top_card));
+        int high = barbu_count(k->out & bb_h_above(top_card));
+        int over = 0;
+        for (int i = 0; i < later; i++)
+            over += bb_h_may_hold(k, seats[i], led);
+        double hold = p_not_forced(low, high, holders(k, led), over);
+        double score = hold * rav_share(k, &cnt, top_seat, add, spread);
+        for (int i = 0; i < later; i++)
+            if (bb_h_may_hold(k, seats[i], led))
+                score += (1.0 - hold) / over * rav_share(k, &cnt, seats[i], add, spread);
+        score -= RAV_DANGER * bb_h_p_eventual(k->out, k->hand, c) * future;
+        if (score < best_score - 1e-9) {
+            best_score = score;
+            best = c;
+        }
+    }
+    return best;
+}
+
 /* ------------------------------------------------------------ layouts */
 
 /* The cards of a suit beyond a rank in one direction, nearest first:
@@ -510,6 +696,8 @@ int bb_h_play(barbu_rng *rng, const barbu_view *view, const barbu_action *legal,
     if ((kind == BARBU_KIND_TRICKS || kind == BARBU_KIND_TRUMPS) &&
         k.tricks - view->t.ntricks <= BB_END_TRICKS)
         card = bb_h_endgame(&k, playable, rng);
+    if (card < 0 && k.tab.kind == BARBU_KIND_RAVAGE)
+        card = ravage_play(&k, playable);
     if (card < 0)
         card = kind == BARBU_KIND_TRUMPS || k.tab.total > 0 ? pos_play(&k, playable)
                                                             : neg_play(&k, playable);

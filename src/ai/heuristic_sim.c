@@ -15,6 +15,8 @@
 typedef struct sim_ctx {
     const bb_know *k;
     int positive;
+    int ravage;                     /* Ravage City: no card or trick costs by itself; the
+                                       players duck as at No Tricks */
     barbu_cards costly;             /* cards that cost points when taken */
     int base[BARBU_MAX_TRICKS + 1]; /* the cost of trick i, apart from its cards */
 } sim_ctx;
@@ -78,7 +80,7 @@ static int sim_choose(const sim_ctx *x, const barbu_state *s, barbu_cards legal)
     for (int i = 0; i < tr->n; i++)
         table_cost -= x->k->tab.card[tr->card[i]];
     barbu_cards untaken = ~(t->taken[0] | t->taken[1] | t->taken[2] | t->taken[3]);
-    if (x->base[t->ntricks] + table_cost == 0 && !(x->k->scoring & untaken)) {
+    if (!x->ravage && x->base[t->ntricks] + table_cost == 0 && !(x->k->scoring & untaken)) {
         /* A trick that costs nothing, in a deal where only later tricks
          * cost: shed the highest card. */
         return sim_highest(led ? led : legal);
@@ -184,6 +186,7 @@ int bb_h_endgame(const bb_know *k, barbu_cards playable, barbu_rng *rng)
     sim_ctx x;
     x.k = k;
     x.positive = k->tab.total > 0;
+    x.ravage = k->tab.kind == BARBU_KIND_RAVAGE;
     x.costly = 0;
     for (barbu_cards d = k->scoring; d; d &= d - 1)
         if (k->tab.card[bb_h_lowest(d)] < 0)

@@ -141,4 +141,9 @@ int bb_h_endgame(const bb_know *k, barbu_cards playable, barbu_rng *rng);
 double bb_h_estimate(const barbu_rules *rules, int contract, barbu_cards hand, int trump, int rank,
                      int declarer);
 
+/* Chinese Poker: the arrangement of a 13-card hand the heuristic player
+ * sets: the valid one with the best expected score against three other
+ * hands (arrange.c).  Both rows are 0 for a hand of another size. */
+void bb_h_arrange(barbu_cards hand, int scoop, barbu_cards *back, barbu_cards *middle);
+
 #endif
