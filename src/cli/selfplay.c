@@ -1,9 +1,11 @@
 /*
  * selfplay.c - computer players play whole games: one JSON line per game.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -23,7 +25,8 @@ static void usage(FILE *out)
         "                 heuristic (default heuristic)\n"
         "  --json         one JSON line per game: seed, per-deal contract, declarer and\n"
         "                 scores, and the totals (N E S W)\n"
-        "  --records DIR  also write each game's record to DIR/game-SEED.txt\n");
+        "  --records DIR  also write each game's record to DIR/game-SEED.txt (DIR is\n"
+        "                 made if it is missing)\n");
 }
 
 static int parse_bots(const char *arg, char kinds[4][16])
@@ -178,6 +181,12 @@ int cmd_selfplay(int argc, char **argv)
     barbu_rules rules;
     if (cli_load_rules(rules_arg, &rules) != 0)
         return 1;
+    /* The records' directory is made if it is missing (not its parents). */
+    if (records != NULL && mkdir(records, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "barbu selfplay: cannot make the directory %s: %s\n", records,
+                strerror(errno));
+        return 1;
+    }
     int32_t totals[4] = {0};
     for (long g = 0; g < games; g++)
         if (play_one(&rules, seed + (uint64_t)g, kinds, json, records, totals) != 0)
