@@ -76,8 +76,9 @@ typedef struct rec_deal {
     bool has_hands;
     int declarer; /* -1 when not given */
     act_list list[N_SECTIONS];
-    barbu_cards fronts[4]; /* Chinese Poker: the front rows as the text gives them */
-    uint8_t has_front;     /* a bit for each seat with a front row in the text */
+    barbu_cards fronts[4]; /* Chinese Poker: the front row of each rows line, in
+                              order (a record made by barbu_record_add has none) */
+    uint8_t n_fronts;
     bool has_score, has_final;
     int16_t score[4], final[4];
     int line;                   /* of its [Deal] tag */
@@ -443,18 +444,21 @@ static int replay(const barbu_record *rec, barbu_state *s, barbu_result_fn on_re
             /* The action in words, only for an error: a replay that goes
              * well never formats a line. */
             char what[128];
+            /* Rows are described as the record gives them, front row included. */
+            int row_line = next[SEC_ARRANGE] - 1;
+            bool text_rows = a.type == BARBU_ACT_ARRANGE && row_line < d->n_fronts;
+            barbu_cards shown =
+                text_rows ? a.cards | a.middle | d->fronts[row_line] : s->hand[a.seat];
             if (a.seat != s->t.to_move) {
-                describe(&rec->rules, &a, s->hand[a.seat], what, sizeof what);
+                describe(&rec->rules, &a, shown, what, sizeof what);
                 return replay_fail(diag, line, k + 1, pos, BARBU_ETURN,
                                    "deal %d, action %d (%s): it is %s's turn", k + 1, pos, what,
                                    barbu_seat_name(s->t.to_move));
             }
             barbu_state before = *s;
-            if (a.type == BARBU_ACT_ARRANGE && ((d->has_front >> a.seat) & 1) &&
+            if (text_rows &&
                 barbu_arrange_check(s->hand[a.seat], a.cards, a.middle, true, NULL, 0) == 0 &&
-                d->fronts[a.seat] != (s->hand[a.seat] & ~a.cards & ~a.middle)) {
-                /* As the record has it, front row included. */
-                barbu_cards shown = a.cards | a.middle | d->fronts[a.seat];
+                d->fronts[row_line] != (s->hand[a.seat] & ~a.cards & ~a.middle)) {
                 describe(&rec->rules, &a, shown, what, sizeof what);
                 char rest[80];
                 rows_text(s->hand[a.seat] & ~a.cards & ~a.middle, 0, 0, rest, sizeof rest);
@@ -464,7 +468,7 @@ static int replay(const barbu_record *rec, barbu_state *s, barbu_result_fn on_re
                                    k + 1, pos, what, rest);
             }
             if ((err = barbu_apply(s, &a)) != 0) {
-                describe(&rec->rules, &a, before.hand[a.seat], what, sizeof what);
+                describe(&rec->rules, &a, shown, what, sizeof what);
                 if (a.type == BARBU_ACT_ARRANGE) {
                     /* The exact reason, as the engine words it. */
                     char why[160];
@@ -936,8 +940,8 @@ static int parse_rows(reader *rd, char *body)
     int seat = n == 2 && tok[1] == ':' ? barbu_seat_parse((char[]){tok[0], '\0'}) : -1;
     if (seat < 0)
         return fail(rd, "a rows line starts with the seat, as 'E:'");
-    if ((rd->deal->has_front >> seat) & 1)
-        return fail(rd, "a second rows line for %s", barbu_seat_name(seat));
+    if (rd->deal->n_fronts == 4)
+        return fail(rd, "a fifth rows line: a deal has one for each of the four players");
     barbu_cards rows[3] = {0, 0, 0}, all = 0;
     int row = 0;
     for (tok = strtok_r(NULL, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
@@ -966,8 +970,7 @@ static int parse_rows(reader *rd, char *body)
     barbu_action a = barbu_act(BARBU_ACT_ARRANGE, seat);
     a.cards = rows[0];
     a.middle = rows[1];
-    rd->deal->fronts[seat] = rows[2];
-    rd->deal->has_front |= (uint8_t)(1u << seat);
+    rd->deal->fronts[rd->deal->n_fronts++] = rows[2];
     int err = list_push(&rd->deal->list[SEC_ARRANGE], &a, rd->line);
     return err ? fail(rd, "%s", barbu_strerror(err)) : 0;
 }

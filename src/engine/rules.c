@@ -793,6 +793,35 @@ static bool cards_empty(const barbu_contract *c)
     return true;
 }
 
+/* The most one player can score in a deal of a contract, either way. */
+static long max_deal_score(const barbu_rules *r, const barbu_contract *c)
+{
+    long most = 0;
+    switch (c->kind) {
+    case BARBU_KIND_DOMINO:
+    case BARBU_KIND_PATIENCE:
+        for (int i = 0; i < 4; i++)
+            most = labs((long)c->place[i]) > most ? labs((long)c->place[i]) : most;
+        return most;
+    case BARBU_KIND_RAVAGE:
+        return labs((long)c->shared);
+    case BARBU_KIND_CHINESE:
+        return labs((long)c->per_row) * 3 * (3 + labs((long)c->scoop));
+    default:
+        break;
+    }
+    most = labs((long)c->per_trick) * barbu_rules_hand_size(r);
+    for (int k = 0; k < BARBU_MAX_TRICKS; k++)
+        most += labs((long)c->trick_from_end[k]);
+    for (barbu_cards d = bb_deck(r); d; d &= d - 1)
+        most += labs((long)c->card[bb_lowest(d)]);
+    return most;
+}
+
+/* A deal's scores are 16-bit: raw scores up to M settle to at most
+ * M + 3 * 2 * 2M = 13M with redoubles against all three others. */
+#define DEAL_SCORE_MAX 32767
+
 int barbu_rules_check(const barbu_rules *rules, barbu_diag *diag)
 {
     const barbu_rules *r = rules;
@@ -840,13 +869,21 @@ int barbu_rules_check(const barbu_rules *rules, barbu_diag *diag)
         if (c->kind == BARBU_KIND_CHINESE && (c->per_row < 0 || c->scoop < 0))
             return bb_diag(diag, 0, BARBU_ERULES, "%s: per-row and scoop cannot be negative",
                            c->key);
+        long most = max_deal_score(r, c), settled = r->doubling ? 13 * most : most;
+        if (settled > DEAL_SCORE_MAX)
+            return bb_diag(diag, 0, BARBU_ERULES,
+                           "%s's scores are too large: a player could score %ld in one deal%s, "
+                           "beyond %d",
+                           c->key, settled, r->doubling ? " with redoubles" : "", DEAL_SCORE_MAX);
         game_total += (long)barbu_contract_total(r, i) * barbu_contract_times(r, i);
     }
     if (deals == 0)
         return bb_diag(diag, 0, BARBU_ERULES, "no contract is ever declared");
     if (deals % 4 != 0)
         return bb_diag(diag, 0, BARBU_ERULES,
-                       "a game of %d deals cannot give each of the four players as many", deals);
+                       "the contracts make a game of %d deals, which four players cannot declare "
+                       "equally (not a multiple of 4)",
+                       deals);
     if (deals > 255)
         return bb_diag(diag, 0, BARBU_ERULES, "a game of %d deals is longer than 255", deals);
     uint8_t none[4][BARBU_MAX_CONTRACTS] = {{0}}, declared[4] = {0};

@@ -573,7 +573,7 @@ static void test_variant_fields(void **state)
     assert_int_equal(r.contract[contract_of(&r, "chinese")].per_row, 1);
     assert_int_equal(r.contract[contract_of(&r, "chinese")].scoop, 0);
     round_trip(&r);
-    rules_text(&r, "preset = chinese\nchinese.per-row = 10000\nchinese.scoop = 10000\n");
+    rules_text(&r, "preset = chinese\nchinese.per-row = 20\nchinese.scoop = 4\n");
     round_trip(&r);
 
     /* chinese-fouls. */
@@ -648,6 +648,12 @@ static void test_variant_errors(void **state)
         {"preset = ravage\ndomino.places = 56 25 10 0\nravage.shared = -30\n", 3, "multiple of 12"},
         {"preset = chinese\nchinese.scoop = -1\n", 2, "cannot be negative"},
         {"preset = chinese\nchinese.per-row = -4\n", 2, "cannot be negative"},
+        /* Scores that would not fit a deal's 16-bit scores once redoubled. */
+        {"preset = chinese\nchinese.per-row = 2000\n", 2,
+         "chinese's scores are too large: a player could score 468000 in one deal with "
+         "redoubles, beyond 32767"},
+        {"preset = uk\nno-king.card.KH = -2600\ntrumps.per-trick = 1\n", 3, "too large"},
+        {"preset = king\nno-king.times = 0\n", 2, "not a multiple of 4"},
         {"preset = chinese\n# the French pack\ndeck = 32\n", 3, "13 cards a hand"},
         {"preset = ravage\nravage.shared = -36\n", 2, "sum to zero"},
         {"preset = ravage\nravage.shared = -36\n# no balance\n", 2, "sum to zero"},
