@@ -538,6 +538,11 @@ int barbu_view_legal(const barbu_view *view, barbu_action *out, int cap);
  * the schedule could not be completed).  For score sheets and menus. */
 int barbu_declare_check(const barbu_rules *rules, const barbu_table *t, int seat, int contract);
 
+/* How many more times a seat may declare a contract: its own allowance less
+ * what it has declared, no more than the game has left of it, and 0 when
+ * barbu_declare_check refuses it now. */
+int barbu_declares_left(const barbu_rules *rules, const barbu_table *t, int seat, int contract);
+
 /* The compulsory doubles a seat still owes the current declarer (shown by
  * its name while the doubling goes round, as in seed 002). */
 int barbu_view_owed(const barbu_view *view, int seat);

@@ -60,9 +60,11 @@ static barbu_cards cards_at(const barbu_card pos[13], unsigned mask)
     return set;
 }
 
-/* The arranger with the quantiles given: q[BARBU_ROW_*] of steps + 1 each. */
-static void arrange_with(barbu_cards hand, int scoop, const uint32_t *const q[3], int steps,
-                         barbu_cards *back, barbu_cards *middle)
+/* The arranger with the quantiles given: q[BARBU_ROW_*] of steps + 1 each.
+ * Returns the units the split expects against one opponent (0 and no rows
+ * for a hand that is not 13 cards). */
+static double arrange_with(barbu_cards hand, int scoop, const uint32_t *const q[3], int steps,
+                           barbu_cards *back, barbu_cards *middle)
 {
     barbu_card pos[13];
     int n = 0;
@@ -70,7 +72,7 @@ static void arrange_with(barbu_cards hand, int scoop, const uint32_t *const q[3]
         pos[n++] = (barbu_card)__builtin_ctzll(rest);
     if (n < 13 || barbu_count(hand) != 13) {
         *back = *middle = 0;
-        return;
+        return 0.0;
     }
 
     /* The index of a row of 3 or 5 in its arrays: only those entries are
@@ -110,6 +112,7 @@ static void arrange_with(barbu_cards hand, int scoop, const uint32_t *const q[3]
      * always in order (the best back, then the best middle of the rest). */
     float half_scoop = (float)scoop / 2.0f, best = -1e9f;
     unsigned best_back = 0x1f, best_middle = 0x3e0;
+    float best_p[3] = {0.5f, 0.5f, 0.5f};
     for (int b = 0; b < N_FIVES; b++) {
         unsigned left = 0x1fffu & ~five_mask[b], rest = left;
         uint16_t low[16], high[16];
@@ -135,15 +138,21 @@ static void arrange_with(barbu_cards hand, int scoop, const uint32_t *const q[3]
                 best = score;
                 best_back = five_mask[b];
                 best_middle = mid;
+                best_p[0] = pb;
+                best_p[1] = pm;
+                best_p[2] = pf;
             }
         }
     }
     *back = cards_at(pos, best_back);
     *middle = cards_at(pos, best_middle);
+    double pb = best_p[0], pm = best_p[1], pf = best_p[2];
+    return 2.0 * (pb + pm + pf) - 3.0 +
+           scoop * (pb * pm * pf - (1.0 - pb) * (1.0 - pm) * (1.0 - pf));
 }
 
-void bb_h_arrange(barbu_cards hand, int scoop, barbu_cards *back, barbu_cards *middle)
+double bb_h_arrange(barbu_cards hand, int scoop, barbu_cards *back, barbu_cards *middle)
 {
     static const uint32_t *const q[3] = {bb_arrange_back, bb_arrange_middle, bb_arrange_front};
-    arrange_with(hand, scoop, q, BB_ARRANGE_STEPS, back, middle);
+    return arrange_with(hand, scoop, q, BB_ARRANGE_STEPS, back, middle);
 }

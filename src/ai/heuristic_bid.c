@@ -12,7 +12,6 @@
  */
 #include <stdlib.h>
 
-#include "arrange_tables.h"
 #include "internal.h"
 
 #define BARBU_TEN_RANK 10
@@ -364,39 +363,16 @@ static double ravage_share(const barbu_rules *rules, barbu_cards hand, int decla
 
 /* ------------------------------------------------------ Chinese Poker */
 
-/* The chance that a row of value v beats the row another player sets at
- * its place, read from the quantiles of the rows the arranger sets
- * (arrange_tables.h); a tie counts half. */
-static double row_chance(const uint32_t *q, uint32_t v)
-{
-    int below = 0, equal = 0;
-    for (int i = 0; i <= BB_ARRANGE_STEPS; i++) {
-        below += q[i] < v;
-        equal += q[i] == v;
-    }
-    return (below + 0.5 * equal) / (BB_ARRANGE_STEPS + 1);
-}
-
 /* What the independent rows overstate, measured on deals set by the
  * arranger (where the estimate's slope against the units won is 0.99). */
 #define CHINESE_BIAS 0.15
 
-/* The units a hand set by the arranger expects against one other player:
- * each row won or lost, and the scoop, with the other's rows taken as
- * independent. */
+/* The units a hand set by the arranger expects against one other player. */
 static double chinese_units(barbu_cards hand, int scoop)
 {
     barbu_cards back, middle;
-    bb_h_arrange(hand, scoop, &back, &middle);
-    if (back == 0)
-        return 0.0;
-    barbu_cards front = hand & ~back & ~middle;
-    double pb = row_chance(bb_arrange_back, barbu_poker_value(back));
-    double pm = row_chance(bb_arrange_middle, barbu_poker_value(middle));
-    double pf = row_chance(bb_arrange_front, barbu_poker_value(front));
-    double units = 2.0 * (pb + pm + pf) - 3.0;
-    units += scoop * (pb * pm * pf - (1.0 - pb) * (1.0 - pm) * (1.0 - pf));
-    return units - CHINESE_BIAS;
+    double units = bb_h_arrange(hand, scoop, &back, &middle);
+    return back == 0 ? 0.0 : units - CHINESE_BIAS;
 }
 
 /* ------------------------------------------------------------ estimates */

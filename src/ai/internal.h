@@ -143,7 +143,9 @@ double bb_h_estimate(const barbu_rules *rules, int contract, barbu_cards hand, i
 
 /* Chinese Poker: the arrangement of a 13-card hand the heuristic player
  * sets: the valid one with the best expected score against three other
- * hands (arrange.c).  Both rows are 0 for a hand of another size. */
-void bb_h_arrange(barbu_cards hand, int scoop, barbu_cards *back, barbu_cards *middle);
+ * hands (arrange.c).  Returns the units it expects against one other player,
+ * its rows taken as independent; both rows are 0 (and the units 0) for a
+ * hand of another size. */
+double bb_h_arrange(barbu_cards hand, int scoop, barbu_cards *back, barbu_cards *middle);
 
 #endif

@@ -88,11 +88,6 @@ typedef struct play_ui {
     bool too_small; /* the terminal is below 80x24: nothing moves */
     bool watch;     /* --watch: four computer players, the view is a spectator's
                        of one seat's cards and no prompt is ever the human's */
-    /* barbu_check on the game's state for an action of the human's seat, so
-     * that the menus can say why an action is refused (a check of one's own
-     * action reads only the table and one's own hand). */
-    int (*check)(const void *ctx, const barbu_action *action);
-    const void *check_ctx;
 
     /* Owned by the keys. */
     int overlay;             /* PLAY_* overlay */
@@ -163,12 +158,6 @@ int play_menu_items(const play_ui *ui, barbu_action *items, int cap);
  * with the engine's reason for each (BARBU_EUSED, BARBU_EPLAYEDOUT,
  * BARBU_ESCHEDULE ...).  Returns how many. */
 int play_menu_refused(const play_ui *ui, int *contracts, int *errs, int cap);
-
-/* How many more times a seat may declare a contract: its own allowance
- * (per_player) less what it has declared, and no more than the game has
- * left of it (barbu_contract_times less what everyone has declared).  The
- * engine may still refuse one of them to keep the schedule possible. */
-int play_declare_left(const barbu_rules *rules, const barbu_table *t, int seat, int contract);
 
 /* Chinese Poker: the rows as they would be submitted.  When only one row is
  * not full, the unplaced cards go to it, so that filling two rows sets the

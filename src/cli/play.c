@@ -473,13 +473,6 @@ static int run(game *g, play_ui *ui, char *fatal, size_t cap)
     }
 }
 
-/* barbu_check on the real state, for the menus' reasons (play_ui.check). */
-static int check_action(const void *ctx, const barbu_action *action)
-{
-    const game *g = ctx;
-    return barbu_check(&g->state, action);
-}
-
 static void install_signals(void)
 {
     struct sigaction sa;
@@ -516,10 +509,6 @@ int cmd_play(int argc, char **argv)
     ui.record_path = g.record_path;
     ui.seed = o.seed;
     ui.watch = o.watch;
-    if (!o.watch) {
-        ui.check = check_action;
-        ui.check_ctx = &g;
-    }
     /* Our handlers go first, so that curses keeps them. */
     install_signals();
     if (play_screen_open() != 0) {

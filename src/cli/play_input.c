@@ -106,12 +106,7 @@ int play_menu_refused(const play_ui *ui, int *contracts, int *errs, int cap)
     for (int c = 0; c < r->n_contracts && k < cap; c++) {
         if (offered & (1u << c))
             continue;
-        /* Ask about the contract itself, with a trump or a rank where it
-         * needs one, so that the answer is about the schedule. */
-        const barbu_contract *kc = &r->contract[c];
-        barbu_action a = barbu_act_declare(v->seat, c, kc->kind == BARBU_KIND_TRUMPS ? 0 : -1,
-                                           kc->kind == BARBU_KIND_DOMINO ? r->deck_low : 0);
-        int err = ui->check != NULL ? ui->check(ui->check_ctx, &a) : 0;
+        int err = barbu_declare_check(r, &v->t, v->seat, c);
         /* A contract the rule set leaves out (per_player 0) is no news. */
         if (err == BARBU_ECONTRACT)
             continue;
@@ -120,19 +115,6 @@ int play_menu_refused(const play_ui *ui, int *contracts, int *errs, int cap)
         k++;
     }
     return k;
-}
-
-int play_declare_left(const barbu_rules *rules, const barbu_table *t, int seat, int contract)
-{
-    int mine = rules->contract[contract].per_player - t->used[seat][contract];
-    int game = barbu_contract_times(rules, contract);
-    for (int s = 0; s < 4; s++)
-        game -= t->used[s][contract];
-    int left = mine < game ? mine : game;
-    /* Not at all if the engine would refuse it now (King's schedule). */
-    if (left > 0 && barbu_declare_check(rules, t, seat, contract) != 0)
-        return 0;
-    return left > 0 ? left : 0;
 }
 
 int play_rows_effective(const play_ui *ui, barbu_cards rows[3])

@@ -861,7 +861,7 @@ static void draw_contract_menu(const play_ui *ui, const barbu_action *items, int
         char more[80] = "";
         int times = barbu_contract_times(r, c);
         if (k->per_player > 1)
-            snprintf(more, sizeof more, "yours %d of %d left", play_declare_left(r, t, me, c),
+            snprintf(more, sizeof more, "yours %d of %d left", barbu_declares_left(r, t, me, c),
                      k->per_player);
         if (times != 4 * k->per_player) {
             int done = 0;
@@ -1326,7 +1326,7 @@ static void draw_sheet(const play_ui *ui, bool final)
             to_go > 0 ? (size_t)snprintf(left, sizeof left, "%s %d:", barbu_seat_name(s), to_go)
                       : (size_t)snprintf(left, sizeof left, "%s: all declared", barbu_seat_name(s));
         for (int c = 0; c < rules->n_contracts && to_go > 0 && k < sizeof left; c++) {
-            int n_left = play_declare_left(rules, t, s, c);
+            int n_left = barbu_declares_left(rules, t, s, c);
             if (n_left == 0)
                 continue;
             k += (size_t)snprintf(left + k, sizeof left - k, " %s", rules->contract[c].abbr);

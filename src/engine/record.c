@@ -891,13 +891,21 @@ static int parse_bid(reader *rd, char *body)
     return list_push(&rd->deal->list[SEC_BID], &a, rd->line);
 }
 
+/* The seat that starts a play or rows line ("E:"), or -1; the rest of the
+ * line is then read with strtok_r(NULL, " ", save). */
+static int line_seat(char *body, char **save)
+{
+    char *tok = strtok_r(body, " ", save);
+    if (tok == NULL || strlen(tok) != 2 || tok[1] != ':')
+        return -1;
+    return barbu_seat_parse((char[]){tok[0], '\0'});
+}
+
 /* "E: 2C 5C KC AC", "N: 7D - 8D 9H+8H" */
 static int parse_play(reader *rd, char *body)
 {
-    char *save = NULL;
-    char *tok = strtok_r(body, " ", &save);
-    size_t n = tok ? strlen(tok) : 0;
-    int seat = n == 2 && tok[1] == ':' ? barbu_seat_parse((char[]){tok[0], '\0'}) : -1;
+    char *save = NULL, *tok;
+    int seat = line_seat(body, &save);
     if (seat < 0)
         return fail(rd, "a play line starts with the seat to play, as 'E:'");
     bool any = false;
@@ -934,10 +942,8 @@ static int parse_play(reader *rd, char *body)
 /* "E: AS KS QS JS TS / 9H 9D 9C 2S 2H / KD QD 3C": back, middle, front. */
 static int parse_rows(reader *rd, char *body)
 {
-    char *save = NULL;
-    char *tok = strtok_r(body, " ", &save);
-    size_t n = tok ? strlen(tok) : 0;
-    int seat = n == 2 && tok[1] == ':' ? barbu_seat_parse((char[]){tok[0], '\0'}) : -1;
+    char *save = NULL, *tok;
+    int seat = line_seat(body, &save);
     if (seat < 0)
         return fail(rd, "a rows line starts with the seat, as 'E:'");
     if (rd->deal->n_fronts == 4)

@@ -607,7 +607,12 @@ static int set_contract_field(barbu_rules *r, barbu_contract *c, const char *fie
         if (parse_int(value, SCORE_MIN, SCORE_MAX, &v) != 0)
             return bb_diag(diag, line, BARBU_ERULES, "%s.%s must be a score from %d to %d", c->key,
                            field, SCORE_MIN, SCORE_MAX);
-        *(field[0] == 's' ? (field[1] == 'h' ? &c->shared : &c->scoop) : &c->per_row) = (int16_t)v;
+        if (strcmp(field, "shared") == 0)
+            c->shared = (int16_t)v;
+        else if (strcmp(field, "scoop") == 0)
+            c->scoop = (int16_t)v;
+        else
+            c->per_row = (int16_t)v;
         return 0;
     }
     if (strcmp(field, "per-trick") == 0) {

@@ -118,3 +118,14 @@ int barbu_declare_check(const barbu_rules *r, const barbu_table *t, int seat, in
         return BARBU_ECONTRACT;
     return bb_schedule_check(r, t, seat, contract);
 }
+
+int barbu_declares_left(const barbu_rules *r, const barbu_table *t, int seat, int contract)
+{
+    if (barbu_declare_check(r, t, seat, contract) != 0)
+        return 0;
+    int mine = r->contract[contract].per_player - t->used[seat][contract];
+    int game = barbu_contract_times(r, contract);
+    for (int p = 0; p < 4; p++)
+        game -= t->used[p][contract];
+    return mine < game ? mine : game;
+}
