@@ -60,6 +60,8 @@ enum {
     BARBU_EFOUL = -30,       /* rows out of order: a fouled Chinese Poker hand */
     BARBU_ESCHEDULE = -31,   /* the choice would leave the game's schedule impossible */
     BARBU_EPLAYEDOUT = -32,  /* the contract has been played as often as a game allows */
+    BARBU_ECALLS = -33,      /* the Round's Calls would not include two Doubles or a Treble */
+    BARBU_EGROUP = -34,      /* cards played together must be a run or of one rank */
 };
 
 /* The error in words, e.g. "must follow suit".  Never NULL. */
@@ -198,11 +200,16 @@ typedef struct barbu_contract {
 } barbu_contract;
 
 enum { BARBU_ROTATE_EVERY_DEAL, BARBU_ROTATE_BLOCK };
+/* The shape of a game: a schedule of contracts (seeds 001-004), or the Fife
+ * game of seed 000 (Sets of four Player Rounds and a Silly Round). */
+enum { BARBU_GAME_CONTRACTS, BARBU_GAME_FIFE };
 enum { BARBU_FIRST_DECLARER, BARBU_FIRST_LEFT };
 enum { BARBU_ISRAELI_OFF, BARBU_ISRAELI_ADVISE, BARBU_ISRAELI_ENFORCE };
 
 typedef struct barbu_rules {
     char preset[16];           /* the preset it started from */
+    uint8_t game;              /* BARBU_GAME_* */
+    uint8_t sets;              /* the Fife game: Sets in a game */
     uint8_t deck_low;          /* lowest rank: 2 (52 cards) or 7 (32 cards) */
     uint8_t rotation;          /* BARBU_ROTATE_*: new declarer every deal, or
                                   each declarer's contracts in a row */
@@ -247,7 +254,8 @@ int barbu_rules_check(const barbu_rules *rules, barbu_diag *diag);
 /* The index of the contract with this key, or -1. */
 int barbu_contract_find(const barbu_rules *rules, const char *key);
 
-/* Deals in a complete game; cards in each hand; tricks in a deal. */
+/* Deals in a complete game (in the Fife game, the most a game can have);
+ * cards in each hand; tricks in a deal. */
 int barbu_rules_deals(const barbu_rules *rules);
 int barbu_rules_hand_size(const barbu_rules *rules);
 
@@ -355,6 +363,11 @@ typedef struct barbu_result {
     int16_t part[BARBU_MAX_CONTRACTS][4]; /* raw scores by contract */
     barbu_cards rows[4][3];               /* Chinese Poker: each seat's back,
                                              middle and front rows */
+    /* The Fife game: where the deal was in the game, the Calls of its Round
+     * played before it, and who took El Kingko (K♥) in a trick won by an 8. */
+    uint8_t set, round, round_deal;
+    uint8_t calls_before;
+    int8_t piranha; /* the seat, or -1 */
 } barbu_result;
 
 /*
@@ -409,11 +422,27 @@ typedef struct barbu_table {
     uint8_t n_out;
     uint8_t passes; /* passes in a row */
 
-    /* Seed 000: cuts from the Unused Pack (a card 2-6, BARBU_JOKER or
-     * BARBU_BRIDGE) and Pass-ons in this deal. */
-    uint8_t n_cuts;
-    uint8_t cuts[16];
-    uint8_t n_pass_ons;
+    /* The Fife game (seed 000).  Rounds 0-3 of a Set are Player Rounds, in
+     * which the declarer is the Caller; round 4 is the Silly Round, whose
+     * Calls and Pass-ons come from cuts of the Unused Pack (a card 2-6,
+     * BARBU_JOKER or BARBU_BRIDGE) by the cutter, the dealer's right. */
+    uint8_t set;         /* the Set, 0-based */
+    uint8_t round;       /* the Round of the Set, 0-4 (BARBU_SILLY_ROUND) */
+    uint8_t round_deal;  /* deals completed in the Round */
+    uint8_t calls_done;  /* the Calls played in the Round before this deal */
+    uint8_t cutter;      /* the Silly Round: the seat that cuts */
+    uint8_t cut_for;     /* BARBU_CUT_*: what the next cut decides */
+    uint8_t sequence;    /* the Calls the cuts of this deal have named so far */
+    uint8_t silly_first; /* the first dealer of the Set's Silly Round */
+    uint8_t draw[4];     /* the cards drawn from the Unused Pack, by seat, for
+                            the first Caller and then each Silly Round's first
+                            dealer (players tied for the highest draw again) */
+    uint8_t pass_dir;    /* the Pass-on under way: 1 left, 2 across, 3 right */
+    uint8_t passed_on;   /* a bit for each seat that has chosen its Pass-on */
+    uint8_t n_pass_ons;  /* Pass-ons completed in this deal */
+    uint16_t n_cuts;     /* cuts made in this deal */
+    uint8_t cuts[32];    /* the cuts of this deal, cut k at cuts[k % 32] */
+    int8_t piranha;      /* who took El Kingko in a trick won by an 8, or -1 */
 
     /* Chinese Poker: a bit for each seat that has set its rows (the rows
      * themselves are shown in last.rows once all four are set). */
@@ -428,10 +457,14 @@ typedef struct barbu_table {
 typedef struct barbu_state {
     barbu_table t;
     barbu_cards hand[4];
-    barbu_cards dealt[4];      /* the hands as dealt this deal */
-    barbu_cards pending[4][2]; /* chosen but not yet shown: Chinese Poker's back
-                                  and middle rows */
-    const barbu_rules *rules;  /* must outlive the state */
+    barbu_cards dealt[4];       /* the hands as dealt this deal */
+    barbu_cards pending[4][2];  /* chosen but not yet shown: Chinese Poker's back
+                                   and middle rows; a Pass-on's cards */
+    barbu_cards pass_ons[3][4]; /* the Fife game: the cards each seat passed in
+                                   each Pass-on of the deal */
+    uint8_t forced_cuts[32];    /* cuts given by barbu_set_cuts for this deal */
+    uint8_t n_forced;
+    const barbu_rules *rules; /* must outlive the state */
     uint64_t seed;
 } barbu_state;
 
@@ -443,8 +476,19 @@ int barbu_init(barbu_state *state, const barbu_rules *rules, uint64_t seed);
  * or a record's).  The hands must hold each card of the pack once. */
 int barbu_set_hands(barbu_state *state, const barbu_cards hands[4]);
 
-/* Replaces the drawn first declarer before the game's first action. */
+/* Replaces the drawn first declarer before the game's first action; in the
+ * Fife game also the drawn first dealer of a Silly Round before its first
+ * action. */
 int barbu_set_first(barbu_state *state, int seat);
+
+/* The Fife game: the cuts of the current deal, in order, instead of the
+ * seed's (a composed deal, or a record's); cuts beyond these come from the
+ * seed.  Before the deal's first action.  A cut is a card 2-6 of a suit,
+ * BARBU_JOKER or BARBU_BRIDGE. */
+int barbu_set_cuts(barbu_state *state, const barbu_card *cuts, int n);
+
+/* The card the next cut will show (for records: call before the cut). */
+int barbu_next_cut(const barbu_state *state);
 
 /* The seat to act, or -1 when the game is over. */
 static inline int barbu_to_move(const barbu_state *state)
@@ -602,6 +646,153 @@ bool barbu_rows_fouled(barbu_cards back, barbu_cards middle, barbu_cards front);
  * with scoop (the bonus) added when one wins all three.  A fouled hand loses
  * every row to a hand that is not fouled; two fouled hands are even. */
 int barbu_rows_compare(const barbu_cards a[3], const barbu_cards b[3], int scoop);
+
+/* ------------------------------------------------------------ the Fife game */
+
+/*
+ * The Fife game (seed 000, preset "fife"): a 32-card pack; a game is Sets of
+ * four Player Rounds and a Silly Round; each Round plays the seven Calls once
+ * (contracts 0-6 of the rules, in this order), alone or combined.
+ */
+enum {
+    BARBU_CALL_ACES,
+    BARBU_CALL_KHEARTS,
+    BARBU_CALL_QUEENS,
+    BARBU_CALL_HEARTS,
+    BARBU_CALL_TRICKS,
+    BARBU_CALL_PAT1,
+    BARBU_CALL_PAT2,
+    BARBU_CALLS
+};
+#define BARBU_CALLS_NEGATIVE 0x1fu /* the five negative Calls */
+#define BARBU_CALLS_PATIENCE 0x60u /* the two Patiences */
+#define BARBU_CALLS_ALL      0x7fu
+#define BARBU_SILLY_ROUND    4
+
+/* What the cutter's next cut decides. */
+enum { BARBU_CUT_CALL, BARBU_CUT_PASS_ON };
+
+/* A cut of the Unused Pack in words: "the 4 of spades", "a Joker", "the
+ * Bridge card"; and its value in the draws (Bridge 8, Joker 7, else 2-6). */
+int barbu_cut_describe(barbu_card cut, char *buf, size_t cap);
+int barbu_cut_value(barbu_card cut);
+
+/* A Call or combination of Calls in words: "Aces", "King of Hearts + Queens",
+ * "Double Patience", "The Lot" (the five negatives), "Quadruple: ...".
+ * Returns the length like snprintf. */
+int barbu_calls_describe(unsigned calls, char *buf, size_t cap);
+
+/* The Silly Round: where the Pass-on k (0-2) of the Round's deal d (0-based)
+ * goes: 1 to the left, 2 across, 3 to the right. */
+int barbu_pass_direction(int round_deal, int k);
+
+/* The seat a seat passes to in the Pass-on under way, and receives from. */
+static inline int barbu_pass_target(const barbu_table *t, int seat)
+{
+    return (seat + t->pass_dir) & 3;
+}
+
+/* ------------------------------------------------- the Fife score sheet */
+
+/*
+ * The score sheet its players keep (seed 000): per Round and player the
+ * points of each Call and the total, running totals, each Set's total and
+ * positions, and the running scores across Sets; with the marks of the
+ * Language of Barbu drawn on the cells.  Built from the deals' results as a
+ * game is played, or entered by hand.
+ */
+enum {
+    BARBU_COL_ACES,
+    BARBU_COL_KHEARTS,
+    BARBU_COL_QUEENS,
+    BARBU_COL_HEARTS,
+    BARBU_COL_TRICKS,
+    BARBU_COL_PAT1,
+    BARBU_COL_PAT2,
+    BARBU_SHEET_COLS
+};
+
+/* Marks on a cell (one player, one Call of a Round). */
+enum {
+    BARBU_MARK_EGG = 1 << 0,             /* a Non-Caller took every card of the Call */
+    BARBU_MARK_SPIDER = 1 << 1,          /* the Caller took every card of the Call */
+    BARBU_MARK_WEE_HARRY = 1 << 2,       /* took Wee Harry (J♥) at a Hearts Call: the "H" */
+    BARBU_MARK_DANGLY = 1 << 3,          /* the Caller took Wee Harry at a Hearts Call */
+    BARBU_MARK_RIPPLE = 1 << 4,          /* Rumping Ripple: half or more of three Calls
+                                            of one combination */
+    BARBU_MARK_FC = 1 << 5,              /* First Choice: the Caller took half or more
+                                            of the Call played first */
+    BARBU_MARK_SC = 1 << 6,              /* Second Choice */
+    BARBU_MARK_TC = 1 << 7,              /* Third Choice */
+    BARBU_MARK_PIRANHA = 1 << 8,         /* took El Kingko in a trick won by an 8 */
+    BARBU_MARK_BANANA = 1 << 9,          /* the Caller won a Single Patience when a
+                                            Double was possible */
+    BARBU_MARK_BEEF = 1 << 10,           /* Beef Tomato: the Caller came last in a
+                                            Patience called by choice */
+    BARBU_MARK_CHERRY = 1 << 11,         /* Cherry Tomato: ... in a Constipatience */
+    BARBU_MARK_CONSTIPATIENCE = 1 << 12, /* a Patience the Caller was left with */
+};
+#define BARBU_MARK_TOMATO (BARBU_MARK_BEEF | BARBU_MARK_CHERRY)
+
+/* Marks on a player's whole Round. */
+enum {
+    BARBU_ROUND_FRUIT_BOWL = 1, /* a Banana and a Tomato in the Round */
+    BARBU_ROUND_VIRGIN = 2,     /* no negative points and first in both Patiences */
+    BARBU_ROUND_FULL = 4,       /* Full Participation: points in all seven Calls */
+};
+
+typedef struct barbu_sheet_round {
+    bool silly;                          /* the Silly Round */
+    bool complete;                       /* all seven Calls played */
+    int8_t caller;                       /* the Caller, -1 in the Silly Round */
+    uint8_t deals;                       /* deals played in the Round */
+    uint8_t played;                      /* the Calls played (bits by column) */
+    uint8_t call_deal[BARBU_SHEET_COLS]; /* the deal of the Round (1-based) in
+                                            which each Call was played, 0 if not yet */
+    int8_t first_out[2];                 /* who came first in each Patience, -1 if
+                                            not yet (or entered by hand) */
+    int16_t points[4][BARBU_SHEET_COLS];
+    uint16_t marks[4][BARBU_SHEET_COLS]; /* BARBU_MARK_* */
+    uint8_t round_marks[4];              /* BARBU_ROUND_* */
+    int16_t total[4];
+    int32_t running[4]; /* the Set's running total after it */
+} barbu_sheet_round;
+
+typedef struct barbu_sheet_set {
+    barbu_sheet_round round[5];
+    uint8_t n_rounds; /* Rounds begun */
+    bool complete;
+    int32_t total[4];
+    uint8_t position[4]; /* 1-4; players tied share the better place */
+    int32_t overall[4];  /* the running scores across Sets after this one */
+} barbu_sheet_set;
+
+#define BARBU_MAX_SETS 8
+
+typedef struct barbu_sheet {
+    uint8_t n_sets; /* Sets begun */
+    int32_t carry[4];
+    barbu_sheet_set set[BARBU_MAX_SETS];
+} barbu_sheet;
+
+/* An empty sheet; carry (may be NULL) is what each player brings from
+ * earlier Sets (the booklet's "Overall Running Scores"). */
+void barbu_sheet_init(barbu_sheet *sheet, const int32_t carry[4]);
+
+/* Adds a Fife deal's result, in the order played: its points, its marks and
+ * the totals they change.  BARBU_EINVAL for a result out of order or not of
+ * the Fife game, BARBU_ELIMIT beyond BARBU_MAX_SETS. */
+int barbu_sheet_add(barbu_sheet *sheet, const barbu_rules *rules, const barbu_result *res);
+
+/* Enters a whole Round by hand (the booklet's own sheet): its points by
+ * player and column; caller -1 for the Silly Round.  Rounds are entered in
+ * order.  No marks are drawn from entered points. */
+int barbu_sheet_enter(barbu_sheet *sheet, int set, int round, int caller,
+                      const int16_t points[4][BARBU_SHEET_COLS]);
+
+/* The name of a mark ("Egg", "Spider", "Piranha", ...) or a Round mark. */
+const char *barbu_mark_name(unsigned mark);
+const char *barbu_round_mark_name(unsigned mark);
 
 /* ------------------------------------------------------------ settlement */
 

@@ -45,7 +45,7 @@ const char *barbu_strerror(int err)
     case BARBU_EONECARD:
         return "cards must be played one at a time here";
     case BARBU_EUSED:
-        return "the declarer has already chosen that contract";
+        return "that contract or Call has already been chosen (by this declarer, or in this Round)";
     case BARBU_ECONTRACT:
         return "no such contract or combination in this rule set";
     case BARBU_ESUIT:
@@ -80,6 +80,11 @@ const char *barbu_strerror(int err)
         return "that choice would leave the other players unable to complete the game's schedule";
     case BARBU_EPLAYEDOUT:
         return "that contract has been played as often as the game allows";
+    case BARBU_ECALLS:
+        return "the Round's seven Calls must include at least two Doubles or a Treble, and "
+               "this choice would leave that impossible";
+    case BARBU_EGROUP:
+        return "cards played together must be a run in one suit or all of one rank";
     default:
         return "unknown error";
     }

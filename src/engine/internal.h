@@ -117,6 +117,29 @@ void bb_layout_place(const barbu_rules *rules, barbu_table *t, barbu_card card);
 void bb_score_deal(const barbu_rules *rules, const barbu_table *t, barbu_result *res);
 void bb_share_undoubled(const barbu_rules *rules, const barbu_table *t, barbu_result *res);
 
+/* Dealing (state.c): a shuffle of the seed's, the contracts of a deal
+ * (their kind, penalty cards and rules in force), and the start of play. */
+void bb_shuffle(barbu_rng *rng, barbu_card *cards, int n);
+void bb_set_calls(barbu_state *s, unsigned contracts);
+void bb_start_play(barbu_state *s);
+
+/* The Fife game (fife.c). */
+int bb_fife_draw(uint64_t seed, int index, uint8_t draw[4]);
+void bb_fife_roles(barbu_state *s);
+void bb_fife_open(barbu_state *s);
+bool bb_fife_next(barbu_state *s);
+int bb_fife_check_calls(const barbu_table *t, const barbu_action *a);
+int bb_fife_legal_calls(const barbu_table *t, barbu_action *out, int cap);
+int bb_fife_check_cut(const barbu_table *t, const barbu_action *a);
+void bb_fife_apply_cut(barbu_state *s);
+int bb_fife_check_pass_on(const barbu_table *t, barbu_cards hand, const barbu_action *a);
+void bb_fife_apply_pass_on(barbu_state *s, const barbu_action *a);
+int bb_patience_group_check(const barbu_rules *r, const barbu_table *t, barbu_cards hand,
+                            barbu_cards cards);
+int bb_patience_groups(const barbu_rules *r, const barbu_table *t, barbu_cards hand,
+                       barbu_action *out, int cap, int n);
+void bb_layout_place_group(barbu_table *t, barbu_cards cards);
+
 /* Text helpers for the readers (text.c). */
 int bb_diag(barbu_diag *diag, int line, int err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -25,12 +25,22 @@ int barbu_state_ok(const barbu_state *s, const char **why)
         FAIL("deal count out of range");
     /* Each completed deal adds its contracts' totals; a whole game adds zero. */
     long sum = t->total[0] + t->total[1] + t->total[2] + t->total[3], expect = 0;
-    for (int p = 0; p < 4; p++)
-        for (int c = 0; c < r->n_contracts; c++)
-            expect += (long)t->used[p][c] * barbu_contract_total(r, c);
-    if (t->phase != BARBU_PHASE_OVER)
-        for (unsigned m = t->contracts; m; m &= m - 1)
-            expect -= barbu_contract_total(r, __builtin_ctz(m));
+    if (r->game == BARBU_GAME_FIFE) {
+        /* Each whole Round adds zero; the Round under way its Calls played. */
+        for (unsigned m = t->calls_done; m; m &= m - 1)
+            expect += barbu_contract_total(r, __builtin_ctz(m));
+        if ((t->calls_done & t->contracts) && t->phase != BARBU_PHASE_OVER)
+            FAIL("a Call played twice in a Round");
+        if (t->round > BARBU_SILLY_ROUND || t->set >= r->sets + (t->phase == BARBU_PHASE_OVER))
+            FAIL("the Round or the Set is out of range");
+    } else {
+        for (int p = 0; p < 4; p++)
+            for (int c = 0; c < r->n_contracts; c++)
+                expect += (long)t->used[p][c] * barbu_contract_total(r, c);
+        if (t->phase != BARBU_PHASE_OVER)
+            for (unsigned m = t->contracts; m; m &= m - 1)
+                expect -= barbu_contract_total(r, __builtin_ctz(m));
+    }
     if (sum != expect)
         FAIL("the running scores do not add up to the contracts played");
     for (int c = 0; c < r->n_contracts; c++) {
@@ -38,7 +48,8 @@ int barbu_state_ok(const barbu_state *s, const char **why)
         if (done > barbu_contract_times(r, c))
             FAIL("a contract played more often than the game allows");
     }
-    if (!bb_schedule_feasible(r, t->used, t->declared) && t->phase != BARBU_PHASE_OVER)
+    if (r->game != BARBU_GAME_FIFE && !bb_schedule_feasible(r, t->used, t->declared) &&
+        t->phase != BARBU_PHASE_OVER)
         FAIL("the schedule can no longer be completed");
     for (int p = 0; p < 4; p++) {
         for (int c = 0; c < r->n_contracts; c++)
@@ -113,6 +124,14 @@ int barbu_state_ok(const barbu_state *s, const char **why)
             if (set && barbu_arrange_check(s->hand[p], s->pending[p][0], s->pending[p][1],
                                            r->fouls_lose, NULL, 0) != 0)
                 FAIL("a seat's rows are not a valid arrangement of its hand");
+        }
+    }
+    if (t->phase == BARBU_PHASE_PASS_ON) {
+        for (int p = 0; p < 4; p++) {
+            bool chosen = (t->passed_on >> p) & 1;
+            if (chosen ? (barbu_count(s->pending[p][0]) != 3 || (s->pending[p][0] & ~s->hand[p]))
+                       : s->pending[p][0] != 0)
+                FAIL("a Pass-on kept that is not three cards of its seat's hand");
         }
     }
     if (t->phase == BARBU_PHASE_PLAY && t->in_hand[t->to_move] == 0)

@@ -265,7 +265,13 @@ int bb_check(const barbu_rules *r, const barbu_table *t, barbu_cards hand, const
         return BARBU_EPHASE;
     switch (a->type) {
     case BARBU_ACT_DECLARE:
+        if (r->game == BARBU_GAME_FIFE)
+            return bb_fife_check_calls(t, a);
         return check_declare(r, t, a);
+    case BARBU_ACT_CUT:
+        return bb_fife_check_cut(t, a);
+    case BARBU_ACT_PASS_ON:
+        return bb_fife_check_pass_on(t, hand, a);
     case BARBU_ACT_BID:
         return bb_check_bid(r, t, a);
     case BARBU_ACT_PLAY: {
@@ -273,8 +279,11 @@ int bb_check(const barbu_rules *r, const barbu_table *t, barbu_cards hand, const
             return BARBU_EINVAL;
         if (a->cards & ~hand)
             return BARBU_ENOTHELD;
-        if (a->cards & (a->cards - 1))
-            return BARBU_EONECARD;
+        if (a->cards & (a->cards - 1)) {
+            if (t->kind != BARBU_KIND_PATIENCE || r->game != BARBU_GAME_FIFE)
+                return BARBU_EONECARD;
+            return bb_patience_group_check(r, t, hand, a->cards);
+        }
         if (bb_playable(r, t, hand) & a->cards)
             return 0;
         return play_error(r, t, hand, (barbu_card)bb_lowest(a->cards));
@@ -383,12 +392,37 @@ static int legal_arrangements(const barbu_rules *r, int seat, barbu_cards hand, 
     return count;
 }
 
+/* Every three cards of the hand (56 of 8). */
+static int legal_pass_ons(int seat, barbu_cards hand, barbu_action *out, int cap)
+{
+    barbu_card cards[BARBU_MAX_TRICKS];
+    int n = 0, count = 0;
+    for (barbu_cards h = hand; h; h &= h - 1)
+        cards[n++] = (barbu_card)bb_lowest(h);
+    if (n < 3)
+        return 0;
+    for (unsigned sel = 0x7; sel < (1u << n); sel = next_subset(sel)) {
+        barbu_action a = barbu_act(BARBU_ACT_PASS_ON, seat);
+        a.cards = pick(cards, sel);
+        count = push(out, cap, count, &a);
+    }
+    return count;
+}
+
 int bb_legal(const barbu_rules *r, const barbu_table *t, barbu_cards hand, barbu_action *out,
              int cap)
 {
     switch (t->phase) {
     case BARBU_PHASE_DECLARE:
+        if (r->game == BARBU_GAME_FIFE)
+            return bb_fife_legal_calls(t, out, cap);
         return legal_declares(r, t, out, cap);
+    case BARBU_PHASE_CUT: {
+        barbu_action a = barbu_act(BARBU_ACT_CUT, t->to_move);
+        return push(out, cap, 0, &a);
+    }
+    case BARBU_PHASE_PASS_ON:
+        return legal_pass_ons(t->to_move, hand, out, cap);
     case BARBU_PHASE_BID:
         return bb_legal_bids(r, t, out, cap);
     case BARBU_PHASE_PLAY: {
@@ -402,6 +436,8 @@ int bb_legal(const barbu_rules *r, const barbu_table *t, barbu_cards hand, barbu
             barbu_action a = barbu_act_play(t->to_move, (barbu_card)bb_lowest(cards));
             n = push(out, cap, n, &a);
         }
+        if (t->kind == BARBU_KIND_PATIENCE)
+            n = bb_patience_groups(r, t, hand, out, cap, n);
         return n;
     }
     case BARBU_PHASE_ARRANGE:

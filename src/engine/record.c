@@ -4,9 +4,10 @@
  * that checks every action through the engine.
  *
  * A record keeps, per deal, the hands as dealt and the actions in one list
- * per section (the contract, the bidding, the play).  The engine knows which
- * kind of action comes next, so replaying takes the next action from the
- * list of that kind: the sections need no interleaving in the text.
+ * per section (the contract, the bidding, the play; in the Fife game also
+ * the cuts and the Pass-ons).  The engine knows which kind of action comes
+ * next, so replaying takes the next action from the list of that kind: the
+ * sections need no interleaving in the text.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -65,6 +66,9 @@ static int section_of_phase(int phase)
     }
 }
 
+/* A record's CUT action keeps the card its cut shows in `cards` (the
+ * engine's CUT action has none: the card is given to the engine with
+ * barbu_set_cuts when the deal opens). */
 typedef struct act_list {
     barbu_action *v;
     int *line; /* the text line of each action, 0 when not read from text */
@@ -75,6 +79,7 @@ typedef struct rec_deal {
     barbu_cards hands[4];
     bool has_hands;
     int declarer; /* -1 when not given */
+    int dealer;   /* -1 when not given; the Fife game's Silly Round */
     act_list list[N_SECTIONS];
     barbu_cards fronts[4]; /* Chinese Poker: the front row of each rows line, in
                               order (a record made by barbu_record_add has none) */
@@ -101,9 +106,10 @@ struct barbu_record {
 };
 
 /* Tags that the record computes or structures itself. */
-static const char *const RESERVED[] = {
-    "Barbu", "Rules",    "Rule",  "Seed",  "First",   "Result", "Deal", "Declarer",
-    "Hands", "Contract", "Score", "Final", "Bidding", "Play",   "Rows", NULL};
+static const char *const RESERVED[] = {"Barbu",    "Rules", "Rule",     "Seed",    "First",
+                                       "Result",   "Deal",  "Declarer", "Dealer",  "Hands",
+                                       "Contract", "Score", "Final",    "Bidding", "Play",
+                                       "Rows",     "Cuts",  "PassOn",   NULL};
 
 static bool reserved(const char *key)
 {
@@ -226,6 +232,7 @@ static rec_deal *new_deal(barbu_record *rec)
     rec_deal *d = &rec->deals[rec->n_deals++];
     memset(d, 0, sizeof *d);
     d->declarer = -1;
+    d->dealer = -1;
     return d;
 }
 
@@ -262,10 +269,16 @@ int barbu_record_add(barbu_record *rec, const barbu_state *before, const barbu_a
         memcpy(d->hands, before->dealt, sizeof d->hands);
         d->has_hands = true;
         d->declarer = before->t.declarer;
+        d->dealer = before->t.dealer;
         if (k == 0)
             rec->first = before->t.first;
     }
-    return list_push(&rec->deals[k].list[section_of_action(a->type)], a, 0);
+    barbu_action kept = *a;
+    if (a->type == BARBU_ACT_CUT) {
+        /* The card this cut shows, for the record. */
+        kept.cards = BARBU_BIT(barbu_next_cut(before));
+    }
+    return list_push(&rec->deals[k].list[section_of_action(a->type)], &kept, 0);
 }
 
 int barbu_record_start(const barbu_record *rec, barbu_state *state)
@@ -307,16 +320,38 @@ static void bid_text(const barbu_action *a, char *buf, size_t cap)
         snprintf(buf, cap, "redoubles %s, doubles %s", r, d);
 }
 
-/* Cards of a play: "QS", or "9H+8H+7H" for several at once. */
-static void cards_text(barbu_cards cards, char *buf, size_t cap)
+/* Cards in the order of a hand (spades, hearts, diamonds, clubs, each from
+ * the ace down) joined by sep: "9H+8H+7H" for cards played at once, "AS KS
+ * QS" for a Pass-on. */
+static void cards_text(barbu_cards cards, const char *sep, char *buf, size_t cap)
 {
     size_t n = 0;
     buf[0] = '\0';
-    for (barbu_cards c = cards; c && n + 4 < cap; c &= c - 1) {
-        char one[8];
-        barbu_card_format((barbu_card)bb_lowest(c), BARBU_FMT_ASCII, one, sizeof one);
-        n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? "+" : "", one);
+    for (int suit = BARBU_SPADES; suit >= BARBU_CLUBS; suit--) {
+        for (int rank = BARBU_ACE; rank >= 2; rank--) {
+            barbu_card card = BARBU_CARD(suit, rank);
+            if (!(cards & BARBU_BIT(card)))
+                continue;
+            char one[8];
+            barbu_card_format(card, BARBU_FMT_ASCII, one, sizeof one);
+            if (n >= cap)
+                return;
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? sep : "", one);
+        }
     }
+}
+
+/* A cut of the Unused Pack as a record writes it: "3H", "Joker", "Bridge". */
+static void cut_text(int cut, char *buf, size_t cap)
+{
+    if (cut == BARBU_JOKER)
+        snprintf(buf, cap, "Joker");
+    else if (cut == BARBU_BRIDGE)
+        snprintf(buf, cap, "Bridge");
+    else if (cut > 0 && cut < 64)
+        barbu_card_format((barbu_card)cut, BARBU_FMT_ASCII, buf, cap);
+    else
+        snprintf(buf, cap, "?");
 }
 
 static void contract_text(const barbu_rules *r, const barbu_action *a, char *buf, size_t cap)
@@ -374,11 +409,20 @@ static void describe(const barbu_rules *r, const barbu_action *a, barbu_cards ha
         bid_text(a, what, sizeof what);
         break;
     case BARBU_ACT_PLAY:
-        cards_text(a->cards, what + 6, sizeof what - 6);
+        cards_text(a->cards, "+", what + 6, sizeof what - 6);
         memcpy(what, "plays ", 6);
         break;
     case BARBU_ACT_PASS:
         snprintf(what, sizeof what, "passes");
+        break;
+    case BARBU_ACT_CUT:
+        /* A record's cut holds the card it shows (act_list). */
+        memcpy(what, "cuts ", 5);
+        cut_text(a->cards ? bb_lowest(a->cards) : -1, what + 5, sizeof what - 5);
+        break;
+    case BARBU_ACT_PASS_ON:
+        memcpy(what, "passes on ", 10);
+        cards_text(a->cards, " ", what + 10, sizeof what - 10);
         break;
     case BARBU_ACT_ARRANGE: {
         char rows[80];
@@ -412,6 +456,59 @@ static int replay_fail(barbu_diag *diag, int line, int deal, int pos, int err, c
     return err;
 }
 
+static bool silly_round(const barbu_state *s)
+{
+    return s->rules->game == BARBU_GAME_FIFE && s->t.round == BARBU_SILLY_ROUND;
+}
+
+/* The cards a deal's cuts show, in order, for barbu_set_cuts: at most as
+ * many as the engine holds (the rest are checked one by one as they come). */
+static int deal_cuts(const rec_deal *d, barbu_card *cuts, int cap)
+{
+    int n = 0;
+    for (; n < d->list[SEC_CUT].n && n < cap; n++)
+        cuts[n] = (barbu_card)bb_lowest(d->list[SEC_CUT].v[n].cards);
+    return n;
+}
+
+/*
+ * Opens deal k of the record on the state before its first action: the
+ * Silly Round's first dealer (the record may choose it), the hands, the
+ * cuts; then checks the roles the record names against the engine.
+ */
+static int open_deal(const barbu_record *rec, const rec_deal *d, int k, barbu_state *s,
+                     barbu_diag *diag)
+{
+    int err;
+    bool silly = silly_round(s);
+    if (silly && s->t.round_deal == 0 && d->dealer >= 0 &&
+        (err = barbu_set_first(s, d->dealer)) != 0)
+        return replay_fail(diag, d->line, k + 1, 0, err, "deal %d: %s", k + 1, barbu_strerror(err));
+    if (d->has_hands && (err = barbu_set_hands(s, d->hands)) != 0)
+        return replay_fail(diag, d->line, k + 1, 0, err, "deal %d: %s", k + 1, barbu_strerror(err));
+    if (rec->rules.game == BARBU_GAME_FIFE && d->list[SEC_CUT].n > 0) {
+        barbu_card cuts[sizeof s->forced_cuts];
+        int n = deal_cuts(d, cuts, (int)sizeof cuts);
+        if ((err = barbu_set_cuts(s, cuts, n)) != 0)
+            return replay_fail(diag, d->list[SEC_CUT].line[0], k + 1, 0, err, "deal %d: %s", k + 1,
+                               barbu_strerror(err));
+    }
+    if (d->declarer >= 0 && d->declarer != s->t.declarer)
+        return replay_fail(diag, d->line, k + 1, 0, BARBU_EMISMATCH,
+                           "deal %d: the record says %s declares, the schedule says %s", k + 1,
+                           barbu_seat_name(d->declarer), barbu_seat_name(s->t.declarer));
+    if (d->dealer >= 0 && d->dealer != s->t.dealer)
+        return replay_fail(diag, d->line, k + 1, 0, BARBU_EMISMATCH,
+                           "deal %d: the record says %s deals, the engine says %s", k + 1,
+                           barbu_seat_name(d->dealer), barbu_seat_name(s->t.dealer));
+    if (silly && d->list[SEC_DECLARE].n > 0)
+        return replay_fail(diag, d->list[SEC_DECLARE].line[0], k + 1, 0, BARBU_EMISMATCH,
+                           "deal %d: the Silly Round's Calls come from the cuts, not from a "
+                           "Contract tag",
+                           k + 1);
+    return 0;
+}
+
 static int replay(const barbu_record *rec, barbu_state *s, barbu_result_fn on_result, void *ctx,
                   barbu_diag *diag)
 {
@@ -422,15 +519,9 @@ static int replay(const barbu_record *rec, barbu_state *s, barbu_result_fn on_re
         const rec_deal *d = &rec->deals[k];
         if (barbu_over(s))
             return replay_fail(diag, d->line, k + 1, 0, BARBU_EMISMATCH,
-                               "deal %d is past the end of the game (%d deals)", k + 1,
-                               s->t.n_deals);
-        if (d->has_hands && (err = barbu_set_hands(s, d->hands)) != 0)
-            return replay_fail(diag, d->line, k + 1, 0, err, "deal %d: %s", k + 1,
-                               barbu_strerror(err));
-        if (d->declarer >= 0 && d->declarer != s->t.declarer)
-            return replay_fail(diag, d->line, k + 1, 0, BARBU_EMISMATCH,
-                               "deal %d: the record says %s declares, the schedule says %s", k + 1,
-                               barbu_seat_name(d->declarer), barbu_seat_name(s->t.declarer));
+                               "deal %d is past the end of the game (%d deals)", k + 1, s->t.deal);
+        if ((err = open_deal(rec, d, k, s, diag)) != 0)
+            return err;
         int next[N_SECTIONS] = {0}, pos = 0;
         while (!barbu_over(s) && s->t.deal == k) {
             int sec = section_of_phase(s->t.phase);
@@ -467,7 +558,23 @@ static int replay(const barbu_record *rec, barbu_state *s, barbu_result_fn on_re
                                    "the hand (%s)",
                                    k + 1, pos, what, rest);
             }
-            if ((err = barbu_apply(s, &a)) != 0) {
+            barbu_action act = a;
+            if (a.type == BARBU_ACT_CUT) {
+                /* The engine draws the card: it was given with the deal's
+                 * cuts, or (past what the engine holds) comes from the seed. */
+                act.cards = 0;
+                int cut = barbu_next_cut(s);
+                if (BARBU_BIT(cut) != a.cards) {
+                    describe(&rec->rules, &a, shown, what, sizeof what);
+                    char card[16];
+                    cut_text(cut, card, sizeof card);
+                    return replay_fail(diag, line, k + 1, pos, BARBU_EMISMATCH,
+                                       "deal %d, action %d (%s): the engine cuts %s (a deal "
+                                       "takes at most %d cuts from a record)",
+                                       k + 1, pos, what, card, (int)sizeof s->forced_cuts);
+                }
+            }
+            if ((err = barbu_apply(s, &act)) != 0) {
                 describe(&rec->rules, &a, shown, what, sizeof what);
                 if (a.type == BARBU_ACT_ARRANGE) {
                     /* The exact reason, as the engine words it. */
@@ -590,14 +697,34 @@ typedef struct writer {
 static void flush_deal(writer *w, const barbu_state *start, const barbu_state *s, int k,
                        bool complete)
 {
+    /* Nobody calls in the Silly Round: its deals name the dealer. */
+    bool silly = silly_round(start);
     put(&w->out, "\n[Deal \"%d\"]\n", k + 1);
-    put(&w->out, "[Declarer \"%s\"]\n", barbu_seat_name(start->t.declarer));
+    if (silly)
+        put(&w->out, "[Dealer \"%s\"]\n", barbu_seat_name(start->t.dealer));
+    else
+        put(&w->out, "[Declarer \"%s\"]\n", barbu_seat_name(start->t.declarer));
     char h[4][40];
     for (int i = 0; i < 4; i++)
         barbu_hand_format(start->dealt[i], h[i], sizeof h[i]);
     put(&w->out, "[Hands \"N:%s %s %s %s\"]\n", h[0], h[1], h[2], h[3]);
     if (w->sec[SEC_DECLARE].len)
         put(&w->out, "%s", w->sec[SEC_DECLARE].buf);
+    unsigned calls = complete ? s->t.last.contracts : s->t.contracts;
+    if (silly && calls != 0) {
+        /* The Calls the cuts decided, for the reader; the replay decides
+         * them again from the cuts. */
+        char text[96];
+        barbu_calls_describe(calls, text, sizeof text);
+        if (w->sec[SEC_CUT].len)
+            put(&w->out, "%% the cuts call %s\n", text);
+        else
+            put(&w->out, "%% the Round's last Call, without cuts: %s\n", text);
+    }
+    if (w->sec[SEC_CUT].len)
+        put(&w->out, "[Cuts]\n%s", w->sec[SEC_CUT].buf);
+    if (w->sec[SEC_PASS_ON].len)
+        put(&w->out, "[PassOn]\n%s", w->sec[SEC_PASS_ON].buf);
     if (w->sec[SEC_BID].len)
         put(&w->out, "[Bidding]\n%s", w->sec[SEC_BID].buf);
     if (w->sec[SEC_PLAY].len)
@@ -635,6 +762,14 @@ static void write_step(void *ctx, const barbu_state *before, const barbu_action 
         bid_text(a, text, sizeof text);
         put(&w->sec[SEC_BID], "%s %s\n", barbu_seat_name(a->seat), text);
         break;
+    case BARBU_ACT_CUT:
+        cut_text(barbu_next_cut(before), text, sizeof text);
+        put(&w->sec[SEC_CUT], "%s: %s\n", barbu_seat_name(a->seat), text);
+        break;
+    case BARBU_ACT_PASS_ON:
+        cards_text(a->cards, " ", text, sizeof text);
+        put(&w->sec[SEC_PASS_ON], "%s: %s\n", barbu_seat_name(a->seat), text);
+        break;
     case BARBU_ACT_PLAY:
     case BARBU_ACT_PASS: {
         sbuf *b = &w->sec[SEC_PLAY];
@@ -649,7 +784,7 @@ static void write_step(void *ctx, const barbu_state *before, const barbu_action 
         if (a->type == BARBU_ACT_PASS)
             snprintf(text, sizeof text, "-");
         else
-            cards_text(a->cards, text, sizeof text);
+            cards_text(a->cards, "+", text, sizeof text);
         put(b, " %s", text);
         w->in_line++;
         break;
@@ -720,8 +855,7 @@ int barbu_record_write(const barbu_record *rec, char **text, size_t *len, barbu_
     for (int k = 0; k < rec->n_deals; k++) {
         /* A one-deal record of deal k, replayed from the state before it. */
         const rec_deal *d = &rec->deals[k];
-        if (d->has_hands)
-            barbu_set_hands(&t, d->hands);
+        open_deal(rec, d, k, &t, NULL);
         barbu_state start = t;
         int next[N_SECTIONS] = {0};
         while (!barbu_over(&t) && t.t.deal == k) {
@@ -731,6 +865,8 @@ int barbu_record_write(const barbu_record *rec, char **text, size_t *len, barbu_
             barbu_action a = d->list[sec].v[next[sec]++];
             if (a.seat < 0)
                 a.seat = t.t.to_move;
+            if (a.type == BARBU_ACT_CUT)
+                a.cards = 0;
             barbu_state before = t;
             barbu_apply(&t, &a);
             write_step(&w, &before, &a);
@@ -759,8 +895,9 @@ typedef struct reader {
     barbu_record *rec;
     barbu_diag *diag;
     int line;
-    int section; /* SEC_BID, SEC_PLAY or SEC_ARRANGE while reading a body, else -1 */
+    int section; /* the section whose lines are being read, else -1 */
     rec_deal *deal;
+    unsigned sections; /* a bit for each section the deal has opened */
     char rules_text[8192];
     size_t rules_len;
     int rule_lines[128];
@@ -827,6 +964,8 @@ static int parse_contract(reader *rd, const char *v, barbu_action *a)
         int c = barbu_contract_find(&rd->rec->rules, key);
         if (c < 0)
             return fail(rd, "no contract '%s' in these rules", key);
+        if (a->contracts & (1u << c))
+            return fail(rd, "'%s' is named twice", key);
         a->contracts |= (uint16_t)(1u << c);
     }
     if (a->contracts == 0)
@@ -981,6 +1120,61 @@ static int parse_rows(reader *rd, char *body)
     return err ? fail(rd, "%s", barbu_strerror(err)) : 0;
 }
 
+/* "W: 3H", "W: Joker", "W: Bridge": one cut of the Unused Pack. */
+static int parse_cut(reader *rd, char *body)
+{
+    char *save = NULL;
+    int seat = line_seat(body, &save);
+    if (seat < 0)
+        return fail(rd, "a cuts line starts with the cutter, as 'W:'");
+    char *tok = strtok_r(NULL, " ", &save);
+    if (tok == NULL)
+        return fail(rd, "a cuts line names the card cut, as 'W: 3H'");
+    if (strtok_r(NULL, " ", &save) != NULL)
+        return fail(rd, "a cuts line holds one cut, as 'W: 3H'");
+    int cut;
+    if (strcmp(tok, "Joker") == 0) {
+        cut = BARBU_JOKER;
+    } else if (strcmp(tok, "Bridge") == 0) {
+        cut = BARBU_BRIDGE;
+    } else {
+        const char *end;
+        cut = barbu_card_parse(tok, &end);
+        if (cut < 0 || *end != '\0' || BARBU_RANK(cut) > 6)
+            return fail(rd, "'%s' is not a cut of the Unused Pack (2-6 of a suit, Joker or Bridge)",
+                        tok);
+    }
+    barbu_action a = barbu_act(BARBU_ACT_CUT, seat);
+    a.cards = BARBU_BIT(cut);
+    int err = list_push(&rd->deal->list[SEC_CUT], &a, rd->line);
+    return err ? fail(rd, "%s", barbu_strerror(err)) : 0;
+}
+
+/* "E: AS KS QS": the three cards a seat passes on. */
+static int parse_pass_on(reader *rd, char *body)
+{
+    char *save = NULL, *tok;
+    int seat = line_seat(body, &save);
+    if (seat < 0)
+        return fail(rd, "a Pass-on line starts with the seat passing, as 'E:'");
+    barbu_action a = barbu_act(BARBU_ACT_PASS_ON, seat);
+    int n = 0;
+    for (tok = strtok_r(NULL, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        const char *end;
+        int card = barbu_card_parse(tok, &end);
+        if (card < 0 || *end != '\0')
+            return fail(rd, "'%s' is not a card (as QS, TH, 7D)", tok);
+        if (a.cards & BARBU_BIT(card))
+            return fail(rd, "%s is passed on twice", tok);
+        a.cards |= BARBU_BIT(card);
+        n++;
+    }
+    if (n != 3)
+        return fail(rd, "a Pass-on is three cards, not %d", n);
+    int err = list_push(&rd->deal->list[SEC_PASS_ON], &a, rd->line);
+    return err ? fail(rd, "%s", barbu_strerror(err)) : 0;
+}
+
 static int header_tag(reader *rd, const char *key, const char *value)
 {
     barbu_record *rec = rd->rec;
@@ -1067,6 +1261,10 @@ static int deal_tag(reader *rd, const char *key, const char *value)
         d->declarer = parse_seat_token(value);
         return d->declarer < 0 ? fail(rd, "Declarer must be N, E, S or W") : 0;
     }
+    if (strcmp(key, "Dealer") == 0) {
+        d->dealer = parse_seat_token(value);
+        return d->dealer < 0 ? fail(rd, "Dealer must be N, E, S or W") : 0;
+    }
     if (strcmp(key, "Hands") == 0) {
         int first = value[0] ? parse_seat_token((char[]){value[0], '\0'}) : -1;
         if (first < 0 || value[1] != ':')
@@ -1116,13 +1314,21 @@ static int read_line(reader *rd, char *s)
     if (*s == '\0' || *s == '%')
         return 0;
     if (*s != '[') {
-        if (rd->section == SEC_BID)
+        switch (rd->section) {
+        case SEC_BID:
             return parse_bid(rd, s);
-        if (rd->section == SEC_PLAY)
+        case SEC_PLAY:
             return parse_play(rd, s);
-        if (rd->section == SEC_ARRANGE)
+        case SEC_ARRANGE:
             return parse_rows(rd, s);
-        return fail(rd, "text outside a [Bidding], [Play] or [Rows] section");
+        case SEC_CUT:
+            return parse_cut(rd, s);
+        case SEC_PASS_ON:
+            return parse_pass_on(rd, s);
+        default:
+            return fail(rd, "text outside a section ([Bidding], [Play], [Rows], [Cuts] or "
+                            "[PassOn])");
+        }
     }
     /* [Key "value"] or [Key] */
     n = strlen(s);
@@ -1148,11 +1354,22 @@ static int read_line(reader *rd, char *s)
     if (value == NULL) {
         if (rd->deal == NULL)
             return fail(rd, "[%s] outside a deal", key);
-        if (strcmp(key, "Bidding") == 0 || strcmp(key, "Play") == 0 || strcmp(key, "Rows") == 0) {
-            int sec = key[0] == 'B' ? SEC_BID : key[0] == 'P' ? SEC_PLAY : SEC_ARRANGE;
-            if (rd->deal->list[sec].n > 0)
+        static const struct {
+            const char *name;
+            int sec;
+        } SECTIONS[] = {{"Bidding", SEC_BID},
+                        {"Play", SEC_PLAY},
+                        {"Rows", SEC_ARRANGE},
+                        {"Cuts", SEC_CUT},
+                        {"PassOn", SEC_PASS_ON}};
+        for (size_t i = 0; i < sizeof SECTIONS / sizeof SECTIONS[0]; i++) {
+            if (strcmp(key, SECTIONS[i].name) != 0)
+                continue;
+            unsigned bit = 1u << SECTIONS[i].sec;
+            if ((rd->sections & bit) || rd->deal->list[SECTIONS[i].sec].n > 0)
                 return fail(rd, "a second [%s] section", key);
-            rd->section = sec;
+            rd->sections |= bit;
+            rd->section = SECTIONS[i].sec;
             return 0;
         }
         return fail(rd, "unknown section [%s]", key);
@@ -1170,6 +1387,7 @@ static int read_line(reader *rd, char *s)
         rd->deal = new_deal(rd->rec);
         if (rd->deal == NULL)
             return fail(rd, "too many deals");
+        rd->sections = 0;
         rd->deal->line = rd->line;
         return 0;
     }

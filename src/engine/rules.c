@@ -222,6 +222,47 @@ static void preset_ravage_32(barbu_rules *r)
     c->place[1] = 30;
 }
 
+/*
+ * The Fife game of seed 000: 32 cards; each Round plays five negative Calls
+ * (-420 in all) and two Patiences (+420), so every Round sums to zero.  The
+ * Calls are contracts 0-6 in the order of the score sheet's columns.
+ */
+static void preset_fife(barbu_rules *r)
+{
+    memset(r, 0, sizeof *r);
+    r->game = BARBU_GAME_FIFE;
+    r->sets = 1;
+    r->deck_low = 7;
+    r->rotation = BARBU_ROTATE_EVERY_DEAL;
+    /* A Non-Caller leads each Call (the booklet's Tactics, 2). */
+    r->first_lead = BARBU_FIRST_LEFT;
+    r->domino_first = BARBU_FIRST_LEFT;
+    r->israeli = BARBU_ISRAELI_OFF;
+
+    barbu_contract *c = add_contract(r, "aces", "Aces", "AC", BARBU_KIND_TRICKS, 0);
+    set_rank(c, BARBU_ACE, -20);
+    c = add_contract(r, "king-hearts", "King of Hearts", "KH", BARBU_KIND_TRICKS, 0);
+    c->card[BARBU_CARD(BARBU_HEARTS, BARBU_KING)] = -100;
+    c = add_contract(r, "queens", "Queens", "QU", BARBU_KIND_TRICKS, 0);
+    set_rank(c, BARBU_QUEEN, -15);
+    c = add_contract(r, "hearts", "Hearts", "HE", BARBU_KIND_TRICKS, 0);
+    set_suit(c, BARBU_HEARTS, -10);
+    c->card[BARBU_CARD(BARBU_HEARTS, BARBU_JACK)] = -30;
+    for (int rank = 2; rank < 7; rank++)
+        c->card[BARBU_CARD(BARBU_HEARTS, rank)] = 0;
+    c = add_contract(r, "tricks", "Tricks", "TR", BARBU_KIND_TRICKS, 0);
+    c->per_trick = -10;
+    for (int k = 0; k < 2; k++) {
+        c = add_contract(r, k ? "patience-2" : "patience-1", k ? "Patience 2" : "Patience 1",
+                         k ? "P2" : "P1", BARBU_KIND_PATIENCE, 0);
+        c->fixed_rank = BARBU_JACK;
+        c->place[0] = 120;
+        c->place[1] = 60;
+        c->place[2] = 30;
+        c->place[3] = 0;
+    }
+}
+
 static const struct {
     const char *name;
     void (*fill)(barbu_rules *);
@@ -238,6 +279,7 @@ static const struct {
     {"classic-32", preset_classic_32, "classic with the 32-card pack"},
     {"quick-32", preset_quick_32, "quick with the 32-card pack"},
     {"ravage-32", preset_ravage_32, "ravage with the 32-card pack"},
+    {"fife", preset_fife, "the Fife game: Sets, combined Calls, Patience, the Silly Round (000)"},
 };
 
 #define N_PRESETS (sizeof PRESETS / sizeof PRESETS[0])
@@ -285,8 +327,14 @@ int barbu_contract_times(const barbu_rules *rules, int index)
     return c->times ? c->times : 4 * c->per_player;
 }
 
+/* The longest Fife Set: four Player Rounds of five deals (the fewest Doubles
+ * allowed) and a Silly Round of seven single Calls. */
+#define FIFE_MAX_SET_DEALS (4 * 5 + 7)
+
 int barbu_rules_deals(const barbu_rules *rules)
 {
+    if (rules->game == BARBU_GAME_FIFE)
+        return rules->sets * FIFE_MAX_SET_DEALS;
     int n = 0;
     for (int i = 0; i < rules->n_contracts; i++)
         n += barbu_contract_times(rules, i);
@@ -419,7 +467,20 @@ static const option OPTIONS[] = {
      0,
      {"refuse", "lose"},
      "Chinese Poker: rows out of order are refused, or accepted and lose every row"},
+    {"sets",
+     OPT_INT,
+     FIELD(sets),
+     1,
+     BARBU_MAX_SETS,
+     {0},
+     "the Fife game: Sets in a game, each four Player Rounds and a Silly Round"},
 };
+
+/* Options that only one shape of game has. */
+static bool option_applies(const barbu_rules *r, const option *o)
+{
+    return strcmp(o->key, "sets") != 0 || r->game == BARBU_GAME_FIFE;
+}
 
 #define N_OPTIONS (sizeof OPTIONS / sizeof OPTIONS[0])
 
@@ -739,7 +800,10 @@ int barbu_rules_parse(barbu_rules *rules, const char *text, size_t len, barbu_di
             if (strcmp(key, OPTIONS[i].key) == 0)
                 o = &OPTIONS[i];
         int err;
-        if (o != NULL) {
+        if (o != NULL && !option_applies(&r, o)) {
+            return bb_diag(diag, line, BARBU_ERULES, "'%s' is an option of the Fife game only",
+                           key);
+        } else if (o != NULL) {
             err = set_option(&r, o, value, line, diag);
             /* A new pack changes every table's total: blame the line. */
             if (strcmp(o->key, "deck") == 0)
@@ -827,9 +891,50 @@ static long max_deal_score(const barbu_rules *r, const barbu_contract *c)
  * M + 3 * 2 * 2M = 13M with redoubles against all three others. */
 #define DEAL_SCORE_MAX 32767
 
+/* The Fife game's shape is fixed (seed 000): its seven Calls in the order of
+ * the score sheet, the 32-card pack, no doubling; only the scores and the
+ * number of Sets may change. */
+static int check_fife(const barbu_rules *r, barbu_diag *diag)
+{
+    static const uint8_t KINDS[BARBU_CALLS] = {
+        BARBU_KIND_TRICKS, BARBU_KIND_TRICKS,   BARBU_KIND_TRICKS,  BARBU_KIND_TRICKS,
+        BARBU_KIND_TRICKS, BARBU_KIND_PATIENCE, BARBU_KIND_PATIENCE};
+    if (r->n_contracts != BARBU_CALLS)
+        return bb_diag(diag, 0, BARBU_ERULES, "the Fife game has exactly seven Calls");
+    if (r->deck_low != 7)
+        return bb_diag(diag, 0, BARBU_ERULES, "the Fife game is played with 32 cards (7 to A)");
+    if (r->doubling)
+        return bb_diag(diag, 0, BARBU_ERULES, "the Fife game has no doubling");
+    if (r->domino_ace_low)
+        return bb_diag(diag, 0, BARBU_ERULES, "the Fife Patience has the ace high");
+    if (r->sets < 1 || r->sets > BARBU_MAX_SETS)
+        return bb_diag(diag, 0, BARBU_ERULES, "sets must be from 1 to %d", BARBU_MAX_SETS);
+    long round_total = 0;
+    for (int i = 0; i < BARBU_CALLS; i++) {
+        const barbu_contract *c = &r->contract[i];
+        if (c->kind != KINDS[i])
+            return bb_diag(diag, 0, BARBU_ERULES, "%s: Call %d of the Fife game must be %s", c->key,
+                           i + 1,
+                           KINDS[i] == BARBU_KIND_PATIENCE ? "a Patience" : "a negative Call");
+        if (c->kind == BARBU_KIND_PATIENCE && c->fixed_rank != BARBU_JACK)
+            return bb_diag(diag, 0, BARBU_ERULES, "%s: a Patience starts from the Jacks", c->key);
+        if (max_deal_score(r, c) > DEAL_SCORE_MAX / 8)
+            return bb_diag(diag, 0, BARBU_ERULES, "%s's scores are too large", c->key);
+        round_total += barbu_contract_total(r, i);
+    }
+    if (round_total != 0)
+        return bb_diag(diag, 0, BARBU_ERULES,
+                       "the Calls of a Round no longer sum to zero (they sum to %ld)", round_total);
+    return 0;
+}
+
 int barbu_rules_check(const barbu_rules *rules, barbu_diag *diag)
 {
     const barbu_rules *r = rules;
+    if (r->game == BARBU_GAME_FIFE)
+        return check_fife(r, diag);
+    if (r->game != BARBU_GAME_CONTRACTS)
+        return bb_diag(diag, 0, BARBU_ERULES, "an option is out of range");
     if (r->deck_low != 2 && r->deck_low != 7)
         return bb_diag(diag, 0, BARBU_ERULES, "the pack must be 52 or 32 cards");
     if (r->n_contracts == 0 || r->n_contracts > BARBU_MAX_CONTRACTS)
@@ -843,7 +948,7 @@ int barbu_rules_check(const barbu_rules *rules, barbu_diag *diag)
     for (int i = 0; i < r->n_contracts; i++) {
         const barbu_contract *c = &r->contract[i];
         if (c->kind > BARBU_KIND_CHINESE || c->kind == BARBU_KIND_PATIENCE)
-            return bb_diag(diag, 0, BARBU_ERULES, "%s: this kind of contract is not playable yet",
+            return bb_diag(diag, 0, BARBU_ERULES, "%s: a Patience belongs to the Fife game",
                            c->key);
         if (c->times > 4 * c->per_player)
             return bb_diag(diag, 0, BARBU_ERULES,
@@ -1065,6 +1170,8 @@ int barbu_rules_write(const barbu_rules *rules, bool only_changes, char *buf, si
     emit(&o, "preset = %s\n", have_base ? rules->preset : "uk");
     for (size_t i = 0; i < N_OPTIONS; i++) {
         char mine[32], theirs[32];
+        if (!option_applies(rules, &OPTIONS[i]))
+            continue;
         option_value(rules, &OPTIONS[i], mine, sizeof mine);
         option_value(&base, &OPTIONS[i], theirs, sizeof theirs);
         if (!only_changes || strcmp(mine, theirs) != 0) {

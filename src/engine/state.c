@@ -25,7 +25,7 @@ static int pack_of(const barbu_rules *r, barbu_card *cards)
     return n;
 }
 
-static void shuffle(barbu_rng *rng, barbu_card *cards, int n)
+void bb_shuffle(barbu_rng *rng, barbu_card *cards, int n)
 {
     for (int i = n - 1; i > 0; i--) {
         int j = (int)barbu_rng_below(rng, (uint32_t)i + 1);
@@ -51,7 +51,7 @@ static int draw_first(const barbu_rules *r, uint64_t seed)
             if (!(contenders & (1u << seat)))
                 continue;
             if (next == n) {
-                shuffle(&rng, pack, n);
+                bb_shuffle(&rng, pack, n);
                 next = 0;
             }
             int rank = BARBU_RANK(pack[next++]);
@@ -75,7 +75,7 @@ static void deal_hands(barbu_state *s)
     barbu_rng_seed(&rng, bb_subseed(s->seed, BB_SEED_DEAL, s->t.deal));
     barbu_card pack[52];
     int n = pack_of(s->rules, pack);
-    shuffle(&rng, pack, n);
+    bb_shuffle(&rng, pack, n);
     memset(s->hand, 0, sizeof s->hand);
     for (int k = 0; k < n; k++)
         s->hand[(s->t.dealer + 1 + k) & 3] |= BARBU_BIT(pack[k]);
@@ -87,11 +87,15 @@ static void start_deal(barbu_state *s)
     barbu_table *t = &s->t;
     const barbu_rules *r = s->rules;
     int d = t->deal;
-    if (r->rotation == BARBU_ROTATE_BLOCK)
-        t->declarer = (uint8_t)((t->first + d / per_declarer(r)) & 3);
-    else
-        t->declarer = (uint8_t)((t->first + d) & 3);
-    t->dealer = (uint8_t)((t->declarer + 3) & 3);
+    if (r->game == BARBU_GAME_FIFE) {
+        bb_fife_roles(s);
+    } else {
+        if (r->rotation == BARBU_ROTATE_BLOCK)
+            t->declarer = (uint8_t)((t->first + d / per_declarer(r)) & 3);
+        else
+            t->declarer = (uint8_t)((t->first + d) & 3);
+        t->dealer = (uint8_t)((t->declarer + 3) & 3);
+    }
     deal_hands(s);
 
     t->phase = BARBU_PHASE_DECLARE;
@@ -126,6 +130,8 @@ static void start_deal(barbu_state *s)
     t->n_pass_ons = 0;
     t->arranged = 0;
     memset(s->pending, 0, sizeof s->pending);
+    if (r->game == BARBU_GAME_FIFE)
+        bb_fife_open(s);
 }
 
 int barbu_init(barbu_state *state, const barbu_rules *rules, uint64_t seed)
@@ -145,7 +151,10 @@ int barbu_init(barbu_state *state, const barbu_rules *rules, uint64_t seed)
             for (int d = 0; d < 4; d++)
                 t->owed[s][d] = s == d ? 0 : rules->mandatory_doubles;
     }
-    t->first = (uint8_t)draw_first(rules, seed);
+    if (rules->game == BARBU_GAME_FIFE)
+        t->first = (uint8_t)bb_fife_draw(seed, 0, t->draw);
+    else
+        t->first = (uint8_t)draw_first(rules, seed);
     start_deal(state);
     return 0;
 }
@@ -178,12 +187,23 @@ int barbu_set_first(barbu_state *state, int seat)
     barbu_table *t = &state->t;
     if (seat < 0 || seat > 3)
         return BARBU_EINVAL;
-    if (t->deal != 0 || t->acted != 0)
+    bool silly_start = state->rules->game == BARBU_GAME_FIFE && t->round == BARBU_SILLY_ROUND &&
+                       t->round_deal == 0;
+    if ((t->deal != 0 && !silly_start) || t->acted != 0 || t->phase == BARBU_PHASE_OVER)
         return BARBU_EPHASE;
     barbu_cards hands[4];
     memcpy(hands, state->hand, sizeof hands);
-    t->first = (uint8_t)seat;
+    uint8_t forced[sizeof state->forced_cuts], n_forced = state->n_forced;
+    memcpy(forced, state->forced_cuts, sizeof forced);
+    if (silly_start)
+        t->silly_first = (uint8_t)seat;
+    else
+        t->first = (uint8_t)seat;
+    /* The seat was chosen, not drawn: no draw to show. */
+    memset(t->draw, 0, sizeof t->draw);
     start_deal(state);
+    memcpy(state->forced_cuts, forced, sizeof forced);
+    state->n_forced = n_forced;
     /* The hands stay as they were: only the roles move. */
     memcpy(state->hand, hands, sizeof hands);
     memcpy(state->dealt, hands, sizeof hands);
@@ -228,8 +248,17 @@ static void finish_deal(barbu_state *s, bool played)
     for (int seat = 0; seat < 4; seat++)
         t->total[seat] += res->score[seat];
 
+    bool over = false;
+    if (r->game == BARBU_GAME_FIFE) {
+        res->set = t->set;
+        res->round = t->round;
+        res->round_deal = t->round_deal;
+        res->calls_before = t->calls_done;
+        res->piranha = t->piranha;
+        over = bb_fife_next(s);
+    }
     t->deal++;
-    if (t->deal >= t->n_deals) {
+    if (over || t->deal >= t->n_deals) {
         t->phase = BARBU_PHASE_OVER;
         t->to_move = -1;
         t->acted = 0;
@@ -238,7 +267,7 @@ static void finish_deal(barbu_state *s, bool played)
     start_deal(s);
 }
 
-static void start_play(barbu_state *s)
+void bb_start_play(barbu_state *s)
 {
     barbu_table *t = &s->t;
     const barbu_rules *r = s->rules;
@@ -260,27 +289,27 @@ static void start_play(barbu_state *s)
     t->to_move = (int8_t)first;
 }
 
-static void apply_declare(barbu_state *s, const barbu_action *a)
+/* The deal's contracts: how it is played, its penalty cards and the rules in
+ * force (a rule holds only where every contract of the deal has it). */
+void bb_set_calls(barbu_state *s, unsigned contracts)
 {
     barbu_table *t = &s->t;
     const barbu_rules *r = s->rules;
-    int c = bb_lowest(a->contracts);
-    const barbu_contract *k = &r->contract[c];
-    t->contracts = a->contracts;
+    const barbu_contract *k = &r->contract[__builtin_ctz(contracts)];
+    t->contracts = (uint16_t)contracts;
     /* Ravage City is played as the other trick contracts; only its score
      * differs. */
     t->kind = k->kind == BARBU_KIND_RAVAGE ? BARBU_KIND_TRICKS : k->kind;
-    t->trump = a->trump;
-    t->rank = k->kind == BARBU_KIND_PATIENCE ? k->fixed_rank : a->rank;
+    if (k->kind == BARBU_KIND_PATIENCE)
+        t->rank = k->fixed_rank;
     barbu_cards deck = bb_deck(r), penalty = 0;
     int flags = BARBU_CF_HEARTS_LEAD | BARBU_CF_EARLY_END | BARBU_CF_ISRAELI;
-    for (unsigned m = a->contracts; m; m &= m - 1) {
+    for (unsigned m = contracts; m; m &= m - 1) {
         const barbu_contract *ck = &r->contract[__builtin_ctz(m)];
         for (barbu_cards d = deck; d; d &= d - 1)
             if (ck->card[bb_lowest(d)] != 0)
                 penalty |= d & -d;
         flags &= ck->flags;
-        t->used[a->seat][__builtin_ctz(m)]++;
     }
     if (!r->hearts_lead)
         flags &= ~BARBU_CF_HEARTS_LEAD;
@@ -290,12 +319,26 @@ static void apply_declare(barbu_state *s, const barbu_action *a)
         flags &= ~BARBU_CF_ISRAELI;
     t->rule_flags = (uint8_t)flags;
     t->penalty = penalty;
-    t->declared[a->seat]++;
+}
+
+static void apply_declare(barbu_state *s, const barbu_action *a)
+{
+    barbu_table *t = &s->t;
+    const barbu_rules *r = s->rules;
+    t->trump = a->trump;
+    t->rank = a->rank;
+    bb_set_calls(s, a->contracts);
+    if (r->game != BARBU_GAME_FIFE) {
+        /* The Fife game counts its Calls by Round (t->calls_done). */
+        for (unsigned m = a->contracts; m; m &= m - 1)
+            t->used[a->seat][__builtin_ctz(m)]++;
+        t->declared[a->seat]++;
+    }
     if (r->doubling) {
         t->phase = BARBU_PHASE_BID;
         t->to_move = (int8_t)bb_next_seat(t->declarer);
     } else {
-        start_play(s);
+        bb_start_play(s);
     }
 }
 
@@ -306,7 +349,7 @@ static void end_bidding(barbu_state *s)
     if (s->rules->undoubled_shared && any == 0 && bb_negative(s->rules, t->contracts))
         finish_deal(s, false);
     else
-        start_play(s);
+        bb_start_play(s);
 }
 
 static void apply_bid(barbu_state *s, const barbu_action *a)
@@ -350,6 +393,10 @@ static void finish_trick(barbu_state *s)
      * searched for it would be mispredicted half the time. */
     int pos = (k->card[1] == top) | (k->card[2] == top) << 1 | ((k->card[3] == top) * 3);
     int w = (k->leader + pos) & 3;
+    /* A Piranha (seed 000): El Kingko taken in a trick won by an 8. */
+    if ((cards & t->penalty & BARBU_BIT(BARBU_CARD(BARBU_HEARTS, BARBU_KING))) &&
+        BARBU_RANK(top) == 8)
+        t->piranha = (int8_t)w;
     t->taken[w] |= cards;
     t->tricks[w]++;
     t->winner[t->ntricks++] = (int8_t)w;
@@ -374,8 +421,10 @@ static void play_layout(barbu_state *s, int seat, barbu_cards cards)
 {
     barbu_table *t = &s->t;
     t->in_hand[seat] = (uint8_t)(t->in_hand[seat] - barbu_count(cards));
-    for (barbu_cards c = cards; c; c &= c - 1)
-        bb_layout_place(s->rules, t, (barbu_card)bb_lowest(c));
+    if (cards & (cards - 1))
+        bb_layout_place_group(t, cards);
+    else
+        bb_layout_place(s->rules, t, (barbu_card)bb_lowest(cards));
     t->passes = 0;
     if (t->in_hand[seat] == 0) {
         t->out[t->n_out++] = (uint8_t)seat;
@@ -457,6 +506,12 @@ int barbu_apply(barbu_state *s, const barbu_action *a)
         break;
     case BARBU_ACT_ARRANGE:
         apply_arrange(s, a);
+        break;
+    case BARBU_ACT_CUT:
+        bb_fife_apply_cut(s);
+        break;
+    case BARBU_ACT_PASS_ON:
+        bb_fife_apply_pass_on(s, a);
         break;
     default:
         return BARBU_EPHASE;

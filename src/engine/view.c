@@ -26,6 +26,15 @@ void barbu_view_of(const barbu_state *s, int seat, barbu_view *v)
         v->rows[BARBU_ROW_MIDDLE] = s->pending[seat][1];
         v->rows[BARBU_ROW_FRONT] = s->hand[seat] & ~s->pending[seat][0] & ~s->pending[seat][1];
     }
+    /* The Pass-ons of the deal: what this seat gave, and what it got from
+     * the seat that passed to it. */
+    for (int k = 0; k < t->n_pass_ons; k++) {
+        int dir = barbu_pass_direction(t->round_deal, k);
+        v->passed[k] = s->pass_ons[k][seat];
+        v->received[k] = s->pass_ons[k][(seat + 4 - dir) & 3];
+    }
+    if (t->phase == BARBU_PHASE_PASS_ON && ((t->passed_on >> seat) & 1))
+        v->passed[t->n_pass_ons] = s->pending[seat][0];
     v->compulsory = bb_compulsory(s->rules, t, seat);
     /* The Israeli rule asks a player who cannot follow suit, and is doubled
      * equally with the other three, to discard a penalty card. */

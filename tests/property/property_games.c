@@ -53,6 +53,10 @@ static const char *const VARIANTS[] = {
     "preset = king\ndoubling = yes\nfirst-lead = left\n",
     "preset = king-7th\nearly-end = no\nmust-trump = no\n",
     "preset = ravage-32\ndomino-ace = low\nisraeli = enforce\n",
+    "preset = fife\nsets = 2\n",
+    /* A Fife house table: -100 -100 -60 -100 -40 = -400 against 2 x 200. */
+    "preset = fife\naces.card.A = -25\ntricks.per-trick = -5\npatience-1.places = 110 60 30 0\n"
+    "patience-2.places = 110 60 30 0\nfirst-lead = declarer\n",
 };
 #define N_VARIANTS (int)(sizeof VARIANTS / sizeof VARIANTS[0])
 
@@ -144,6 +148,15 @@ static int check_result(const barbu_rules *rules, const barbu_result *r, const b
           r->deal + 1, raw, total);
     CHECK(final == total, "game %d deal %d: settled scores sum to %d, not %d", game, r->deal + 1,
           final, total);
+    /* Each contract of a combined deal scores its own total (the Fife
+     * game's categories: 80 for the Aces, 100 for El Kingko...). */
+    for (unsigned m = r->contracts; m; m &= m - 1) {
+        int c = __builtin_ctz(m), sum = 0;
+        for (int s = 0; s < 4; s++)
+            sum += r->part[c][s];
+        CHECK(sum == barbu_contract_total(rules, c), "game %d deal %d: %s scores %d, not %d", game,
+              r->deal + 1, rules->contract[c].key, sum, barbu_contract_total(rules, c));
+    }
     const barbu_contract *k = &rules->contract[__builtin_ctz(r->contracts)];
     if (k->kind == BARBU_KIND_RAVAGE && r->played && check_ravage(k, r, game))
         return 1;
@@ -188,6 +201,56 @@ static int random_rows(barbu_state *s, barbu_rng *rng, barbu_action *out, int ga
         }
     }
     CHECK(0, "game %d: no valid rows found", game);
+}
+
+/* The schedule was kept: each player declared a quarter of the deals, each
+ * contract was played as often as the game asks. */
+static int check_schedule(const barbu_rules *rules, const barbu_state *s, int game)
+{
+    for (int c = 0; c < rules->n_contracts; c++) {
+        int all = 0;
+        for (int p = 0; p < 4; p++) {
+            CHECK(s->t.used[p][c] <= rules->contract[c].per_player,
+                  "game %d: %s declared %s %d times", game, barbu_seat_name(p),
+                  rules->contract[c].key, s->t.used[p][c]);
+            all += s->t.used[p][c];
+        }
+        CHECK(all == barbu_contract_times(rules, c), "game %d: %s played %d times, not %d", game,
+              rules->contract[c].key, all, barbu_contract_times(rules, c));
+    }
+    for (int p = 0; p < 4; p++)
+        CHECK(s->t.declared[p] * 4 == barbu_rules_deals(rules), "game %d: %s declared %d times",
+              game, barbu_seat_name(p), s->t.declared[p]);
+    return 0;
+}
+
+/* The Fife game: every Set five Rounds, each of its seven Calls once, in
+ * two to five deals (Player Rounds, the Doubles and Trebles rule) or two to
+ * seven (the Silly Round), each Player Round called by the next player. */
+static int check_fife_rounds(const barbu_rules *rules, const results *live, int game)
+{
+    int deals = 0;
+    for (int set = 0; set < rules->sets; set++) {
+        for (int round = 0; round < 5; round++) {
+            unsigned calls = 0;
+            int n = 0;
+            while (deals < live->n && live->v[deals].set == set && live->v[deals].round == round) {
+                const barbu_result *r = &live->v[deals++];
+                CHECK(r->round_deal == n && r->calls_before == calls && !(calls & r->contracts),
+                      "game %d deal %d: a Call out of order in its Round", game, r->deal + 1);
+                CHECK(round == BARBU_SILLY_ROUND || r->declarer == live->v[deals - 1 - n].declarer,
+                      "game %d deal %d: the Caller changed within a Round", game, r->deal + 1);
+                calls |= r->contracts;
+                n++;
+            }
+            int most = round == BARBU_SILLY_ROUND ? 7 : 5;
+            CHECK(calls == BARBU_CALLS_ALL && n >= 2 && n <= most,
+                  "game %d: Set %d Round %d played Calls %#x in %d deals", game, set + 1, round + 1,
+                  calls, n);
+        }
+    }
+    CHECK(deals == live->n, "game %d: %d deals after the last Set", game, live->n - deals);
+    return 0;
 }
 
 static int play_game(const barbu_rules *rules, uint64_t seed, int game, bool check_each)
@@ -260,22 +323,12 @@ static int play_game(const barbu_rules *rules, uint64_t seed, int game, bool che
     CHECK(s.t.total[0] + s.t.total[1] + s.t.total[2] + s.t.total[3] == 0,
           "game %d: the game sums to %d", game,
           (int)(s.t.total[0] + s.t.total[1] + s.t.total[2] + s.t.total[3]));
-    /* The schedule was kept: each player declared a quarter of the deals,
-     * each contract was played as often as the game asks. */
-    for (int c = 0; c < rules->n_contracts; c++) {
-        int all = 0;
-        for (int p = 0; p < 4; p++) {
-            CHECK(s.t.used[p][c] <= rules->contract[c].per_player,
-                  "game %d: %s declared %s %d times", game, barbu_seat_name(p),
-                  rules->contract[c].key, s.t.used[p][c]);
-            all += s.t.used[p][c];
-        }
-        CHECK(all == barbu_contract_times(rules, c), "game %d: %s played %d times, not %d", game,
-              rules->contract[c].key, all, barbu_contract_times(rules, c));
+    if (rules->game == BARBU_GAME_FIFE) {
+        if (check_fife_rounds(rules, &live, game))
+            return 1;
+    } else if (check_schedule(rules, &s, game)) {
+        return 1;
     }
-    for (int p = 0; p < 4; p++)
-        CHECK(s.t.declared[p] * 4 == barbu_rules_deals(rules), "game %d: %s declared %d times",
-              game, barbu_seat_name(p), s.t.declared[p]);
 
     /* The record: written, read back, replayed to the same results and
      * written again to the same text. */

@@ -13,11 +13,11 @@ static const char *const UK_KEYS[7] = {"no-tricks",   "no-hearts", "no-queens", 
 
 static const char *const PRESETS[] = {"uk",         "classic",  "quick",    "ravage",
                                       "chinese",    "king",     "king-7th", "uk-32",
-                                      "classic-32", "quick-32", "ravage-32"};
+                                      "classic-32", "quick-32", "ravage-32", "fife"};
 #define N_PRESETS (int)(sizeof PRESETS / sizeof PRESETS[0])
 
-/* The deals of each preset. */
-static const int PRESET_DEALS[N_PRESETS] = {28, 28, 28, 32, 36, 20, 20, 28, 28, 28, 32};
+/* The deals of each preset (the Fife game: at most 27 a Set). */
+static const int PRESET_DEALS[N_PRESETS] = {28, 28, 28, 32, 36, 20, 20, 28, 28, 28, 32, 27};
 
 static void round_trip(const barbu_rules *r);
 
