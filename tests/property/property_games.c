@@ -430,7 +430,8 @@ int main(int argc, char **argv)
     }
     printf("%d random games over %d variants (%.1f s) and %d of each of %d presets (%.1f s): "
            "every deal the pack, every card once, every deal its contracts' total, Ravage City "
-           "and Chinese Poker rescored, every schedule kept, every game zero, every record "
+           "and Chinese Poker rescored, every schedule kept (every Fife Round its seven Calls), "
+           "every game zero, every record "
            "replayed and round-tripped\n",
            games, N_VARIANTS, variant_seconds, per_preset, presets, preset_seconds);
     return 0;

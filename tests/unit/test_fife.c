@@ -718,6 +718,74 @@ static void test_whole_games(void **unused)
     }
 }
 
+/* Information hiding: a seat never sees another's hand, and until the
+ * exchange nobody sees what another seat chose to pass on: two different
+ * choices leave every other seat's view byte for byte the same.  After it,
+ * each seat knows exactly what it gave and what it got. */
+static void test_fife_views(void **unused)
+{
+    (void)unused;
+    barbu_rng rng;
+    barbu_rng_seed(&rng, 5);
+    int compared = 0;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        barbu_state s;
+        assert_int_equal(barbu_init(&s, &fife, seed), 0);
+        barbu_action acts[BARBU_MAX_ACTIONS];
+        while (!barbu_over(&s)) {
+            int n = barbu_legal(&s, acts, BARBU_MAX_ACTIONS);
+            assert_true(n > 0);
+            n = n < BARBU_MAX_ACTIONS ? n : BARBU_MAX_ACTIONS;
+            for (int seat = 0; seat < 4; seat++) {
+                barbu_view v;
+                barbu_view_of(&s, seat, &v);
+                for (int o = 0; o < 4; o++)
+                    assert_true(o == seat ? v.hand[o] == s.hand[o] : v.hand[o] == 0);
+                for (int k = 0; k < s.t.n_pass_ons; k++) {
+                    int dir = barbu_pass_direction(s.t.round_deal, k);
+                    assert_int_equal(v.passed[k], s.pass_ons[k][seat]);
+                    assert_int_equal(v.received[k], s.pass_ons[k][(seat + 4 - dir) & 3]);
+                }
+            }
+            if (s.t.phase == BARBU_PHASE_PASS_ON && n > 1) {
+                barbu_state a = s, b = s;
+                assert_int_equal(barbu_apply(&a, &acts[0]), 0);
+                assert_int_equal(barbu_apply(&b, &acts[n - 1]), 0);
+                if (a.t.phase == BARBU_PHASE_PASS_ON) {
+                    for (int seat = 0; seat < 4; seat++) {
+                        if (seat == s.t.to_move)
+                            continue;
+                        barbu_view va, vb;
+                        barbu_view_of(&a, seat, &va);
+                        barbu_view_of(&b, seat, &vb);
+                        assert_memory_equal(&va, &vb, sizeof va);
+                        compared++;
+                    }
+                }
+            }
+            assert_int_equal(barbu_apply(&s, &acts[barbu_rng_below(&rng, (uint32_t)n)]), 0);
+        }
+    }
+    assert_true(compared > 100);
+}
+
+/* A simulation may end the game with the deal under way (barbu_truncate):
+ * the Fife game's Round bookkeeping stays sound. */
+static void test_truncate(void **unused)
+{
+    (void)unused;
+    barbu_state s;
+    start_game(&s, &fife, N, NULL);
+    assert_int_equal(call(&s, CALL(ACES) | CALL(QUEENS)), 0);
+    barbu_truncate(&s);
+    barbu_rng rng;
+    barbu_rng_seed(&rng, 1);
+    assert_int_equal(barbu_playout_random(&s, &rng), 0);
+    assert_true(barbu_over(&s));
+    assert_int_equal(barbu_state_ok(&s, NULL), 0);
+    assert_int_equal(s.t.last.contracts, CALL(ACES) | CALL(QUEENS));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -736,6 +804,8 @@ int main(void)
         cmocka_unit_test(test_pass_on_refused),
         cmocka_unit_test(test_piranha),
         cmocka_unit_test(test_whole_games),
+        cmocka_unit_test(test_fife_views),
+        cmocka_unit_test(test_truncate),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
