@@ -62,6 +62,7 @@ enum {
     BARBU_EPLAYEDOUT = -32,  /* the contract has been played as often as a game allows */
     BARBU_ECALLS = -33,      /* the Round's Calls would not include two Doubles or a Treble */
     BARBU_EGROUP = -34,      /* cards played together must be a run or of one rank */
+    BARBU_ECOMBO = -35,      /* Calls combine only with Calls of their kind */
 };
 
 /* The error in words, e.g. "must follow suit".  Never NULL. */
@@ -575,6 +576,11 @@ int barbu_state_from_view(const barbu_view *view, const barbu_cards hands[4], ba
 /* The legal actions of the view's seat when it is to move (as barbu_legal). */
 int barbu_view_legal(const barbu_view *view, barbu_action *out, int cap);
 
+/* Whether an action of the view's seat is legal now (as barbu_check): the
+ * table and the seat's own hand decide every rule, so a client asks this of
+ * any action it composes (a combination of Calls, a group of cards). */
+int barbu_view_check(const barbu_view *view, const barbu_action *action);
+
 /* Whether a seat could declare a contract when it next declares, given what
  * has been declared so far: 0, or BARBU_ECONTRACT (no such contract),
  * BARBU_EUSED (the seat has declared it as often as it may), BARBU_EPLAYEDOUT
@@ -681,6 +687,12 @@ int barbu_cut_value(barbu_card cut);
  * "Double Patience", "The Lot" (the five negatives), "Quadruple: ...".
  * Returns the length like snprintf. */
 int barbu_calls_describe(unsigned calls, char *buf, size_t cap);
+
+/* The chance of each Call being played in the deal under way: 1 for the
+ * Calls decided (or the only one left), otherwise from the cuts still to
+ * come, read as the Silly Round reads them.  For players weighing a
+ * Pass-on before the Call is cut. */
+void barbu_call_odds(const barbu_table *t, double odds[BARBU_CALLS]);
 
 /* The Silly Round: where the Pass-on k (0-2) of the Round's deal d (0-based)
  * goes: 1 to the left, 2 across, 3 to the right. */

@@ -85,6 +85,9 @@ const char *barbu_strerror(int err)
                "this choice would leave that impossible";
     case BARBU_EGROUP:
         return "cards played together must be a run in one suit or all of one rank";
+    case BARBU_ECOMBO:
+        return "negative Calls combine only with negative Calls, and a Patience only with the "
+               "other Patience; a Single Patience is Patience 1 until it is played";
     default:
         return "unknown error";
     }

@@ -163,10 +163,10 @@ int bb_fife_check_calls(const barbu_table *t, const barbu_action *a)
         return BARBU_EUSED;
     /* Combinations are all negative, or both Patiences. */
     if ((m & BARBU_CALLS_NEGATIVE) && (m & BARBU_CALLS_PATIENCE))
-        return BARBU_ECONTRACT;
+        return BARBU_ECOMBO;
     /* A Single Patience fills the first Patience column still empty. */
     if (m == (1u << BARBU_CALL_PAT2) && (left & (1u << BARBU_CALL_PAT1)))
-        return BARBU_ECONTRACT;
+        return BARBU_ECOMBO;
     if (!calls_feasible(t->round_deal + 1, left & ~m))
         return BARBU_ECALLS;
     return 0;
@@ -288,6 +288,48 @@ static unsigned interpret_cut(barbu_table *t, barbu_card cut)
         }
     }
     return sequence; /* the sequence stops */
+}
+
+/* Adds to odds[] the chance of each Call from the cuts still to come, the
+ * table's sequence named so far and p the chance of getting here: each cut
+ * read by interpret_cut itself, a cut to make again left out of the
+ * weights. */
+static void add_cut_odds(const barbu_table *t, double p, double odds[BARBU_CALLS])
+{
+    /* The Unused Pack by meaning: four of each number, two Jokers, the
+     * Bridge card. */
+    static const barbu_card KINDS[7] = {2, 3, 4, 5, 6, BARBU_JOKER, BARBU_BRIDGE};
+    static const int WEIGHT[7] = {4, 4, 4, 4, 4, 2, 1};
+    barbu_table after[7];
+    unsigned decided[7];
+    int live = 0;
+    for (int i = 0; i < 7; i++) {
+        after[i] = *t;
+        decided[i] = interpret_cut(&after[i], KINDS[i]);
+        if (decided[i] || after[i].sequence != t->sequence)
+            live += WEIGHT[i];
+    }
+    for (int i = 0; i < 7 && live > 0; i++) {
+        double q = p * WEIGHT[i] / live;
+        if (decided[i])
+            for (unsigned m = decided[i]; m; m &= m - 1)
+                odds[__builtin_ctz(m)] += q;
+        else if (after[i].sequence != t->sequence)
+            add_cut_odds(&after[i], q, odds);
+    }
+}
+
+void barbu_call_odds(const barbu_table *t, double odds[BARBU_CALLS])
+{
+    for (int c = 0; c < BARBU_CALLS; c++)
+        odds[c] = 0.0;
+    unsigned left = BARBU_CALLS_ALL & ~t->calls_done;
+    if (t->contracts || calls_count(left) == 1) {
+        for (unsigned m = t->contracts ? t->contracts : left; m; m &= m - 1)
+            odds[__builtin_ctz(m)] = 1.0;
+        return;
+    }
+    add_cut_odds(t, 1.0, odds);
 }
 
 int barbu_pass_direction(int round_deal, int k)

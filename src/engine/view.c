@@ -59,3 +59,13 @@ int barbu_view_owed(const barbu_view *v, int seat)
         return 0;
     return v->t.owed[seat][v->t.declarer];
 }
+
+int barbu_view_check(const barbu_view *v, const barbu_action *a)
+{
+    int mover = v->t.to_move;
+    if (mover < 0)
+        return BARBU_EOVER;
+    if (a->seat != mover || (v->seat != mover && v->seat != BARBU_ALL_SEATS))
+        return BARBU_ETURN;
+    return bb_check(v->rules, &v->t, v->hand[mover], a);
+}

@@ -220,8 +220,19 @@ static void test_calls_rule(void **unused)
     assert_int_equal(s.t.declarer, W);
     /* Not a combination of a negative Call and a Patience; a Single
      * Patience goes in the first column. */
-    assert_int_equal(call(&s, CALL(ACES) | CALL(PAT1)), BARBU_ECONTRACT);
-    assert_int_equal(call(&s, CALL(PAT2)), BARBU_ECONTRACT);
+    assert_int_equal(call(&s, CALL(ACES) | CALL(PAT1)), BARBU_ECOMBO);
+    assert_int_equal(call(&s, CALL(PAT2)), BARBU_ECOMBO);
+    assert_int_equal(call(&s, 1u << 7), BARBU_ECONTRACT);
+    /* A view answers for its own seat as the state does. */
+    barbu_view v;
+    barbu_view_of(&s, W, &v);
+    barbu_action a = barbu_act(BARBU_ACT_DECLARE, W);
+    a.contracts = CALL(ACES) | CALL(PAT1);
+    assert_int_equal(barbu_view_check(&v, &a), BARBU_ECOMBO);
+    a.contracts = CALL(ACES) | CALL(QUEENS);
+    assert_int_equal(barbu_view_check(&v, &a), 0);
+    barbu_view_of(&s, N, &v);
+    assert_int_equal(barbu_view_check(&v, &a), BARBU_ETURN);
     play_call(&s, CALL(ACES));
     assert_int_equal(call(&s, CALL(ACES)), BARBU_EUSED);
     assert_int_equal(call(&s, CALL(ACES) | CALL(QUEENS)), BARBU_EUSED);

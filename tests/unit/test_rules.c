@@ -11,8 +11,8 @@
 static const char *const UK_KEYS[7] = {"no-tricks",   "no-hearts", "no-queens", "no-king",
                                        "no-last-two", "trumps",    "domino"};
 
-static const char *const PRESETS[] = {"uk",         "classic",  "quick",    "ravage",
-                                      "chinese",    "king",     "king-7th", "uk-32",
+static const char *const PRESETS[] = {"uk",         "classic",  "quick",     "ravage",
+                                      "chinese",    "king",     "king-7th",  "uk-32",
                                       "classic-32", "quick-32", "ravage-32", "fife"};
 #define N_PRESETS (int)(sizeof PRESETS / sizeof PRESETS[0])
 
