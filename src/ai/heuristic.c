@@ -46,6 +46,14 @@ void bb_h_know(const barbu_view *view, bb_know *k)
     /* What every play and pass has shown, as the engine worked it out. */
     for (int seat = 0; seat < 4; seat++)
         k->lacks[seat] = t->shown_out[seat] & k->out;
+    /* The cards this seat passed in the deal's last Pass-on are still where
+     * they went, unless played: nobody has passed since. */
+    if (t->n_pass_ons > 0) {
+        int last = t->n_pass_ons - 1;
+        int target = (view->seat + barbu_pass_direction(t->round_deal, last)) & 3;
+        if (view->seat >= 0 && view->seat < 4 && target != view->seat)
+            k->holds[target] = view->passed[last] & k->out & ~k->lacks[target];
+    }
     bb_h_tables(view->rules, t->contracts, &k->tab);
     for (barbu_cards d = k->deck; d; d &= d - 1)
         if (k->tab.card[bb_h_lowest(d)] != 0)
@@ -113,12 +121,16 @@ int bb_heuristic_choose(barbu_rng *rng, const barbu_view *view, barbu_action *ou
         case BARBU_PHASE_PLAY:
             pick = bb_h_play(rng, view, legal, n);
             break;
+        case BARBU_PHASE_PASS_ON:
+            pick = bb_h_pass_on(rng, view, legal, n);
+            break;
         default:
             pick = -1;
             break;
         }
     }
-    /* Phases without rules of thumb yet (pass-ons, cuts) are left to chance. */
+    /* A cut has one legal action; anything else without a rule of thumb is
+     * left to chance. */
     if (pick < 0 || pick >= n)
         return bb_random_choose(rng, view, out);
     *out = legal[pick];

@@ -375,6 +375,126 @@ static double chinese_units(barbu_cards hand, int scoop)
     return back == 0 ? 0.0 : units - CHINESE_BIAS;
 }
 
+/* ------------------------------------------------------- the Fife game */
+
+/*
+ * The Fife game's Calls (seed 000), each estimated for the Caller with its
+ * own weights: a negative Call from the features of the other negative
+ * contracts (each card's value held, at risk, guarded; the hand's shape)
+ * times the Call's table, plus a bare penalty card and the longest suit; a
+ * Patience from how far the hand's cards lie from the Jacks, times the
+ * spread of its places.  Fitted on deals played by heuristic players
+ * (bench/fife_deals.c, bench/fife_fit.c).
+ */
+enum {
+    FF_TOTAL,              /* the Call's whole cost; a Patience: its spread of places */
+    FF_HELD,               /* penalty cards held */
+    FF_RISK,               /* ... times the chance they win a trick */
+    FF_GUARDS,             /* ... times the cards below them */
+    FF_BARE,               /* ... with no card below them */
+    FF_OTHER,              /* penalty cards of others times my cards' chances in the suit */
+    FF_ABOVE,              /* ... times my cards above them */
+    FF_LEN,                /* ... times my length in the suit */
+    FF_G,                  /* the cost times each NG_ property of the hand */
+    FF_LONG = FF_G + NG_N, /* the cost times the longest suit's share */
+    FIFE_F_N
+};
+enum { FP_DIST = 1, FP_WAIT, FP_WORST, FP_JACKS, FP_TERMINALS, FP_NEAR };
+
+static void fife_features(const barbu_rules *rules, int contract, barbu_cards hand, double *f)
+{
+    const barbu_contract *c = &rules->contract[contract];
+    for (int i = 0; i < FIFE_F_N; i++)
+        f[i] = 0.0;
+    if (c->kind == BARBU_KIND_PATIENCE) {
+        double d[DF_N], spread = c->place[0] - c->place[3];
+        domino_features(rules, hand, c->fixed_rank, 0, d);
+        int terminals = 0, near = 0;
+        for (int s = 0; s < 4; s++) {
+            terminals += (int)((hand >> BARBU_CARD(s, BARBU_ACE)) & 1) +
+                         (int)((hand >> BARBU_CARD(s, rules->deck_low)) & 1);
+            near += (int)((hand >> BARBU_CARD(s, c->fixed_rank + 1)) & 1) +
+                    (int)((hand >> BARBU_CARD(s, c->fixed_rank - 1)) & 1);
+        }
+        f[FF_TOTAL] = spread;
+        f[FP_DIST] = spread * d[DF_DIST];
+        f[FP_WAIT] = spread * d[DF_WAIT];
+        f[FP_WORST] = spread * d[DF_WORST];
+        f[FP_JACKS] = spread * d[DF_START];
+        f[FP_TERMINALS] = spread * terminals;
+        f[FP_NEAR] = spread * near;
+        return;
+    }
+    double nf[NF_N];
+    neg_features(rules, c, hand, 1, nf);
+    barbu_cards deck = bb_h_deck(rules);
+    int tricks = barbu_rules_hand_size(rules), longest = 0;
+    double cards = 0.0, bare = 0.0;
+    for (int s = 0; s < 4; s++)
+        longest = bb_h_len(hand, s) > longest ? bb_h_len(hand, s) : longest;
+    for (barbu_cards d = deck; d; d &= d - 1) {
+        int p = bb_h_lowest(d);
+        cards -= c->card[p];
+        if ((hand & BARBU_BIT(p)) && !(hand & bb_h_below(p)))
+            bare -= c->card[p];
+    }
+    double total = cards - (double)c->per_trick * tricks;
+    /* neg_features keeps each count of scoring cards in its own group. */
+    int scoring = 0;
+    unsigned suits = 0;
+    for (barbu_cards d = deck; d; d &= d - 1)
+        if (c->card[bb_h_lowest(d)] != 0) {
+            scoring++;
+            suits |= 1u << BARBU_SUIT(bb_h_lowest(d));
+        }
+    int group = scoring <= 1 ? 0 : scoring <= 4 ? 1 : (suits & (suits - 1)) == 0 ? 2 : 3;
+    const double *grp = nf + NF_GROUPS + NEG_GROUP * group;
+    f[FF_TOTAL] = total;
+    f[FF_HELD] = grp[1 + NA_HELD];
+    f[FF_RISK] = grp[1 + NA_HELD_RISK];
+    f[FF_GUARDS] = grp[1 + NA_HELD_GUARDS];
+    f[FF_BARE] = bare;
+    f[FF_OTHER] = grp[1 + NA_OTHER_SUIT];
+    f[FF_ABOVE] = grp[1 + NA_OTHER_ABOVE];
+    f[FF_LEN] = grp[1 + NA_OTHER_LEN];
+    /* The hand's shape (the NG_ properties), read back from the features
+     * that carry it: the tricks' when tricks cost, else the cards'. */
+    for (int i = 0; i < NG_N; i++) {
+        double g = nf[NF_TRICKS] != 0.0 ? nf[NF_GEN + 2 * i] / nf[NF_TRICKS]
+                   : cards > 0.0        ? grp[1 + NA_N + i] / cards
+                                        : 0.0;
+        f[FF_G + i] = total * g;
+    }
+    f[FF_LONG] = total * longest / tricks;
+}
+
+/* clang-format off */
+static const double FIFE_COEF[6][FIFE_F_N] = {
+    /* aces */
+    { -0.0629,  -0.2764,  -0.7865,   0.1290,   0.1165,   0.0182,   0.0000,  -0.0754,  -0.5232,   0.1041,   0.1287,  -0.2547,   0.4857,   0.2595,   0.0166},
+    /* king-hearts */
+    { -0.1825,  -0.3756,   0.2379,   0.0885,  -0.3666,   0.0798,  -0.1507,   0.0352,  -0.4002,   0.0825,   0.0563,  -0.3290,   0.3045,   0.1745,  -0.0255},
+    /* queens */
+    {  0.0210,  -0.2135,   0.2115,  -0.0418,  -0.2388,   0.1005,  -0.1629,  -0.0286,  -0.5380,   0.0070,   0.0029,  -0.3086,   0.3695,   0.1581,   0.1272},
+    /* hearts */
+    { -0.1557,   0.2253,   0.8905,  -0.0848,  -1.1207,  -0.3812,  -0.1271,   0.1650,  -0.3172,   0.0495,  -0.0084,  -0.3126,   0.2713,   0.1469,   0.0550},
+    /* tricks */
+    { -0.0662,   0.0000,   0.0000,   0.0000,   0.0000,   0.0000,   0.0000,   0.0000,  -0.4237,  -0.0673,   0.0563,  -0.3806,   0.4501,   0.2062,   0.0917},
+    /* patience */
+    {  1.0852,  -0.2310,  -0.0049,  -0.0434,   0.0389,  -0.0351,   0.0250,   0.0000,   0.0000,   0.0000,   0.0000,   0.0000,   0.0000,   0.0000,   0.0000},
+};
+/* clang-format on */
+
+double bb_h_fife_estimate(const barbu_rules *rules, int contract, barbu_cards hand)
+{
+    double f[FIFE_F_N], v = 0.0;
+    fife_features(rules, contract, hand, f);
+    const double *w = FIFE_COEF[contract < 5 ? contract : 5];
+    for (int i = 0; i < FIFE_F_N; i++)
+        v += w[i] * f[i];
+    return v;
+}
+
 /* ------------------------------------------------------------ estimates */
 
 double bb_h_estimate(const barbu_rules *rules, int contract, barbu_cards hand, int trump, int rank,
@@ -434,6 +554,8 @@ static double baseline(const barbu_rules *rules, int contract)
 int bb_h_declare(const barbu_view *view, const barbu_action *legal, int n)
 {
     const barbu_rules *rules = view->rules;
+    if (rules->game == BARBU_GAME_FIFE)
+        return bb_h_fife_declare(view, legal, n);
     barbu_cards hand = view->hand[view->seat];
     int best = -1;
     double best_gain = -1e18;

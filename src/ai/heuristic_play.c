@@ -656,22 +656,49 @@ static double layout_card_score(const bb_know *k, int card)
     return score;
 }
 
+/* The rule of thumb's score of each legal play (-DBL_MAX for a pass). */
+static void layout_scores(const bb_know *k, const barbu_action *legal, int n, double *score)
+{
+    for (int i = 0; i < n; i++) {
+        score[i] = -DBL_MAX;
+        if (legal[i].type != BARBU_ACT_PLAY)
+            continue;
+        score[i] = 0.0;
+        for (barbu_cards c = legal[i].cards; c; c &= c - 1)
+            score[i] += layout_card_score(k, bb_h_lowest(c)) + 2.0;
+    }
+}
+
 static int layout_play(const bb_know *k, const barbu_action *legal, int n)
 {
     int best = 0;
-    double best_score = -DBL_MAX;
+    double best_score = -DBL_MAX, score[BARBU_MAX_ACTIONS];
+    layout_scores(k, legal, n, score);
     for (int i = 0; i < n; i++) {
         if (legal[i].type != BARBU_ACT_PLAY)
             continue;
-        double score = 0.0;
-        for (barbu_cards c = legal[i].cards; c; c &= c - 1)
-            score += layout_card_score(k, bb_h_lowest(c)) + 2.0;
-        if (score > best_score) {
-            best_score = score;
+        if (score[i] > best_score) {
+            best_score = score[i];
             best = i;
         }
     }
     return best;
+}
+
+/* The weight of the rule of thumb against the play-outs' mean score, in
+ * points a unit of layout_card_score: enough to break near ties. */
+#define PATIENCE_PRIOR 2.0
+
+/* The Fife Patience: the play-outs decide, the rule of thumb breaks near
+ * ties and stands in when no deal could be sampled. */
+static int patience_play(barbu_rng *rng, const bb_know *k, const barbu_action *legal, int n)
+{
+    double prior[BARBU_MAX_ACTIONS];
+    layout_scores(k, legal, n, prior);
+    for (int i = 0; i < n; i++)
+        prior[i] = prior[i] == -DBL_MAX ? 0.0 : PATIENCE_PRIOR * prior[i];
+    int pick = bb_h_patience(k, legal, n, rng, prior);
+    return pick >= 0 ? pick : layout_play(k, legal, n);
 }
 
 /* ------------------------------------------------------------ dispatch */
@@ -681,7 +708,9 @@ int bb_h_play(barbu_rng *rng, const barbu_view *view, const barbu_action *legal,
     bb_know k;
     bb_h_know(view, &k);
     int kind = view->t.kind;
-    if (kind == BARBU_KIND_DOMINO || kind == BARBU_KIND_PATIENCE)
+    if (kind == BARBU_KIND_PATIENCE)
+        return patience_play(rng, &k, legal, n);
+    if (kind == BARBU_KIND_DOMINO)
         return layout_play(&k, legal, n);
     barbu_cards playable = 0;
     for (int i = 0; i < n; i++)

@@ -11,16 +11,6 @@
  */
 #include "internal.h"
 
-/* What every play-out of one decision shares. */
-typedef struct sim_ctx {
-    const bb_know *k;
-    int positive;
-    int ravage;                     /* Ravage City: no card or trick costs by itself; the
-                                       players duck as at No Tricks */
-    barbu_cards costly;             /* cards that cost points when taken */
-    int base[BARBU_MAX_TRICKS + 1]; /* the cost of trick i, apart from its cards */
-} sim_ctx;
-
 /* The card of the highest (lowest) rank in a set, in any suit. */
 static int sim_highest(barbu_cards set)
 {
@@ -50,9 +40,33 @@ static int sim_lowest(barbu_cards set)
     return best;
 }
 
+void bb_h_policy_init(bb_policy *x, const barbu_rules *rules, unsigned contracts)
+{
+    bb_h_tables(rules, contracts, &x->tab);
+    barbu_cards deck = bb_h_deck(rules);
+    int tricks = barbu_rules_hand_size(rules);
+    x->positive = x->tab.total > 0;
+    x->ravage = x->tab.kind == BARBU_KIND_RAVAGE;
+    x->scoring = 0;
+    x->costly = 0;
+    for (barbu_cards d = deck; d; d &= d - 1) {
+        int c = bb_h_lowest(d);
+        if (x->tab.card[c] != 0)
+            x->scoring |= d & (~d + 1);
+        if (x->tab.card[c] < 0)
+            x->costly |= d & (~d + 1);
+    }
+    for (int i = 0; i <= BARBU_MAX_TRICKS; i++) {
+        int from_end = tricks - 1 - i;
+        x->base[i] = -x->tab.per_trick;
+        if (from_end >= 0 && from_end < BARBU_MAX_TRICKS)
+            x->base[i] -= x->tab.from_end[from_end];
+    }
+}
+
 /* The simple policy: lose tricks in a negative contract, win them cheaply
  * in a positive one.  `legal` is the engine's playable set. */
-static int sim_choose(const sim_ctx *x, const barbu_state *s, barbu_cards legal)
+int bb_h_policy_card(const bb_policy *x, const barbu_state *s, barbu_cards legal)
 {
     const barbu_table *t = &s->t;
     const barbu_trick *tr = &t->trick;
@@ -78,9 +92,9 @@ static int sim_choose(const sim_ctx *x, const barbu_state *s, barbu_cards legal)
     }
     int table_cost = 0;
     for (int i = 0; i < tr->n; i++)
-        table_cost -= x->k->tab.card[tr->card[i]];
+        table_cost -= x->tab.card[tr->card[i]];
     barbu_cards untaken = ~(t->taken[0] | t->taken[1] | t->taken[2] | t->taken[3]);
-    if (!x->ravage && x->base[t->ntricks] + table_cost == 0 && !(x->k->scoring & untaken)) {
+    if (!x->ravage && x->base[t->ntricks] + table_cost == 0 && !(x->scoring & untaken)) {
         /* A trick that costs nothing, in a deal where only later tricks
          * cost: shed the highest card. */
         return sim_highest(led ? led : legal);
@@ -94,7 +108,7 @@ static int sim_choose(const sim_ctx *x, const barbu_state *s, barbu_cards legal)
         /* A discard: the costliest penalty card, else the highest card. */
         int best = -1, best_cost = 0;
         for (barbu_cards c = legal & x->costly; c; c &= c - 1) {
-            int cost = -x->k->tab.card[bb_h_lowest(c)];
+            int cost = -x->tab.card[bb_h_lowest(c)];
             if (cost > best_cost) {
                 best_cost = cost;
                 best = bb_h_lowest(c);
@@ -114,19 +128,17 @@ static int sim_choose(const sim_ctx *x, const barbu_state *s, barbu_cards legal)
     return bb_h_highest(plain ? plain : winners);
 }
 
-/* Deals the unseen cards to the other seats, each getting as many as it
- * holds and none that it has shown it cannot hold.  Returns 0 if the deal
- * failed (the constraints could not be met), 1 otherwise. */
-static int sim_deal(const bb_know *k, barbu_rng *rng, barbu_cards hands[4])
+int bb_h_deal_sample(const bb_know *k, barbu_rng *rng, barbu_cards hands[4])
 {
     int cards[52], n = 0;
-    for (barbu_cards o = k->out; o; o &= o - 1)
+    barbu_cards known = k->holds[0] | k->holds[1] | k->holds[2] | k->holds[3];
+    for (barbu_cards o = k->out & ~known; o; o &= o - 1)
         cards[n++] = bb_h_lowest(o);
     for (int tries = 0; tries < 8; tries++) {
         int need[4];
         for (int s = 0; s < 4; s++) {
-            need[s] = s == k->me ? 0 : k->t->in_hand[s];
-            hands[s] = s == k->me ? k->hand : 0;
+            need[s] = s == k->me ? 0 : k->t->in_hand[s] - barbu_count(k->holds[s]);
+            hands[s] = s == k->me ? k->hand : k->holds[s];
         }
         int ok = 1;
         for (int i = n - 1; i >= 0 && ok; i--) {
@@ -183,20 +195,8 @@ int bb_h_endgame(const bb_know *k, barbu_cards playable, barbu_rng *rng)
     }
     if (nc == 1)
         return cand[0];
-    sim_ctx x;
-    x.k = k;
-    x.positive = k->tab.total > 0;
-    x.ravage = k->tab.kind == BARBU_KIND_RAVAGE;
-    x.costly = 0;
-    for (barbu_cards d = k->scoring; d; d &= d - 1)
-        if (k->tab.card[bb_h_lowest(d)] < 0)
-            x.costly |= d & (~d + 1);
-    for (int i = 0; i <= BARBU_MAX_TRICKS; i++) {
-        int from_end = k->tricks - 1 - i;
-        x.base[i] = -k->tab.per_trick;
-        if (from_end >= 0 && from_end < BARBU_MAX_TRICKS)
-            x.base[i] -= k->tab.from_end[from_end];
-    }
+    bb_policy x;
+    bb_h_policy_init(&x, k->rules, t->contracts);
 
     double total[8] = {0};
     /* As many deals as the time allows, with a floor for a fair average. */
@@ -207,7 +207,7 @@ int bb_h_endgame(const bb_know *k, barbu_cards playable, barbu_rng *rng)
     for (int i = 0; i < want; i++) {
         barbu_cards hands[4];
         barbu_state base;
-        if (!sim_deal(k, rng, hands) || barbu_state_from_view(k->view, hands, &base) != 0)
+        if (!bb_h_deal_sample(k, rng, hands) || barbu_state_from_view(k->view, hands, &base) != 0)
             continue;
         barbu_truncate(&base);
         samples++;
@@ -215,7 +215,7 @@ int bb_h_endgame(const bb_know *k, barbu_cards playable, barbu_rng *rng)
             barbu_state s = base;
             barbu_play(&s, (barbu_card)cand[c]);
             while (!barbu_over(&s))
-                barbu_play(&s, (barbu_card)sim_choose(&x, &s, barbu_playable(&s)));
+                barbu_play(&s, (barbu_card)bb_h_policy_card(&x, &s, barbu_playable(&s)));
             /* The engine's settlement: my score moves with everyone I have
              * business with. */
             total[c] += s.t.last.score[k->me];

@@ -95,6 +95,8 @@ typedef struct bb_know {
     barbu_cards gone;     /* played by anyone this deal, the trick's cards too */
     barbu_cards out;      /* in the other three hands */
     barbu_cards lacks[4]; /* unseen cards each seat cannot hold (t.shown_out) */
+    barbu_cards holds[4]; /* unseen cards known to be in a seat's hand: those this
+                             seat passed it in the Pass-on just made (seed 000) */
     bb_tables tab;        /* the deal's scores */
     barbu_cards scoring;  /* the cards that score in the deal */
 } bb_know;
@@ -126,6 +128,46 @@ int bb_h_play(barbu_rng *rng, const barbu_view *view, const barbu_action *legal,
 int bb_h_declare(const barbu_view *view, const barbu_action *legal, int n);
 int bb_h_bid(const barbu_view *view, const barbu_action *legal, int n);
 
+/* Deals the unseen cards to the other seats, each as many as it holds,
+ * with the cards known to be there and none it has shown it cannot hold.
+ * Returns 0 if the constraints could not be met, 1 otherwise. */
+int bb_h_deal_sample(const bb_know *k, barbu_rng *rng, barbu_cards hands[4]);
+
+/* The simple policy every seat follows in play-outs: duck in a negative
+ * contract, win cheaply in a positive one (heuristic_sim.c). */
+typedef struct bb_policy {
+    bb_tables tab;
+    int positive;
+    int ravage;                     /* Ravage City: no card or trick costs by itself; the
+                                       players duck as at No Tricks */
+    barbu_cards scoring;            /* cards that score */
+    barbu_cards costly;             /* cards that cost points when taken */
+    int base[BARBU_MAX_TRICKS + 1]; /* the cost of trick i, apart from its cards */
+} bb_policy;
+
+void bb_h_policy_init(bb_policy *x, const barbu_rules *rules, unsigned contracts);
+int bb_h_policy_card(const bb_policy *x, const barbu_state *s, barbu_cards legal);
+
+/* Plays the deal of a state (truncated) to its end, every seat following
+ * the policy; at a layout, a Patience policy (heuristic_fife.c). */
+void bb_h_playout(const bb_policy *x, barbu_state *s, barbu_rng *rng);
+
+/* The Patience: each candidate play tried on sampled deals played out; the
+ * index of the legal action with the best mean score, prior[i] (may be
+ * NULL) added to break near ties, or -1 (heuristic_fife.c). */
+int bb_h_patience(const bb_know *k, const barbu_action *legal, int n, barbu_rng *rng,
+                  const double *prior);
+
+/* The Silly Round's Pass-on: the candidates whose cards hurt most, each
+ * judged by the estimates of the hand it leaves (with the cards that come
+ * back on sampled deals) at the Call, or at the Calls likely to be cut; the
+ * index of the legal action, or -1. */
+int bb_h_pass_on(barbu_rng *rng, const barbu_view *view, const barbu_action *legal, int n);
+
+/* The Fife game's Caller: the Calls that make the most of this hand and of
+ * the deals left in the Round (heuristic_fife.c); an index into legal. */
+int bb_h_fife_declare(const barbu_view *view, const barbu_action *legal, int n);
+
 /* The last BB_END_TRICKS tricks played out on up to BB_END_SAMPLES sampled
  * deals, within BB_END_BUDGET simulated plays (about 25 us) per decision
  * (heuristic_sim.c): the card to play, or -1 to leave it to the rules of
@@ -140,6 +182,10 @@ int bb_h_endgame(const bb_know *k, barbu_cards playable, barbu_rng *rng);
  * seat of the declarer or of a defender. */
 double bb_h_estimate(const barbu_rules *rules, int contract, barbu_cards hand, int trump, int rank,
                      int declarer);
+
+/* The Fife game (seed 000): the Caller's expected score at a Call with this
+ * hand, from weights fitted on deals between heuristic players. */
+double bb_h_fife_estimate(const barbu_rules *rules, int contract, barbu_cards hand);
 
 /* Chinese Poker: the arrangement of a 13-card hand the heuristic player
  * sets: the valid one with the best expected score against three other
