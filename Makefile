@@ -25,10 +25,12 @@ run: setup
 	@$(MAKE) --no-print-directory build
 	./$(BUILD)/barbu play
 
-# Every test: unit, property, golden and CLI tests on the release build; the
+# Every test: unit, property, golden and CLI tests on the release build (the
+# score sheet page is rendered by headless Chromium, installed for this only); the
 # unit tests again under ASan + UBSan with the invariant checker; the
 # formatting; a short run of the record-reader fuzzer.
-check: setup
+check:
+	@sh scripts/setup.sh check
 	@$(MAKE) --no-print-directory build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	@$(MAKE) --no-print-directory test-asan

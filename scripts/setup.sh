@@ -1,9 +1,20 @@
 #!/bin/sh
 # Installs the Debian 12 packages barbu needs to build and test, if any are
 # missing.  Uses apt-get directly as root, through sudo otherwise.
+# usage: setup.sh [check]
+#   check: also what only the tests need: headless Chromium, which renders
+#   the score sheet page to a screenshot, and a hand-written font for it.
 set -eu
 
 PACKAGES="gcc make cmake ninja-build pkgconf libcmocka-dev libncurses-dev clang libclang-rt-14-dev clang-format tmux"
+case "${1:-}" in
+check) PACKAGES="$PACKAGES chromium fonts-comic-neue" ;;
+"") ;;
+*)
+    echo "usage: scripts/setup.sh [check]" >&2
+    exit 2
+    ;;
+esac
 
 missing=""
 for pkg in $PACKAGES; do

@@ -46,6 +46,10 @@ static int setup_deal(const barbu_rules *rules, int contract, int i, barbu_state
     if (barbu_init(s, rules, UINT64_C(20261121) + (uint64_t)i) != 0)
         return -1;
     const barbu_contract *c = &rules->contract[contract];
+    /* The Fife game plays its second Patience as the first (a Single
+     * Patience fills the first column). */
+    if (rules->game == BARBU_GAME_FIFE && contract == BARBU_CALL_PAT2)
+        contract = BARBU_CALL_PAT1;
     barbu_action a =
         barbu_act_declare(s->t.to_move, contract, c->kind == BARBU_KIND_TRUMPS ? i % 4 : -1,
                           c->kind == BARBU_KIND_DOMINO ? rules->deck_low + i % 8 : 0);
@@ -249,8 +253,14 @@ int cmd_bench(int argc, char **argv)
                "\"deals_per_game\":%d,\"signature\":\"%016" PRIx64 "\"}\n",
                random_games, bot_games, deals, signature);
     } else {
-        printf("\nrandom %d-deal games per second:     %10.1f\n", deals, random_games);
-        printf("heuristic %d-deal games per second:  %10.1f\n", deals, bot_games);
+        /* A Fife game's length depends on its Calls: name its Sets. */
+        char games[32];
+        if (rules.game == BARBU_GAME_FIFE)
+            snprintf(games, sizeof games, "%d-Set", rules.sets);
+        else
+            snprintf(games, sizeof games, "%d-deal", deals);
+        printf("\nrandom %s games per second:     %10.1f\n", games, random_games);
+        printf("heuristic %s games per second:  %10.1f\n", games, bot_games);
         printf("\nsignature %016" PRIx64 "\n", signature);
     }
     (void)checksum;

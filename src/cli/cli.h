@@ -17,6 +17,7 @@ int cmd_selfplay(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
+int cmd_scoresheet(int argc, char **argv);
 
 /* Rules from --rules: a preset name, or a rules file.  Prints the error
  * (with the file and line) to stderr and returns nonzero on failure. */
@@ -47,6 +48,15 @@ void cli_print_sheet(FILE *out, const barbu_rules *rules, const barbu_result *re
 /* Prints a deal's result as a JSON object (no newline). */
 void cli_json_result(FILE *out, const barbu_rules *rules, const barbu_result *r);
 
+/* The Fife game's score sheet (scoresheet.c), the way the booklet of seed
+ * 000 keeps it: as text with the marks as short tags and a key under it,
+ * and as a self-contained HTML page (inline CSS and SVG, nothing fetched)
+ * with the marks drawn as pictures.  cli_fife_sheet_html returns 0 and a
+ * malloc'd page the caller frees, or BARBU_ENOMEM. */
+void cli_fife_sheet_text(FILE *out, const barbu_sheet *sheet, const char *const names[4]);
+int cli_fife_sheet_html(const barbu_sheet *sheet, const char *const names[4], const char *subtitle,
+                        char **html, size_t *len);
+
 /* ------------------------------------------------------------ barbu play */
 
 /*
@@ -55,6 +65,9 @@ void cli_json_result(FILE *out, const barbu_rules *rules, const barbu_result *r)
  * play_input.c turns keys into actions.  The screen and the keys only ever
  * see the human's view; every rule question goes to the engine.
  */
+
+/* Lines kept of a deal's cuts and Pass-ons (the Fife game). */
+#define PLAY_LOG_LINES 24
 
 /* What covers the table for a moment. */
 enum {
@@ -65,6 +78,8 @@ enum {
     PLAY_QUIT,     /* "quit the game?" */
     PLAY_DEAL_END, /* the result of the deal just finished */
     PLAY_OVER,     /* the final sheet */
+    PLAY_DRAW,     /* the Fife game: a draw from the Unused Pack */
+    PLAY_CUTS,     /* the Fife game: the cuts and Pass-ons of the deal */
 };
 
 /* What a key asks of the game loop. */
@@ -104,6 +119,19 @@ typedef struct play_ui {
                                 and front rows so far (BARBU_ROW_*) */
     char msg[200];           /* the message line */
     bool msg_error;          /* shown as an error */
+
+    /* The Fife game (seed 000).  Set by the game loop: */
+    const barbu_sheet *sheet; /* the score sheet of the deals so far */
+    bool draw_pending;        /* the draw to show once the deal's result closes */
+    /* The cuts and Pass-ons of deal log_deal, in words, as they happened. */
+    int log_deal;
+    int n_log;
+    char log[PLAY_LOG_LINES][120];
+    char cut_summary[160]; /* the same in short: "4♣ 2♠ → Queens; 5♣ → left" */
+    /* Owned by the keys: */
+    unsigned calls;     /* the Call menu: the Calls ticked */
+    barbu_cards picked; /* the cards ticked: a Patience group, a Pass-on */
+    int group_sel;      /* the legal group 'g' picked last */
 } play_ui;
 
 /* Checks that the terminal can show the game (a tty with cursor addressing);
@@ -163,6 +191,31 @@ int play_menu_refused(const play_ui *ui, int *contracts, int *errs, int cap);
  * not full, the unplaced cards go to it, so that filling two rows sets the
  * third.  Returns the number of cards still unplaced after that. */
 int play_rows_effective(const play_ui *ui, barbu_cards rows[3]);
+
+/* The Fife game (play_fife.c). */
+bool play_fife(const play_ui *ui);
+
+/* Notes an action of any seat that the table will not show later: the
+ * cuts and Pass-ons of the Silly Round, in words, for the log.  Call after
+ * the action is applied, with the table before it (ui->view holds the one
+ * after). */
+void play_fife_note(play_ui *ui, const barbu_table *before, const barbu_action *action);
+
+/* Play_describe for the Fife game. */
+void play_fife_describe(const play_ui *ui, const barbu_table *before, const barbu_action *action,
+                        char *buf, size_t cap);
+
+/* A combination of Calls in words ("Double: Aces + Queens"), any
+ * combination (the engine's name where it has one). */
+void play_fife_calls_text(unsigned calls, char *buf, size_t cap);
+
+/* The human's own action checked by the engine (0, or its reason). */
+int play_check(const play_ui *ui, const barbu_action *action);
+
+/* The groups of several cards the view's seat may play together (the
+ * Fife Patience; play_legal_cards has the single cards).  Returns their
+ * count; out (may be NULL) gets up to cap of them. */
+int play_legal_groups(const barbu_view *view, barbu_cards *out, int cap);
 
 /* Other seats in the order the doubling prompt lists them (left first). */
 static inline int play_bid_seat(const play_ui *ui, int row)

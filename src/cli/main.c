@@ -16,6 +16,8 @@ static const struct {
     {"replay", cmd_replay, "replay a game record through the engine and print its score sheet"},
     {"bench", cmd_bench, "measure the engine: playouts and games per second"},
     {"rules", cmd_rules, "print a preset as a rules file, or check a rules file"},
+    {"scoresheet", cmd_scoresheet,
+     "the Fife game's score sheet of a record, in the terminal or as a page"},
 };
 
 #define N_COMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
@@ -26,7 +28,7 @@ static void usage(FILE *out)
                  "Barbu, the card game for four: every rule set, computer players, records.\n\n"
                  "Commands:\n");
     for (size_t i = 0; i < N_COMMANDS; i++)
-        fprintf(out, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+        fprintf(out, "  %-11s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
     fprintf(out, "\n'barbu COMMAND --help' describes a command.  'barbu --version' prints the "
                  "version.\n");
 }

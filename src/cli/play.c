@@ -49,6 +49,7 @@ typedef struct game {
     char record_path[4096];
     barbu_result *results; /* one per deal completed */
     int n_results;
+    barbu_sheet sheet; /* the Fife game: the players' score sheet */
     int delay_ms;
 } game;
 
@@ -111,6 +112,16 @@ static void usage(FILE *out)
             "                        suggestion, Enter sets the rows\n"
             "  1 2 3, space          doubling: tick a player to double or redouble;\n"
             "  m, f, 0, Enter        max, family, none, and confirm the bid\n"
+            "  1-7, l, 0, Enter      the Fife game's Call: tick Calls (1-5 the negatives,\n"
+            "                        6 a Single and 7 the Double Patience), l The Lot,\n"
+            "                        0 clears, Enter calls; Up/Down walk the Calls and\n"
+            "                        combinations allowed.  The menu gives the reason\n"
+            "                        for a combination that is refused\n"
+            "  space, g, Enter, p    Fife Patience: tick cards to play together (g picks\n"
+            "                        the groups allowed), Enter plays them; p chaps\n"
+            "  c                     the Silly Round: cut the Unused Pack when you are\n"
+            "                        the cutter; at other times, the deal's cuts\n"
+            "  space (or qh), Enter  a Pass-on: tick 3 cards, pass them\n"
             "  s                     the score sheet\n"
             "  l                     the last trick\n"
             "  ?                     the keys\n"
@@ -119,8 +130,8 @@ static void usage(FILE *out)
             "  any other key         while the others play: do not wait for them\n"
             "\n"
             "The terminal must be at least 80x24.  Every preset is played, Ravage City,\n"
-            "Chinese Poker and King included.  After the game the record's path and the\n"
-            "score sheet are printed; 'barbu replay FILE' replays the record.\n",
+            "Chinese Poker, King and the Fife game included.  After the game the record's\n"
+            "path and the score sheet are printed; 'barbu replay FILE' replays the record.\n",
             MAX_DELAY_MS, DEFAULT_DELAY_MS);
 }
 
@@ -272,6 +283,7 @@ static int game_start(game *g, const play_options *o)
         return 1;
     }
     g->results = calloc((size_t)g->state.t.n_deals + 1, sizeof *g->results);
+    barbu_sheet_init(&g->sheet, NULL);
     g->rec = barbu_record_new(&g->rules, o->seed);
     if (g->results == NULL || g->rec == NULL) {
         fprintf(stderr, "barbu play: out of memory\n");
@@ -355,6 +367,7 @@ static int act(game *g, play_ui *ui, const barbu_action *a, int *pause)
         return err;
     err = barbu_record_add(g->rec, &before, a);
     sync_view(g, ui);
+    play_fife_note(ui, &before.t, a);
     char text[200];
     play_describe(ui, &before.t, a, text, sizeof text);
     if (err != 0)
@@ -365,6 +378,16 @@ static int act(game *g, play_ui *ui, const barbu_action *a, int *pause)
     *pause = g->delay_ms;
     if (g->state.t.deal != before.t.deal) {
         g->results[g->n_results++] = g->state.t.last;
+        if (g->rules.game == BARBU_GAME_FIFE) {
+            int sheet_err = barbu_sheet_add(&g->sheet, &g->rules, &g->state.t.last);
+            if (sheet_err != 0)
+                play_message(ui, true, "%s (the score sheet refused it: %s)", text,
+                             barbu_strerror(sheet_err));
+            /* A Silly Round starts with a draw for its first dealer. */
+            const barbu_table *t = &g->state.t;
+            ui->draw_pending =
+                !barbu_over(&g->state) && t->round == BARBU_SILLY_ROUND && t->round_deal == 0;
+        }
         sync_view(g, ui);
         ui->overlay = PLAY_DEAL_END;
         /* Watching, the result closes by itself: give it time to be read. */
@@ -383,6 +406,8 @@ static int act(game *g, play_ui *ui, const barbu_action *a, int *pause)
     return 0;
 }
 
+/* barbu_check on the real state, for the prompts' reasons (play_ui.check):
+ * only for the human's own actions, which read the table and its hand. */
 static int bot_move(game *g, play_ui *ui, int *pause, char *fatal, size_t cap)
 {
     int seat = barbu_to_move(&g->state);
@@ -402,13 +427,20 @@ enum { END_QUIT, END_SIGNAL, END_FATAL };
 
 static int run(game *g, play_ui *ui, char *fatal, size_t cap)
 {
-    long long due = now_ms() + g->delay_ms;
+    /* A draw (the Fife game) stays up longer, as a deal's result does. */
+    long long due = now_ms() + g->delay_ms * (ui->overlay == PLAY_DRAW ? 8 : 1);
     sync_view(g, ui);
     play_new_decision(ui);
     for (;;) {
         if (interrupted)
             return END_SIGNAL;
         sync_view(g, ui);
+        /* The draw that starts a Silly Round, once the table is clear. */
+        if (ui->draw_pending && ui->overlay == PLAY_NO_OVERLAY) {
+            ui->draw_pending = false;
+            ui->overlay = PLAY_DRAW;
+            due = now_ms() + g->delay_ms * 8;
+        }
         if (barbu_over(&g->state) && ui->overlay == PLAY_NO_OVERLAY) {
             /* Watching straight through, the game ends with its last deal
              * (the sheet is printed after the screen closes). */
@@ -422,8 +454,9 @@ static int run(game *g, play_ui *ui, char *fatal, size_t cap)
 
         bool bots_turn = !barbu_over(&g->state) && barbu_to_move(&g->state) != g->human &&
                          ui->overlay == PLAY_NO_OVERLAY && !ui->too_small;
-        /* Watching, the result of a deal closes by itself. */
-        bool closes = ui->watch && ui->overlay == PLAY_DEAL_END && !ui->too_small;
+        /* Watching, the result of a deal (and a draw) closes by itself. */
+        bool closes = ui->watch && (ui->overlay == PLAY_DEAL_END || ui->overlay == PLAY_DRAW) &&
+                      !ui->too_small;
         /* Short waits, so that a signal is seen quickly; none when the next
          * move is due, but the keys are still read, so that q works even
          * with --delay 0. */
@@ -509,6 +542,11 @@ int cmd_play(int argc, char **argv)
     ui.record_path = g.record_path;
     ui.seed = o.seed;
     ui.watch = o.watch;
+    ui.sheet = &g.sheet;
+    ui.log_deal = -1;
+    /* The Fife game starts with the draw for the first Caller. */
+    if (g.rules.game == BARBU_GAME_FIFE)
+        ui.overlay = PLAY_DRAW;
     /* Our handlers go first, so that curses keeps them. */
     install_signals();
     if (play_screen_open() != 0) {
@@ -543,14 +581,19 @@ int cmd_play(int argc, char **argv)
         if (status == 0)
             status = 1;
     }
-    if (!barbu_over(&g.state))
+    if (!barbu_over(&g.state) && g.rules.game == BARBU_GAME_FIFE)
+        printf("The game stopped after %d deals.\n", g.n_results);
+    else if (!barbu_over(&g.state))
         printf("The game stopped after %d of %d deals.\n", g.n_results, g.state.t.n_deals);
     if (o.watch)
         printf("You watched four %s players (seed %" PRIu64 ", rules %s).\n\n", o.bots, o.seed,
                o.rules);
     else
         printf("You played %s (seed %" PRIu64 ", rules %s).\n\n", SEATS[g.human], o.seed, o.rules);
-    cli_print_sheet(stdout, &g.rules, g.results, g.n_results, SEATS);
+    if (g.rules.game == BARBU_GAME_FIFE)
+        cli_fife_sheet_text(stdout, &g.sheet, SEATS);
+    else
+        cli_print_sheet(stdout, &g.rules, g.results, g.n_results, SEATS);
     game_free(&g);
     return status;
 }

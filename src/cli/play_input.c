@@ -53,7 +53,8 @@ barbu_cards play_legal_cards(const barbu_view *view, bool *must_pass)
     int n = barbu_view_legal(view, legal, BARBU_MAX_ACTIONS);
     barbu_cards cards = 0;
     for (int i = 0; i < n && i < BARBU_MAX_ACTIONS; i++) {
-        if (legal[i].type == BARBU_ACT_PLAY)
+        /* Single cards: the Fife Patience's groups are listed apart. */
+        if (legal[i].type == BARBU_ACT_PLAY && barbu_count(legal[i].cards) == 1)
             cards |= legal[i].cards;
         else if (legal[i].type == BARBU_ACT_PASS && n == 1)
             *must_pass = true;
@@ -146,6 +147,11 @@ void play_new_decision(play_ui *ui)
     ui->bid_sel = 0;
     ui->bid_dbl = 0;
     ui->bid_rdbl = 0;
+    ui->calls = 0;
+    ui->picked = 0;
+    ui->group_sel = -1;
+    if (my_turn(ui) && ui->view.t.phase == BARBU_PHASE_PASS_ON)
+        ui->cursor = 0;
     /* The rows start empty at the human's turn to set them, and stay on
      * screen (as set) while the others set theirs. */
     if (ui->view.t.phase != BARBU_PHASE_ARRANGE || my_turn(ui))
@@ -294,6 +300,156 @@ static int declare_key(play_ui *ui, int key, barbu_action *out)
     return PLAY_ACT;
 }
 
+/* ------------------------------------------------------- the Fife game */
+
+/* The Call menu: 1-5 tick the negative Calls, 6 a Single Patience, 7 the
+ * Double; l The Lot; Up/Down walk the engine's choices; Enter calls. */
+static int fife_call_key(play_ui *ui, int key, barbu_action *out)
+{
+    const barbu_view *v = &ui->view;
+    unsigned left = BARBU_CALLS_ALL & ~v->t.calls_done;
+    unsigned pats = left & BARBU_CALLS_PATIENCE;
+    barbu_action legal[BARBU_MAX_ACTIONS];
+    int n = barbu_view_legal(v, legal, BARBU_MAX_ACTIONS);
+    if (n > BARBU_MAX_ACTIONS)
+        n = BARBU_MAX_ACTIONS;
+    ui->msg[0] = '\0';
+    if (key >= '1' && key <= '5') {
+        ui->calls ^= 1u << (key - '1');
+    } else if (key == '6') {
+        unsigned single = pats ? 1u << __builtin_ctz(pats) : 1u << BARBU_CALL_PAT1;
+        if ((ui->calls & BARBU_CALLS_PATIENCE) == single)
+            ui->calls &= ~BARBU_CALLS_PATIENCE;
+        else
+            ui->calls = (ui->calls & ~BARBU_CALLS_PATIENCE) | single;
+    } else if (key == '7') {
+        if ((ui->calls & BARBU_CALLS_PATIENCE) == BARBU_CALLS_PATIENCE)
+            ui->calls &= ~BARBU_CALLS_PATIENCE;
+        else
+            ui->calls |= BARBU_CALLS_PATIENCE;
+    } else if (key == 'l' || key == 'L') {
+        ui->calls = left & BARBU_CALLS_NEGATIVE;
+    } else if (key == '0' || key == KEY_BACKSPACE || key == 127 || key == 8 || key == KEY_ESC) {
+        ui->calls = 0;
+    } else if (key == KEY_UP || key == KEY_DOWN || key == '\t') {
+        if (n == 0)
+            return PLAY_HANDLED;
+        int sel = -1;
+        for (int i = 0; i < n; i++)
+            if (legal[i].type == BARBU_ACT_DECLARE && legal[i].contracts == ui->calls)
+                sel = i;
+        if (sel < 0)
+            sel = key == KEY_UP ? 0 : n - 1;
+        sel = key == KEY_UP ? (sel + n - 1) % n : (sel + 1) % n;
+        ui->calls = legal[sel].contracts;
+    } else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+        if (ui->calls == 0) {
+            play_message(ui, true, "Tick the Calls first: 1-7, or Up/Down through the choices.");
+            return PLAY_HANDLED;
+        }
+        *out = barbu_act(BARBU_ACT_DECLARE, v->seat);
+        out->contracts = (uint16_t)ui->calls;
+        return PLAY_ACT;
+    } else {
+        return PLAY_IGNORED;
+    }
+    return PLAY_HANDLED;
+}
+
+/* Ticks a card (a Pass-on holds three). */
+static void pick_card(play_ui *ui, barbu_card card)
+{
+    barbu_cards bit = BARBU_BIT(card);
+    const barbu_view *v = &ui->view;
+    char text[8];
+    barbu_card_format(card, BARBU_FMT_ASCII, text, sizeof text);
+    if (!(v->hand[v->seat] & bit)) {
+        play_message(ui, true, "You do not hold %s", text);
+        return;
+    }
+    if (!(ui->picked & bit) && v->t.phase == BARBU_PHASE_PASS_ON && barbu_count(ui->picked) >= 3) {
+        play_message(ui, true, "Three cards are ticked already: untick one first (space).");
+        return;
+    }
+    ui->picked ^= bit;
+    ui->msg[0] = '\0';
+}
+
+static int pass_on_key(play_ui *ui, int key, barbu_action *out)
+{
+    const barbu_view *v = &ui->view;
+    barbu_card order[52];
+    int n = play_hand_order(v->hand[v->seat], order);
+    if (n == 0)
+        return PLAY_IGNORED;
+    if (ui->cursor >= n)
+        ui->cursor = n - 1;
+    switch (key) {
+    case KEY_LEFT:
+        ui->cursor = (ui->cursor + n - 1) % n;
+        return PLAY_HANDLED;
+    case KEY_RIGHT:
+    case '\t':
+        ui->cursor = (ui->cursor + 1) % n;
+        return PLAY_HANDLED;
+    case KEY_HOME:
+        ui->cursor = 0;
+        return PLAY_HANDLED;
+    case KEY_END:
+        ui->cursor = n - 1;
+        return PLAY_HANDLED;
+    case ' ':
+    case 'x':
+        pick_card(ui, order[ui->cursor]);
+        return PLAY_HANDLED;
+    case 'r':
+    case '0':
+    case KEY_BACKSPACE:
+    case 127:
+    case 8:
+        ui->picked = 0;
+        return PLAY_HANDLED;
+    case '\n':
+    case '\r':
+    case KEY_ENTER:
+        if (barbu_count(ui->picked) != 3) {
+            play_message(ui, true,
+                         "Tick 3 cards to pass (%d ticked): space ticks the card above ^.",
+                         barbu_count(ui->picked));
+            return PLAY_HANDLED;
+        }
+        *out = barbu_act(BARBU_ACT_PASS_ON, v->seat);
+        out->cards = ui->picked;
+        return PLAY_ACT;
+    default:
+        break;
+    }
+    /* A typed card ticks it (not 'q', which is quit: see quit_key). */
+    if (key != 'q' && rank_of_key(key) != 0 && key != '0') {
+        ui->typed[0] = (char)(key >= 'A' && key <= 'Z' ? key + 32 : key);
+        ui->typed[1] = '\0';
+        ui->msg[0] = '\0';
+        return PLAY_HANDLED;
+    }
+    return PLAY_IGNORED;
+}
+
+/* Patience: the legal groups in turn ('g'). */
+static void next_group(play_ui *ui)
+{
+    barbu_cards groups[BARBU_MAX_ACTIONS];
+    int n = play_legal_groups(&ui->view, groups, BARBU_MAX_ACTIONS);
+    if (n > BARBU_MAX_ACTIONS)
+        n = BARBU_MAX_ACTIONS;
+    if (n == 0) {
+        play_message(ui, true, "No cards may go down together now.");
+        return;
+    }
+    ui->group_sel = ui->group_sel + 1 < n ? ui->group_sel + 1 : 0;
+    ui->picked = groups[ui->group_sel];
+    ui->msg[0] = '\0';
+}
+
 /* ----------------------------------------------------------------- doubling */
 
 static void bid_toggle(play_ui *ui, int row)
@@ -387,11 +543,17 @@ static int typed_key(play_ui *ui, int key, barbu_action *out)
             select_card(ui, (barbu_card)card);
             return PLAY_HANDLED;
         }
+        if (ui->view.t.phase == BARBU_PHASE_PASS_ON) {
+            pick_card(ui, (barbu_card)card);
+            return PLAY_HANDLED;
+        }
         *out = barbu_act_play(ui->view.seat, (barbu_card)card);
         return PLAY_ACT;
     }
     play_message(ui, true, "To %s a card type its rank and suit, e.g. qh or 10s",
-                 ui->view.t.phase == BARBU_PHASE_ARRANGE ? "pick" : "play");
+                 ui->view.t.phase == BARBU_PHASE_ARRANGE   ? "pick"
+                 : ui->view.t.phase == BARBU_PHASE_PASS_ON ? "tick"
+                                                           : "play");
     ui->typed[0] = '\0';
     return PLAY_HANDLED;
 }
@@ -420,11 +582,32 @@ static int play_phase_key(play_ui *ui, int key, barbu_action *out)
         return PLAY_HANDLED;
     case 'p':
     case 'P':
+    case '-':
         /* At Domino the engine refuses a pass while a card fits. */
         *out = barbu_act(BARBU_ACT_PASS, v->seat);
         return PLAY_ACT;
     default:
         break;
+    }
+    /* The Fife Patience: space ticks cards to play together, g picks the
+     * groups the engine allows, Enter plays what is ticked. */
+    bool groups = v->t.kind == BARBU_KIND_PATIENCE && v->rules->game == BARBU_GAME_FIFE;
+    if (groups && (key == ' ' || key == 'x') && n > 0) {
+        pick_card(ui, order[ui->cursor < n ? ui->cursor : 0]);
+        return PLAY_HANDLED;
+    }
+    if (groups && key == 'g') {
+        next_group(ui);
+        return PLAY_HANDLED;
+    }
+    if (groups && (key == 'r' || key == KEY_BACKSPACE || key == 127 || key == 8)) {
+        ui->picked = 0;
+        return PLAY_HANDLED;
+    }
+    if (groups && ui->picked && is_enter(key)) {
+        *out = barbu_act(BARBU_ACT_PLAY, v->seat);
+        out->cards = ui->picked;
+        return PLAY_ACT;
     }
     if (is_enter(key)) {
         if (must_pass || n == 0)
@@ -588,6 +771,10 @@ static int quit_key(play_ui *ui, int key, barbu_action *out)
         select_card(ui, BARBU_CARD(suit_of_key(key), BARBU_QUEEN));
         return PLAY_HANDLED;
     }
+    if (suit_of_key(key) >= 0 && my_turn(ui) && ui->view.t.phase == BARBU_PHASE_PASS_ON) {
+        pick_card(ui, BARBU_CARD(suit_of_key(key), BARBU_QUEEN));
+        return PLAY_HANDLED;
+    }
     play_message(ui, false, "Game goes on.");
     return PLAY_HANDLED;
 }
@@ -653,9 +840,19 @@ int play_key(play_ui *ui, int key, barbu_action *out)
 
     int r = PLAY_IGNORED;
     if (my_turn(ui)) {
+        bool fife = play_fife(ui);
         switch (ui->view.t.phase) {
         case BARBU_PHASE_DECLARE:
-            r = declare_key(ui, key, out);
+            r = fife ? fife_call_key(ui, key, out) : declare_key(ui, key, out);
+            break;
+        case BARBU_PHASE_CUT:
+            if (key == 'c' || key == 'C' || key == '\n' || key == '\r' || key == KEY_ENTER) {
+                *out = barbu_act(BARBU_ACT_CUT, ui->view.seat);
+                return PLAY_ACT;
+            }
+            break;
+        case BARBU_PHASE_PASS_ON:
+            r = pass_on_key(ui, key, out);
             break;
         case BARBU_PHASE_BID:
             r = bid_key(ui, key, out);
@@ -683,6 +880,11 @@ int play_key(play_ui *ui, int key, barbu_action *out)
         return PLAY_HANDLED;
     case 'l':
         ui->overlay = PLAY_LAST;
+        return PLAY_HANDLED;
+    case 'c':
+        if (!play_fife(ui))
+            break;
+        ui->overlay = PLAY_CUTS;
         return PLAY_HANDLED;
     case 'q':
         ui->overlay = PLAY_QUIT;

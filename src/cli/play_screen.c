@@ -24,12 +24,7 @@
 #include <term.h>
 #include <unistd.h>
 
-#include "cli.h"
-
-#define CANVAS_H 24
-#define CANVAS_W 80
-
-enum { PAIR_RED = 1, PAIR_ERROR, PAIR_TITLE, PAIR_TURN, PAIR_INFO };
+#include "play_draw.h"
 
 static const char *const SEAT_WORDS[] = {"North", "East", "South", "West"};
 static const char *const SUIT_UTF8[] = {"\u2663", "\u2666", "\u2665", "\u2660"};
@@ -40,6 +35,33 @@ static const char *const RANK_TEXT[] = {"",  "",  "2",  "3", "4", "5", "6", "7",
 /* Where the canvas starts, and the glyph set (set by play_screen_open). */
 static int OY, OX;
 static bool UTF8, COLOUR;
+
+const char *scr_seat_word(int seat)
+{
+    return SEAT_WORDS[seat & 3];
+}
+
+const char *scr_rank_text(int rank)
+{
+    return rank >= 2 && rank <= BARBU_ACE ? RANK_TEXT[rank] : "?";
+}
+
+void scr_origin(int *y, int *x)
+{
+    *y = OY;
+    *x = OX;
+}
+
+void scr_set_origin(int y, int x)
+{
+    OY = y;
+    OX = x;
+}
+
+bool scr_utf8(void)
+{
+    return UTF8;
+}
 
 /* ------------------------------------------------------------------ screen */
 
@@ -131,35 +153,36 @@ int play_read_key(int timeout_ms)
 
 /* ----------------------------------------------------------------- helpers */
 
-static const char *suit_glyph(int suit)
+const char *scr_suit_glyph(int suit)
 {
     return UTF8 ? SUIT_UTF8[suit] : SUIT_ASCII[suit];
 }
 
-static const char *glyph(const char *utf8, const char *ascii)
+const char *scr_glyph(const char *utf8, const char *ascii)
 {
     return UTF8 ? utf8 : ascii;
 }
 
-static int card_text(barbu_card card, char *buf, size_t cap)
+int scr_card_text(barbu_card card, char *buf, size_t cap)
 {
-    return snprintf(buf, cap, "%s%s", RANK_TEXT[BARBU_RANK(card)], suit_glyph(BARBU_SUIT(card)));
+    return snprintf(buf, cap, "%s%s", RANK_TEXT[BARBU_RANK(card)],
+                    scr_suit_glyph(BARBU_SUIT(card)));
 }
 
-static attr_t suit_attr(int suit)
+attr_t scr_suit_attr(int suit)
 {
     if (COLOUR && (suit == BARBU_HEARTS || suit == BARBU_DIAMONDS))
         return COLOR_PAIR(PAIR_RED);
     return A_NORMAL;
 }
 
-static attr_t colour(int pair)
+attr_t scr_colour(int pair)
 {
     return COLOUR ? COLOR_PAIR(pair) : A_NORMAL;
 }
 
 /* Columns in UTF-8 text: every glyph used here is one column wide. */
-static int text_width(const char *s)
+int scr_text_width(const char *s)
 {
     int w = 0;
     for (; *s; s++)
@@ -168,7 +191,7 @@ static int text_width(const char *s)
 }
 
 /* Writes text at canvas (y, x), clipped to width columns. */
-static void put(int y, int x, int width, attr_t attr, const char *text)
+void scr_put(int y, int x, int width, attr_t attr, const char *text)
 {
     if (width <= 0)
         return;
@@ -188,59 +211,57 @@ static void put(int y, int x, int width, attr_t attr, const char *text)
 }
 
 /* The same, with an ellipsis where the text is cut. */
-static void put_ellipsis(int y, int x, int width, attr_t attr, const char *text)
+void scr_put_ellipsis(int y, int x, int width, attr_t attr, const char *text)
 {
-    if (text_width(text) <= width) {
-        put(y, x, width, attr, text);
+    if (scr_text_width(text) <= width) {
+        scr_put(y, x, width, attr, text);
         return;
     }
-    put(y, x, width - 1, attr, text);
-    put(y, x + width - 1, 1, attr, UTF8 ? "\u2026" : "~");
+    scr_put(y, x, width - 1, attr, text);
+    scr_put(y, x + width - 1, 1, attr, UTF8 ? "\u2026" : "~");
 }
 
-static void putf(int y, int x, int width, attr_t attr, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static void putf(int y, int x, int width, attr_t attr, const char *fmt, ...)
+void scr_putf(int y, int x, int width, attr_t attr, const char *fmt, ...)
 {
     char buf[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    put(y, x, width, attr, buf);
+    scr_put(y, x, width, attr, buf);
 }
 
 /* Writes a card in its colour; returns the columns used. */
-static int put_card(int y, int x, barbu_card card, attr_t extra)
+int scr_put_card(int y, int x, barbu_card card, attr_t extra)
 {
     char buf[16];
-    card_text(card, buf, sizeof buf);
-    put(y, x, 8, suit_attr(BARBU_SUIT(card)) | extra, buf);
-    return text_width(buf);
+    scr_card_text(card, buf, sizeof buf);
+    scr_put(y, x, 8, scr_suit_attr(BARBU_SUIT(card)) | extra, buf);
+    return scr_text_width(buf);
 }
 
 /* Cards of a set, high to low by suit, within width columns. */
-static void put_cards(int y, int x, int width, barbu_cards cards)
+void scr_put_cards(int y, int x, int width, barbu_cards cards)
 {
     barbu_card order[52];
     int n = play_hand_order(cards, order), used = 0;
     for (int i = 0; i < n; i++) {
         char buf[16];
-        card_text(order[i], buf, sizeof buf);
-        int w = text_width(buf);
+        scr_card_text(order[i], buf, sizeof buf);
+        int w = scr_text_width(buf);
         /* Keep room for an ellipsis unless this is the last card. */
         if (used + w > width - (i + 1 < n ? 2 : 0)) {
-            put(y, x + used, width - used, A_DIM, glyph("\u2026", "..."));
+            scr_put(y, x + used, width - used, A_DIM, scr_glyph("\u2026", "..."));
             return;
         }
-        used += put_card(y, x + used, order[i], A_NORMAL) + 1;
+        used += scr_put_card(y, x + used, order[i], A_NORMAL) + 1;
     }
 }
 
 /* A box with a title and a blank inside, in canvas coordinates.  Without
  * UTF-8 it is drawn in plain ASCII: the alternate character set does not
  * survive every terminal and multiplexer in the C locale. */
-static void frame(int y, int x, int h, int w, const char *title)
+void scr_frame(int y, int x, int h, int w, const char *title)
 {
     chtype hl = UTF8 ? ACS_HLINE : '-', vl = UTF8 ? ACS_VLINE : '|';
     chtype ul = UTF8 ? ACS_ULCORNER : '+', ur = UTF8 ? ACS_URCORNER : '+';
@@ -256,7 +277,7 @@ static void frame(int y, int x, int h, int w, const char *title)
     mvaddch(OY + y + h - 1, OX + x, ll);
     mvaddch(OY + y + h - 1, OX + x + w - 1, lr);
     if (title != NULL && *title)
-        putf(y, x + 2, w - 4, A_BOLD, " %s ", title);
+        scr_putf(y, x + 2, w - 4, A_BOLD, " %s ", title);
 }
 
 /* "No Hearts", "Trumps ♠", "Domino from 8". */
@@ -269,7 +290,7 @@ static void contract_label(const barbu_rules *rules, unsigned contracts, int tru
         const barbu_contract *c = &rules->contract[__builtin_ctz(m)];
         n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? " + " : "", c->name);
         if (n < cap && c->kind == BARBU_KIND_TRUMPS && trump >= 0 && trump < 4)
-            n += (size_t)snprintf(buf + n, cap - n, " %s", suit_glyph(trump));
+            n += (size_t)snprintf(buf + n, cap - n, " %s", scr_suit_glyph(trump));
         else if (n < cap && c->kind == BARBU_KIND_DOMINO && rank >= 2 && rank <= BARBU_ACE)
             n += (size_t)snprintf(buf + n, cap - n, " from %s", RANK_TEXT[rank]);
     }
@@ -285,30 +306,30 @@ static void seats_text(unsigned mask, char *buf, size_t cap)
             n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? " " : "", barbu_seat_name(s));
 }
 
-static bool layout_kind(const barbu_table *t)
+bool scr_layout_kind(const barbu_table *t)
 {
     return t->kind == BARBU_KIND_DOMINO || t->kind == BARBU_KIND_PATIENCE;
 }
 
-static bool playing(const barbu_table *t)
+bool scr_playing(const barbu_table *t)
 {
     return t->phase == BARBU_PHASE_PLAY;
 }
 
-static const char *ordinal(int k)
+const char *scr_ordinal(int k)
 {
     static const char *const words[] = {"1st", "2nd", "3rd", "4th"};
     return k >= 0 && k < 4 ? words[k] : "?";
 }
 
 /* Whether the seat is the human's: never when watching. */
-static bool is_you(const play_ui *ui, int seat)
+bool scr_is_you(const play_ui *ui, int seat)
 {
     return !ui->watch && seat == ui->view.seat;
 }
 
 /* Whether a deal's contracts include one of this kind. */
-static bool has_kind(const barbu_rules *rules, unsigned contracts, int kind)
+bool scr_has_kind(const barbu_rules *rules, unsigned contracts, int kind)
 {
     for (unsigned m = contracts; m; m &= m - 1)
         if (rules->contract[__builtin_ctz(m)].kind == kind)
@@ -329,10 +350,10 @@ static int put_suit_counts(int y, int x, int width, barbu_cards taken)
     }
     for (int i = 0; i < 4 && used < width; i++) {
         char buf[16];
-        snprintf(buf, sizeof buf, "%s%d", suit_glyph(ORDER[i]), count[i]);
-        attr_t a = suit_attr(ORDER[i]) | (count[i] == most && most > 0 ? A_BOLD : A_DIM);
-        put(y, x + used, width - used, a, buf);
-        used += text_width(buf) + 1;
+        snprintf(buf, sizeof buf, "%s%d", scr_suit_glyph(ORDER[i]), count[i]);
+        attr_t a = scr_suit_attr(ORDER[i]) | (count[i] == most && most > 0 ? A_BOLD : A_DIM);
+        scr_put(y, x + used, width - used, a, buf);
+        used += scr_text_width(buf) + 1;
     }
     return used;
 }
@@ -346,7 +367,8 @@ static void put_row(int y, int x, int width, barbu_cards cards, barbu_card curso
             barbu_card c = BARBU_CARD(suit, rank);
             if (!(cards & BARBU_BIT(c)) || used >= width)
                 continue;
-            used += put_card(y, x + used, c, extra | (c == cursor ? A_REVERSE | A_BOLD : 0)) + 1;
+            used +=
+                scr_put_card(y, x + used, c, extra | (c == cursor ? A_REVERSE | A_BOLD : 0)) + 1;
         }
     }
 }
@@ -354,8 +376,8 @@ static void put_row(int y, int x, int width, barbu_cards cards, barbu_card curso
 /* Writes text in lines of at most width columns, broken at spaces, the
  * lines after the first indented by indent.  Draws nothing when y < 0.
  * Returns the lines it takes (at most max_lines; the last is cut). */
-static int put_wrapped(int y, int x, int width, int indent, int max_lines, attr_t attr,
-                       const char *text)
+int scr_put_wrapped(int y, int x, int width, int indent, int max_lines, attr_t attr,
+                    const char *text)
 {
     int used = 0;
     const char *p = text;
@@ -380,8 +402,8 @@ static int put_wrapped(int y, int x, int width, int indent, int max_lines, attr_
             memcpy(buf, p, n);
             buf[n] = '\0';
             /* The last line allowed shows the rest, cut with an ellipsis. */
-            put_ellipsis(y + used, x + (used ? indent : 0), room, attr,
-                         used + 1 == max_lines ? p : buf);
+            scr_put_ellipsis(y + used, x + (used ? indent : 0), room, attr,
+                             used + 1 == max_lines ? p : buf);
         }
         used++;
         for (p = end; *p == ' '; p++)
@@ -419,41 +441,51 @@ static void draw_title(const play_ui *ui)
     mvhline(OY, OX, ' ', CANVAS_W);
     attrset(A_NORMAL);
     int deal = t->phase == BARBU_PHASE_OVER ? t->n_deals : t->deal + 1;
-    putf(0, 1, 63, bar | A_BOLD, "barbu %s %s seed %" PRIu64 " %s rules %s %s deal %d of %d",
-         ui->watch ? "watch" : "play", glyph("\u00b7", "-"), ui->seed, glyph("\u00b7", "-"),
-         ui->rules_name, glyph("\u00b7", "-"), deal, t->n_deals);
-    put(0, CANVAS_W - 15, 14, bar, "? help  q quit");
+    char where[32] = "";
+    /* The Fife game has no fixed number of deals: its place in the game is
+     * on the line below. */
+    if (!play_fife(ui))
+        snprintf(where, sizeof where, " %s deal %d of %d", scr_glyph("\u00b7", "-"), deal,
+                 t->n_deals);
+    scr_putf(0, 1, 63, bar | A_BOLD, "barbu %s %s seed %" PRIu64 " %s rules %s%s",
+             ui->watch ? "watch" : "play", scr_glyph("\u00b7", "-"), ui->seed,
+             scr_glyph("\u00b7", "-"), ui->rules_name, where);
+    scr_put(0, CANVAS_W - 15, 14, bar, "? help  q quit");
 }
 
 static void draw_contract(const play_ui *ui)
 {
     const barbu_table *t = &ui->view.t;
     const char *decl = SEAT_WORDS[t->declarer];
+    if (play_fife(ui)) {
+        fife_draw_header(ui);
+        return;
+    }
     if (t->phase == BARBU_PHASE_OVER) {
-        put(1, 1, 78, A_BOLD, "The game is over.");
+        scr_put(1, 1, 78, A_BOLD, "The game is over.");
         return;
     }
     if (t->phase == BARBU_PHASE_DECLARE) {
-        putf(1, 1, 78, A_BOLD, "%s is the declarer and chooses the contract%s", decl,
-             is_you(ui, t->declarer) ? " (you)" : "");
+        scr_putf(1, 1, 78, A_BOLD, "%s is the declarer and chooses the contract%s", decl,
+                 scr_is_you(ui, t->declarer) ? " (you)" : "");
         return;
     }
     char label[96];
     contract_label(ui->view.rules, t->contracts, t->trump, t->rank, label, sizeof label);
-    putf(1, 1, 54, A_BOLD, "%s, declared by %s%s", label, decl,
-         is_you(ui, t->declarer) ? " (you)" : "");
+    scr_putf(1, 1, 54, A_BOLD, "%s, declared by %s%s", label, decl,
+             scr_is_you(ui, t->declarer) ? " (you)" : "");
     if (t->phase == BARBU_PHASE_BID)
-        put(1, 56, 23, A_NORMAL, "doubling");
+        scr_put(1, 56, 23, A_NORMAL, "doubling");
     else if (t->phase == BARBU_PHASE_ARRANGE)
-        putf(1, 56, 23, A_NORMAL, "rows set: %d of 4", barbu_count(t->arranged));
-    else if (layout_kind(t))
-        putf(1, 56, 23, A_NORMAL, "layout from %s", RANK_TEXT[t->rank]);
+        scr_putf(1, 56, 23, A_NORMAL, "rows set: %d of 4", barbu_count(t->arranged));
+    else if (scr_layout_kind(t))
+        scr_putf(1, 56, 23, A_NORMAL, "layout from %s", RANK_TEXT[t->rank]);
     else if (t->trump >= 0)
-        putf(1, 56, 23, A_NORMAL, "trumps %s, trick %d of %d", suit_glyph(t->trump), t->ntricks + 1,
-             barbu_rules_hand_size(ui->view.rules));
+        scr_putf(1, 56, 23, A_NORMAL, "trumps %s, trick %d of %d", scr_suit_glyph(t->trump),
+                 t->ntricks + 1, barbu_rules_hand_size(ui->view.rules));
     else
-        putf(1, 56, 23, A_NORMAL, "trick %d of %d", t->ntricks + 1,
-             barbu_rules_hand_size(ui->view.rules));
+        scr_putf(1, 56, 23, A_NORMAL, "trick %d of %d", t->ntricks + 1,
+                 barbu_rules_hand_size(ui->view.rules));
 }
 
 /* One of the three other players: five lines at (y, x), width w. */
@@ -463,21 +495,21 @@ static void draw_seat(const play_ui *ui, int seat, int y, int x, int w)
     const barbu_table *t = &v->t;
     bool to_move = t->to_move == seat && t->phase != BARBU_PHASE_OVER;
     attr_t name_attr = A_BOLD | (to_move ? (COLOUR ? COLOR_PAIR(PAIR_TURN) : A_REVERSE) : 0);
-    putf(y, x, w, name_attr, "%s%s (%s)", to_move ? glyph("\u25b6 ", "> ") : "", SEAT_WORDS[seat],
-         ui->names[seat]);
+    scr_putf(y, x, w, name_attr, "%s%s (%s)", to_move ? scr_glyph("\u25b6 ", "> ") : "",
+             SEAT_WORDS[seat], ui->names[seat]);
 
     char line[96];
-    if (playing(t) && layout_kind(t)) {
+    if (scr_playing(t) && scr_layout_kind(t)) {
         int place = -1;
         for (int k = 0; k < t->n_out; k++)
             if (t->out[k] == seat)
                 place = k;
         if (place >= 0)
-            snprintf(line, sizeof line, "out %s", ordinal(place));
+            snprintf(line, sizeof line, "out %s", scr_ordinal(place));
         else
             snprintf(line, sizeof line, "%d card%s", t->in_hand[seat],
                      t->in_hand[seat] == 1 ? "" : "s");
-    } else if (playing(t)) {
+    } else if (scr_playing(t)) {
         snprintf(line, sizeof line, "%d card%s, %d trick%s", t->in_hand[seat],
                  t->in_hand[seat] == 1 ? "" : "s", t->tricks[seat],
                  t->tricks[seat] == 1 ? "" : "s");
@@ -489,34 +521,39 @@ static void draw_seat(const play_ui *ui, int seat, int y, int x, int w)
     } else {
         snprintf(line, sizeof line, "%d cards", t->in_hand[seat]);
     }
-    put(y + 1, x, w, A_NORMAL, line);
+    scr_put(y + 1, x, w, A_NORMAL, line);
 
     /* Line 2: during the doubling what they still owe the declarer, in play
      * the penalty cards they took. */
     if (t->phase == BARBU_PHASE_BID && seat != t->declarer) {
         int owed = barbu_view_owed(v, seat);
         if (owed > 0)
-            putf(y + 2, x, w, colour(PAIR_TURN), "owes %s %d double%s",
-                 barbu_seat_name(t->declarer), owed, owed == 1 ? "" : "s");
-    } else if (playing(t) && has_kind(v->rules, t->contracts, BARBU_KIND_RAVAGE)) {
-        put(y + 2, x, 5, A_NORMAL, "took");
+            scr_putf(y + 2, x, w, scr_colour(PAIR_TURN), "owes %s %d double%s",
+                     barbu_seat_name(t->declarer), owed, owed == 1 ? "" : "s");
+    } else if (scr_playing(t) && scr_has_kind(v->rules, t->contracts, BARBU_KIND_RAVAGE)) {
+        scr_put(y + 2, x, 5, A_NORMAL, "took");
         put_suit_counts(y + 2, x + 5, w - 5, t->taken[seat]);
-    } else if (playing(t) && (t->taken[seat] & t->penalty)) {
-        put(y + 2, x, 5, A_NORMAL, "took");
-        put_cards(y + 2, x + 5, w - 5, t->taken[seat] & t->penalty);
+    } else if (scr_playing(t) && (t->taken[seat] & t->penalty)) {
+        scr_put(y + 2, x, 5, A_NORMAL, "took");
+        scr_put_cards(y + 2, x + 5, w - 5, t->taken[seat] & t->penalty);
     }
-    /* Line 3: the bids, and the declarer (who can only redouble). */
-    if (t->declarer == seat && t->phase != BARBU_PHASE_OVER) {
+    /* Line 3: the bids, and the declarer (who can only redouble); in the
+     * Fife game the Caller, the dealer and the cutter. */
+    if (play_fife(ui)) {
+        const char *role = fife_role(ui, seat);
+        if (role != NULL)
+            scr_put(y + 3, x, w, scr_colour(PAIR_INFO) | A_BOLD, role);
+    } else if (t->declarer == seat && t->phase != BARBU_PHASE_OVER) {
         char r[16];
         seats_text(t->rdbl[seat], r, sizeof r);
-        put(y + 3, x, 8, colour(PAIR_INFO) | A_BOLD, "declarer");
+        scr_put(y + 3, x, 8, scr_colour(PAIR_INFO) | A_BOLD, "declarer");
         if (*r)
-            putf(y + 3, x + 8, w - 8, colour(PAIR_INFO), ", rdbl %s", r);
+            scr_putf(y + 3, x + 8, w - 8, scr_colour(PAIR_INFO), ", rdbl %s", r);
     } else {
         bids_text(t, seat, line, sizeof line);
-        put(y + 3, x, w, colour(PAIR_INFO), line);
+        scr_put(y + 3, x, w, scr_colour(PAIR_INFO), line);
     }
-    putf(y + 4, x, w, A_NORMAL, "total %+d", t->total[seat]);
+    scr_putf(y + 4, x, w, A_NORMAL, "total %+d", t->total[seat]);
 }
 
 /* The trick in the middle: each card by its player's side of the table. */
@@ -529,31 +566,34 @@ static void draw_trick(const play_ui *ui, const barbu_trick *k, const char *capt
         int seat = (k->leader + i) & 3;
         int rel = (seat - me + 4) & 3;
         int y = POS[rel][0], x = POS[rel][1];
-        putf(y, x - 2, 2, A_DIM, "%s", barbu_seat_name(seat));
-        put_card(y, x, k->card[i], A_BOLD | (i == 0 ? A_UNDERLINE : 0));
+        scr_putf(y, x - 2, 2, A_DIM, "%s", barbu_seat_name(seat));
+        scr_put_card(y, x, k->card[i], A_BOLD | (i == 0 ? A_UNDERLINE : 0));
     }
     if (caption != NULL)
-        put(14, 25, 31, A_DIM, caption);
+        scr_put(14, 25, 31, A_DIM, caption);
 }
 
 static void draw_layout(const play_ui *ui)
 {
     const barbu_table *t = &ui->view.t;
     static const int ROWS[] = {BARBU_SPADES, BARBU_HEARTS, BARBU_CLUBS, BARBU_DIAMONDS};
-    putf(8, 25, 31, A_BOLD, "Layout (start rank %s)", RANK_TEXT[t->rank]);
+    if (t->kind == BARBU_KIND_PATIENCE)
+        scr_put(8, 25, 31, A_BOLD, "Patience: the layout");
+    else
+        scr_putf(8, 25, 31, A_BOLD, "Layout (start rank %s)", RANK_TEXT[t->rank]);
     for (int i = 0; i < 4; i++) {
         int suit = ROWS[i], y = 9 + i, x = 26;
-        put(y, x, 2, suit_attr(suit) | A_BOLD, suit_glyph(suit));
+        scr_put(y, x, 2, scr_suit_attr(suit) | A_BOLD, scr_suit_glyph(suit));
         x += 2;
         if (t->lo[suit] == 0) {
-            put(y, x, 20, A_DIM, glyph("\u00b7", "."));
+            scr_put(y, x, 20, A_DIM, scr_glyph("\u00b7", "."));
             continue;
         }
         /* The run from lo to hi, in the layout's own order when the ace is
          * low (A 2 3 ...). */
         int rank = t->lo[suit];
         for (int guard = 0; guard < 14; guard++) {
-            putf(y, x, 3, suit_attr(suit), "%s", RANK_TEXT[rank]);
+            scr_putf(y, x, 3, scr_suit_attr(suit), "%s", RANK_TEXT[rank]);
             x += (int)strlen(RANK_TEXT[rank]) + 1;
             if (rank == t->hi[suit])
                 break;
@@ -570,19 +610,19 @@ static void draw_rows_waiting(const play_ui *ui)
     bool mine_set =
         !ui->watch && ((t->arranged >> me) & 1) && (ui->rows[0] | ui->rows[1] | ui->rows[2]) != 0;
     if (!mine_set) {
-        putf(10, 25, 31, A_BOLD, "Chinese Poker: rows set %d of 4", barbu_count(t->arranged));
-        put(12, 25, 31, A_DIM, "The rows are shown together");
-        put(13, 25, 31, A_DIM, "once all four are set.");
+        scr_putf(10, 25, 31, A_BOLD, "Chinese Poker: rows set %d of 4", barbu_count(t->arranged));
+        scr_put(12, 25, 31, A_DIM, "The rows are shown together");
+        scr_put(13, 25, 31, A_DIM, "once all four are set.");
         return;
     }
     static const char *const LABEL[] = {"back", "middle", "front"};
-    put(8, 25, 31, A_BOLD, "Your rows, set:");
+    scr_put(8, 25, 31, A_BOLD, "Your rows, set:");
     for (int r = 0; r < 3; r++) {
         char name[64];
         barbu_poker_describe(ui->rows[r], name, sizeof name);
-        put(9 + 2 * r, 25, 7, A_DIM, LABEL[r]);
+        scr_put(9 + 2 * r, 25, 7, A_DIM, LABEL[r]);
         put_row(9 + 2 * r, 32, 24, ui->rows[r], 0xff, A_NORMAL);
-        put_ellipsis(10 + 2 * r, 32, 24, A_NORMAL, name);
+        scr_put_ellipsis(10 + 2 * r, 32, 24, A_NORMAL, name);
     }
 }
 
@@ -593,9 +633,11 @@ static void draw_middle(const play_ui *ui)
         draw_rows_waiting(ui);
         return;
     }
-    if (!playing(t))
+    if (play_fife(ui) && fife_draw_middle(ui))
         return;
-    if (layout_kind(t)) {
+    if (!scr_playing(t))
+        return;
+    if (scr_layout_kind(t)) {
         draw_layout(ui);
         return;
     }
@@ -617,26 +659,30 @@ static void draw_self(const play_ui *ui)
     bool to_move = t->to_move == me && t->phase != BARBU_PHASE_OVER;
     attr_t name_attr = A_BOLD | (to_move ? (COLOUR ? COLOR_PAIR(PAIR_TURN) : A_REVERSE) : 0);
     char line[160];
-    snprintf(line, sizeof line, "%s%s (%s%s)", to_move ? glyph("\u25b6 ", "> ") : "",
+    snprintf(line, sizeof line, "%s%s (%s%s)", to_move ? scr_glyph("\u25b6 ", "> ") : "",
              SEAT_WORDS[me], ui->names[me], ui->watch ? "" : ", you");
-    put(15, 2, 40, name_attr, line);
-    int x = 2 + text_width(line) + 2;
-    if (t->declarer == me && t->phase != BARBU_PHASE_OVER) {
-        put(15, x, 9, colour(PAIR_INFO) | A_BOLD, "declarer");
+    scr_put(15, 2, 40, name_attr, line);
+    int x = 2 + scr_text_width(line) + 2;
+    const char *role = play_fife(ui) ? fife_role(ui, me) : NULL;
+    if (role != NULL) {
+        scr_put(15, x, 9, scr_colour(PAIR_INFO) | A_BOLD, role);
+        x += scr_text_width(role) + 2;
+    } else if (!play_fife(ui) && t->declarer == me && t->phase != BARBU_PHASE_OVER) {
+        scr_put(15, x, 9, scr_colour(PAIR_INFO) | A_BOLD, "declarer");
         x += 10;
     }
-    if (playing(t) && !layout_kind(t))
+    if (scr_playing(t) && !scr_layout_kind(t))
         snprintf(line, sizeof line, "%d trick%s", t->tricks[me], t->tricks[me] == 1 ? "" : "s");
     else
         line[0] = '\0';
-    if (playing(t) && layout_kind(t))
+    if (scr_playing(t) && scr_layout_kind(t))
         for (int k = 0; k < t->n_out; k++)
             if (t->out[k] == me)
-                snprintf(line, sizeof line, "out %s", ordinal(k));
+                snprintf(line, sizeof line, "out %s", scr_ordinal(k));
     if (t->phase == BARBU_PHASE_ARRANGE)
         snprintf(line, sizeof line, "%s", (t->arranged >> me) & 1 ? "rows set" : "rows to set");
-    put(15, x, 20, A_NORMAL, line);
-    putf(15, 62, 17, A_NORMAL, "total %+d", t->total[me]);
+    scr_put(15, x, 20, A_NORMAL, line);
+    scr_putf(15, 62, 17, A_NORMAL, "total %+d", t->total[me]);
 
     /* Line 16: owed doubles, bids, penalty cards taken. */
     x = 2;
@@ -645,21 +691,21 @@ static void draw_self(const play_ui *ui)
         if (owed > 0 || t->phase == BARBU_PHASE_BID) {
             snprintf(line, sizeof line, "%s %s %d double%s", ui->watch ? "owes" : "you owe",
                      SEAT_WORDS[t->declarer], owed, owed == 1 ? "" : "s");
-            put(16, x, 40, colour(PAIR_TURN), line);
-            x += text_width(line) + 3;
+            scr_put(16, x, 40, scr_colour(PAIR_TURN), line);
+            x += scr_text_width(line) + 3;
         }
     }
     bids_text(t, me, line, sizeof line);
     if (*line) {
-        put(16, x, 30, colour(PAIR_INFO), line);
-        x += text_width(line) + 3;
+        scr_put(16, x, 30, scr_colour(PAIR_INFO), line);
+        x += scr_text_width(line) + 3;
     }
-    if (playing(t) && has_kind(v->rules, t->contracts, BARBU_KIND_RAVAGE) && x < 60) {
-        put(16, x, 5, A_NORMAL, "took");
+    if (scr_playing(t) && scr_has_kind(v->rules, t->contracts, BARBU_KIND_RAVAGE) && x < 60) {
+        scr_put(16, x, 5, A_NORMAL, "took");
         put_suit_counts(16, x + 5, 78 - x - 5, t->taken[me]);
-    } else if (playing(t) && (t->taken[me] & t->penalty) && x < 60) {
-        put(16, x, 5, A_NORMAL, "took");
-        put_cards(16, x + 5, 78 - x - 5, t->taken[me] & t->penalty);
+    } else if (scr_playing(t) && (t->taken[me] & t->penalty) && x < 60) {
+        scr_put(16, x, 5, A_NORMAL, "took");
+        scr_put_cards(16, x + 5, 78 - x - 5, t->taken[me] & t->penalty);
     }
 }
 
@@ -671,9 +717,14 @@ static void draw_hand(const play_ui *ui)
     bool must_pass;
     barbu_cards legal = play_legal_cards(v, &must_pass);
     bool mine = !ui->watch && v->t.to_move == v->seat && ui->overlay == PLAY_NO_OVERLAY;
-    bool choosing = mine && playing(&v->t);
+    bool choosing = mine && scr_playing(&v->t);
     /* Setting rows: every card is bright, with its row under it. */
     bool arranging = mine && v->t.phase == BARBU_PHASE_ARRANGE;
+    /* The Fife game: cards ticked to pass on (every card may be), or to
+     * play together at Patience; and the cards a Pass-on just brought. */
+    bool passing = mine && v->t.phase == BARBU_PHASE_PASS_ON;
+    barbu_cards picked = mine ? ui->picked : 0;
+    barbu_cards received = fife_received(ui);
     barbu_cards rows[3] = {0};
     if (arranging)
         play_rows_effective(ui, rows);
@@ -693,33 +744,42 @@ static void draw_hand(const play_ui *ui)
             a = (legal & BARBU_BIT(order[i])) ? A_BOLD | A_UNDERLINE : A_DIM;
             if (i == ui->cursor)
                 a |= A_REVERSE;
-        } else if (arranging) {
+        } else if (arranging || passing) {
             a = A_BOLD | (i == ui->cursor ? A_REVERSE : 0);
         }
+        bool tick = picked & BARBU_BIT(order[i]);
+        if (tick)
+            a |= A_BOLD;
         char buf[16];
-        card_text(order[i], buf, sizeof buf);
-        int w = text_width(buf);
-        put_card(18, x + 3 - w, order[i], a);
-        if (choosing && i == ui->cursor)
-            put(19, x + 1, 2, A_BOLD, glyph("\u25b2", "^"));
+        scr_card_text(order[i], buf, sizeof buf);
+        int w = scr_text_width(buf);
+        scr_put_card(18, x + 3 - w, order[i], a);
+        if ((choosing || passing) && i == ui->cursor)
+            scr_put(19, x + 1, 1, A_BOLD, scr_glyph("\u25b2", "^"));
+        if (tick)
+            scr_put(19, x + 2, 1, scr_colour(PAIR_INFO) | A_BOLD, scr_glyph("\u2713", "*"));
+        else if (received & BARBU_BIT(order[i]))
+            scr_put(19, x + 2, 1, scr_colour(PAIR_TURN) | A_BOLD, "+");
         for (int r = 0; arranging && r < 3; r++) {
             /* A capital for a card put in its row, small when it only
              * falls there as the rest. */
             if (rows[r] & BARBU_BIT(order[i])) {
                 bool placed = ui->rows[r] & BARBU_BIT(order[i]);
                 char tag[2] = {placed ? "BMF"[r] : "bmf"[r], '\0'};
-                put(19, x + 2, 1, (placed ? A_BOLD : A_DIM) | (i == ui->cursor ? A_REVERSE : 0),
-                    tag);
+                scr_put(19, x + 2, 1, (placed ? A_BOLD : A_DIM) | (i == ui->cursor ? A_REVERSE : 0),
+                        tag);
             }
         }
         if (arranging && i == ui->cursor && !((rows[0] | rows[1] | rows[2]) & BARBU_BIT(order[i])))
-            put(19, x + 1, 2, A_BOLD, glyph("\u25b2", "^"));
+            scr_put(19, x + 1, 2, A_BOLD, scr_glyph("\u25b2", "^"));
         x += 4;
     }
-    if (n == 0 && playing(&v->t))
-        put(18, 30, 30, A_DIM, "(no cards left)");
+    if (n == 0 && scr_playing(&v->t))
+        scr_put(18, 30, 30, A_DIM, "(no cards left)");
     if (ui->typed[0] != '\0')
-        putf(19, 60, 19, A_BOLD, "typed: %s_", ui->typed);
+        scr_putf(19, 60, 19, A_BOLD, "typed: %s_", ui->typed);
+    if (play_fife(ui) && ui->overlay == PLAY_NO_OVERLAY)
+        fife_draw_hand_notes(ui);
 }
 
 /* What is happening and what the human should do. */
@@ -732,13 +792,15 @@ static void status_text(const play_ui *ui, char *buf, size_t cap)
         snprintf(buf, cap, "The game is over.");
         return;
     }
+    if (play_fife(ui) && fife_status_text(ui, buf, cap))
+        return;
     if (mover != v->seat || ui->watch) {
         const char *doing = t->phase == BARBU_PHASE_DECLARE   ? "is choosing the contract"
                             : t->phase == BARBU_PHASE_BID     ? "is deciding whom to double"
                             : t->phase == BARBU_PHASE_ARRANGE ? "is setting the rows"
                                                               : "to play";
         snprintf(buf, cap, "%s (%s) %s%s  (any key hurries)", SEAT_WORDS[mover], ui->names[mover],
-                 doing, glyph("\u2026", "..."));
+                 doing, scr_glyph("\u2026", "..."));
         return;
     }
     switch (t->phase) {
@@ -762,7 +824,7 @@ static void status_text(const play_ui *ui, char *buf, size_t cap)
         play_legal_cards(v, &must_pass);
         if (must_pass)
             snprintf(buf, cap, "You cannot play to the layout: press Enter (or p) to pass.");
-        else if (layout_kind(t))
+        else if (scr_layout_kind(t))
             snprintf(buf, cap, "Your turn: play a card that fits the layout.");
         else if (t->trick.n == 0)
             snprintf(buf, cap, "Your lead: choose a card.");
@@ -788,20 +850,24 @@ static void draw_status(const play_ui *ui)
     status_text(ui, buf, sizeof buf);
     bool mine =
         !ui->watch && ui->view.t.to_move == ui->view.seat && ui->view.t.phase != BARBU_PHASE_OVER;
-    put(21, 1, 78, A_BOLD | (mine ? colour(PAIR_TURN) : 0), buf);
+    scr_put(21, 1, 78, A_BOLD | (mine ? scr_colour(PAIR_TURN) : 0), buf);
     if (ui->msg[0] != '\0')
-        put(22, 1, 78, ui->msg_error ? colour(PAIR_ERROR) | A_BOLD : colour(PAIR_INFO), ui->msg);
+        scr_put_ellipsis(22, 1, 78,
+                         ui->msg_error ? scr_colour(PAIR_ERROR) | A_BOLD : scr_colour(PAIR_INFO),
+                         ui->msg);
 
     const char *keys = ui->watch
                            ? "watching: any key hurries  s sheet  l last trick  ? help  q quit"
                            : "s sheet  l last trick  ? help  q quit";
     if (mine && ui->view.t.phase == BARBU_PHASE_ARRANGE)
         keys = "b m f put the card in a row  u out  g suggest  r restart  Enter set  ? help";
-    else if (mine && playing(&ui->view.t))
-        keys = layout_kind(&ui->view.t)
+    else if (mine && scr_playing(&ui->view.t))
+        keys = scr_layout_kind(&ui->view.t)
                    ? "arrows + Enter or type it (8h, 10s)  p pass  s sheet  ? help  q quit"
                    : "arrows + Enter or type it (qh, 10s)  l last trick  s sheet  ? help  q quit";
-    put(23, 1, 78, A_DIM, keys);
+    if (play_fife(ui) && fife_keys_text(ui) != NULL)
+        keys = fife_keys_text(ui);
+    scr_put(23, 1, 78, A_DIM, keys);
 }
 
 /* ----------------------------------------------------------------- prompts */
@@ -836,7 +902,7 @@ static void draw_contract_menu(const play_ui *ui, const barbu_action *items, int
     int x = 3, w = 74, inner = w - 4;
     int extra = n_groups > 0 ? 1 : 0;
     for (int g = 0; g < n_groups; g++)
-        extra += put_wrapped(-1, 0, inner - 1, 4, 3, A_NORMAL, groups[g]);
+        extra += scr_put_wrapped(-1, 0, inner - 1, 4, 3, A_NORMAL, groups[g]);
     /* Keep the hand (line 18) in sight when it can be. */
     int h = n + 2 + extra, y = 3;
     if (y + h > 18)
@@ -847,7 +913,7 @@ static void draw_contract_menu(const play_ui *ui, const barbu_action *items, int
     int per_seat = t->n_deals / 4;
     snprintf(title, sizeof title, "Choose a contract: your deal %d of %d", t->declared[me] + 1,
              per_seat);
-    frame(y, x, h, w, title);
+    scr_frame(y, x, h, w, title);
     for (int i = 0; i < n && i < h - 2; i++) {
         int c = __builtin_ctz(items[i].contracts), row = y + 1 + i;
         const barbu_contract *k = &r->contract[c];
@@ -856,8 +922,8 @@ static void draw_contract_menu(const play_ui *ui, const barbu_action *items, int
         if (i < 9)
             snprintf(key, sizeof key, "%d", i + 1);
         /* The highlight runs across the name and the points. */
-        putf(row, x + 2, 30, a, "%-3s%-20s %+6d ", key, "", barbu_contract_total(r, c));
-        put(row, x + 5, 20, a, k->name);
+        scr_putf(row, x + 2, 30, a, "%-3s%-20s %+6d ", key, "", barbu_contract_total(r, c));
+        scr_put(row, x + 5, 20, a, k->name);
         char more[80] = "";
         int times = barbu_contract_times(r, c);
         if (k->per_player > 1)
@@ -871,14 +937,14 @@ static void draw_contract_menu(const play_ui *ui, const barbu_action *items, int
             snprintf(more + m, sizeof more - m, "%sgame %d of %d left", m ? ", " : "", times - done,
                      times);
         }
-        put(row, x + 34, inner - 32, A_DIM, more);
+        scr_put(row, x + 34, inner - 32, A_DIM, more);
     }
     int row = y + 1 + n;
     if (n_groups > 0 && row < y + h - 1) {
-        put(row++, x + 2, inner, A_BOLD, "Not offered:");
+        scr_put(row++, x + 2, inner, A_BOLD, "Not offered:");
         for (int g = 0; g < n_groups && row < y + h - 1; g++)
-            row += put_wrapped(row, x + 3, inner - 1, 4, y + h - 1 - row < 3 ? y + h - 1 - row : 3,
-                               A_DIM, groups[g]);
+            row += scr_put_wrapped(row, x + 3, inner - 1, 4,
+                                   y + h - 1 - row < 3 ? y + h - 1 - row : 3, A_DIM, groups[g]);
     }
 }
 
@@ -896,26 +962,27 @@ static void draw_arrange(const play_ui *ui)
     int n = play_hand_order(hand, order);
     barbu_card cursor = n > 0 ? order[ui->cursor < n ? ui->cursor : n - 1] : 0xff;
     int y = 3, x = 2, w = 76, h = 14;
-    frame(y, x, h, w, "Chinese Poker: set your 13 cards in three rows");
+    scr_frame(y, x, h, w, "Chinese Poker: set your 13 cards in three rows");
 
     const barbu_contract *k = NULL;
     for (unsigned m = v->t.contracts; m; m &= m - 1)
         if (r->contract[__builtin_ctz(m)].kind == BARBU_KIND_CHINESE)
             k = &r->contract[__builtin_ctz(m)];
     if (k != NULL)
-        putf(y + 1, x + 2, w - 4, A_DIM,
-             "A row wins or loses %d against each other player; all three, %d more.", k->per_row,
-             k->per_row * k->scoop);
-    put(y + 2, x + 2, w - 4, A_DIM,
-        r->fouls_lose ? "Rows out of order (a middle above the back ...) lose every row."
-                      : "The back must beat or tie the middle, and the middle the front.");
+        scr_putf(y + 1, x + 2, w - 4, A_DIM,
+                 "A row wins or loses %d against each other player; all three, %d more.",
+                 k->per_row, k->per_row * k->scoop);
+    scr_put(y + 2, x + 2, w - 4, A_DIM,
+            r->fouls_lose ? "Rows out of order (a middle above the back ...) lose every row."
+                          : "The back must beat or tie the middle, and the middle the front.");
 
     barbu_cards rows[3];
     int unplaced = play_rows_effective(ui, rows);
     for (int i = 0; i < 3; i++) {
         int row = y + 4 + i, have = barbu_count(rows[i]);
-        put(row, x + 2, 7, A_BOLD, LABEL[i]);
-        putf(row, x + 9, 4, have == SIZE[i] ? A_NORMAL : colour(PAIR_TURN), "%d/%d", have, SIZE[i]);
+        scr_put(row, x + 2, 7, A_BOLD, LABEL[i]);
+        scr_putf(row, x + 9, 4, have == SIZE[i] ? A_NORMAL : scr_colour(PAIR_TURN), "%d/%d", have,
+                 SIZE[i]);
         /* Cards put here, then (dim) the rest when it falls here. */
         put_row(row, x + 14, 22, rows[i] & ui->rows[i], cursor, A_BOLD);
         int used = 4 * barbu_count(rows[i] & ui->rows[i]);
@@ -926,34 +993,35 @@ static void draw_arrange(const play_ui *ui)
         else
             snprintf(name, sizeof name, "%d more card%s", SIZE[i] - have,
                      SIZE[i] - have == 1 ? "" : "s");
-        put_ellipsis(row, x + 37, w - 39, have == SIZE[i] ? A_NORMAL : A_DIM, name);
+        scr_put_ellipsis(row, x + 37, w - 39, have == SIZE[i] ? A_NORMAL : A_DIM, name);
     }
     barbu_cards loose = hand & ~(rows[0] | rows[1] | rows[2]);
-    put(y + 7, x + 2, 11, A_BOLD, "not placed");
+    scr_put(y + 7, x + 2, 11, A_BOLD, "not placed");
     if (loose)
         put_row(y + 7, x + 14, w - 16, loose, cursor, A_NORMAL);
     else
-        put(y + 7, x + 14, w - 16, A_DIM, "-");
+        scr_put(y + 7, x + 14, w - 16, A_DIM, "-");
 
     /* The engine's verdict on the rows as they stand. */
     char why[200];
     if (unplaced > 0) {
-        putf(y + 9, x + 2, w - 4, A_NORMAL, "%d card%s to place.", unplaced,
-             unplaced == 1 ? "" : "s");
+        scr_putf(y + 9, x + 2, w - 4, A_NORMAL, "%d card%s to place.", unplaced,
+                 unplaced == 1 ? "" : "s");
     } else if (barbu_arrange_check(hand, rows[0], rows[1], r->fouls_lose, why, sizeof why) != 0) {
         char text[240];
         snprintf(text, sizeof text, "Not valid: %s.", why);
-        put_wrapped(y + 9, x + 2, w - 4, 2, 2, colour(PAIR_ERROR) | A_BOLD, text);
+        scr_put_wrapped(y + 9, x + 2, w - 4, 2, 2, scr_colour(PAIR_ERROR) | A_BOLD, text);
     } else if (barbu_rows_fouled(rows[0], rows[1], rows[2])) {
-        put(y + 9, x + 2, w - 4, colour(PAIR_ERROR) | A_BOLD,
-            "Fouled: these rows would lose every row.  Enter sets them anyway.");
+        scr_put(y + 9, x + 2, w - 4, scr_colour(PAIR_ERROR) | A_BOLD,
+                "Fouled: these rows would lose every row.  Enter sets them anyway.");
     } else {
-        put(y + 9, x + 2, w - 4, colour(PAIR_INFO) | A_BOLD, "Ready: Enter sets these rows.");
+        scr_put(y + 9, x + 2, w - 4, scr_colour(PAIR_INFO) | A_BOLD,
+                "Ready: Enter sets these rows.");
     }
-    put(y + 11, x + 2, w - 4, A_NORMAL,
-        "Left/Right or type a card (qh, 10s) to pick it; b m f put it in a row.");
-    put(y + 12, x + 2, w - 4, A_NORMAL,
-        "u takes it out, r starts again, g the computer's rows, Enter sets them.");
+    scr_put(y + 11, x + 2, w - 4, A_NORMAL,
+            "Left/Right or type a card (qh, 10s) to pick it; b m f put it in a row.");
+    scr_put(y + 12, x + 2, w - 4, A_NORMAL,
+            "u takes it out, r starts again, g the computer's rows, Enter sets them.");
 }
 
 static void draw_declare_menu(const play_ui *ui)
@@ -975,15 +1043,15 @@ static void draw_declare_menu(const play_ui *ui)
         w = 36;
         x = (CANVAS_W - w) / 2;
     }
-    frame(y, x, 4, w, title);
+    scr_frame(y, x, 4, w, title);
     int cx = x + (w - n * 3) / 2;
     for (int i = 0; i < n; i++) {
         attr_t a = i == ui->menu_sel ? A_REVERSE | A_BOLD : A_BOLD;
         if (trumps)
-            putf(y + 2, cx + i * 3, 3, a | suit_attr(items[i].trump), " %s ",
-                 suit_glyph(items[i].trump));
+            scr_putf(y + 2, cx + i * 3, 3, a | scr_suit_attr(items[i].trump), " %s ",
+                     scr_suit_glyph(items[i].trump));
         else
-            putf(y + 2, cx + i * 3, 3, a, "%2s", RANK_TEXT[items[i].rank]);
+            scr_putf(y + 2, cx + i * 3, 3, a, "%2s", RANK_TEXT[items[i].rank]);
     }
 }
 
@@ -999,7 +1067,7 @@ static void draw_bid_prompt(const play_ui *ui)
         may_rdbl |= legal[i].redoubles;
     }
     int y = 8, x = 23, w = 34, h = 7;
-    frame(y, x, h, w, t->declarer == v->seat ? "Redoubling" : "Doubling");
+    scr_frame(y, x, h, w, t->declarer == v->seat ? "Redoubling" : "Doubling");
     for (int row = 0; row < 3; row++) {
         int seat = play_bid_seat(ui, row);
         unsigned bit = 1u << seat;
@@ -1008,24 +1076,24 @@ static void draw_bid_prompt(const play_ui *ui)
         bool ticked = re ? (ui->bid_rdbl & bit) : (ui->bid_dbl & bit);
         attr_t a = (row == ui->bid_sel ? A_REVERSE : 0) | (may ? A_BOLD : A_DIM);
         if (may || ticked)
-            putf(y + 1 + row, x + 2, w - 4, a, "%d %-6s [%c] %s", row + 1, SEAT_WORDS[seat],
-                 ticked ? 'x' : ' ', re ? "redouble" : "double");
+            scr_putf(y + 1 + row, x + 2, w - 4, a, "%d %-6s [%c] %s", row + 1, SEAT_WORDS[seat],
+                     ticked ? 'x' : ' ', re ? "redouble" : "double");
         else
-            putf(y + 1 + row, x + 2, w - 4, a, "%d %-6s  -  may not %s", row + 1, SEAT_WORDS[seat],
-                 re ? "redouble" : "double");
+            scr_putf(y + 1 + row, x + 2, w - 4, a, "%d %-6s  -  may not %s", row + 1,
+                     SEAT_WORDS[seat], re ? "redouble" : "double");
     }
     char line[80];
     if (v->compulsory) {
         snprintf(line, sizeof line, "You must double %s now!", SEAT_WORDS[t->declarer]);
-        put(y + 4, x + 2, w - 4, colour(PAIR_ERROR) | A_BOLD, line);
+        scr_put(y + 4, x + 2, w - 4, scr_colour(PAIR_ERROR) | A_BOLD, line);
     } else if (t->declarer != v->seat) {
         int owed = barbu_view_owed(v, v->seat);
         snprintf(line, sizeof line, "You owe %s %d double%s.", SEAT_WORDS[t->declarer], owed,
                  owed == 1 ? "" : "s");
-        put(y + 4, x + 2, w - 4, colour(PAIR_TURN), line);
+        scr_put(y + 4, x + 2, w - 4, scr_colour(PAIR_TURN), line);
     }
-    put(y + 5, x + 2, w - 4, A_DIM,
-        t->declarer == v->seat ? "0 none  m max  Enter" : "0 none  m max  f family  Enter");
+    scr_put(y + 5, x + 2, w - 4, A_DIM,
+            t->declarer == v->seat ? "0 none  m max  Enter" : "0 none  m max  f family  Enter");
 }
 
 /* ---------------------------------------------------------------- overlays */
@@ -1054,21 +1122,23 @@ static void draw_help(void)
     };
     int n = (int)(sizeof LINES_ / sizeof LINES_[0]);
     int y = 2, x = 5, w = 70;
-    frame(y, x, n + 3, w, "Keys");
+    scr_frame(y, x, n + 3, w, "Keys");
     for (int i = 0; i < n; i++)
-        put(y + 1 + i, x + 2, w - 4, LINES_[i][0] != ' ' ? A_BOLD : A_NORMAL, LINES_[i]);
-    put(y + n + 1, x + 2, w - 4, A_DIM, "press any key");
+        scr_put(y + 1 + i, x + 2, w - 4, LINES_[i][0] != ' ' ? A_BOLD : A_NORMAL, LINES_[i]);
+    scr_put(y + n + 1, x + 2, w - 4, A_DIM, "press any key");
 }
 
 static void draw_last_trick(const play_ui *ui)
 {
     const barbu_table *t = &ui->view.t;
     int y = 7, x = 23, w = 34, h = 9;
-    frame(y, x, h, w, "Last trick");
-    if (!playing(t) || layout_kind(t) || t->ntricks == 0) {
-        put(y + 3, x + 2, w - 4, A_NORMAL,
-            layout_kind(t) && playing(t) ? "Domino has no tricks."
-                                         : "No trick taken yet this deal.");
+    scr_frame(y, x, h, w, "Last trick");
+    if (!scr_playing(t) || scr_layout_kind(t) || t->ntricks == 0) {
+        scr_put(y + 3, x + 2, w - 4, A_NORMAL,
+                scr_layout_kind(t) && scr_playing(t)
+                    ? (t->kind == BARBU_KIND_PATIENCE ? "Patience has no tricks."
+                                                      : "Domino has no tricks.")
+                    : "No trick taken yet this deal.");
     } else {
         char caption[64];
         snprintf(caption, sizeof caption, "trick %d, taken by %s", t->ntricks,
@@ -1076,17 +1146,17 @@ static void draw_last_trick(const play_ui *ui)
         /* Clear the trick in progress underneath, then draw the last one. */
         draw_trick(ui, &t->last_trick, caption);
     }
-    put(y + h - 1, x + 2, w - 4, A_DIM, " any key ");
+    scr_put(y + h - 1, x + 2, w - 4, A_DIM, " any key ");
 }
 
 static void draw_quit(const play_ui *ui)
 {
     int y = 9, x = 14, w = 52, h = 6;
-    frame(y, x, h, w, "Quit?");
-    put(y + 1, x + 2, w - 4, A_BOLD, "Leave the game now?  y = yes, any other key = no");
-    putf(y + 2, x + 2, w - 4, A_NORMAL, "The record is saved to %s", ui->record_path);
-    if (ui->view.t.to_move == ui->view.seat && playing(&ui->view.t))
-        put(y + 4, x + 2, w - 4, A_DIM, "(typing a queen? c d h s plays it)");
+    scr_frame(y, x, h, w, "Quit?");
+    scr_put(y + 1, x + 2, w - 4, A_BOLD, "Leave the game now?  y = yes, any other key = no");
+    scr_putf(y + 2, x + 2, w - 4, A_NORMAL, "The record is saved to %s", ui->record_path);
+    if (ui->view.t.to_move == ui->view.seat && scr_playing(&ui->view.t))
+        scr_put(y + 4, x + 2, w - 4, A_DIM, "(typing a queen? c d h s plays it)");
 }
 
 /* Text of the doubles of a result: "N:W E:NW E xN". */
@@ -1110,7 +1180,7 @@ static void result_doubles(const barbu_result *r, char *buf, size_t cap)
 }
 
 /* The running totals after the deals shown so far. */
-static void totals_so_far(const play_ui *ui, int32_t total[4])
+void scr_totals_so_far(const play_ui *ui, int32_t total[4])
 {
     for (int s = 0; s < 4; s++)
         total[s] = 0;
@@ -1119,14 +1189,14 @@ static void totals_so_far(const play_ui *ui, int32_t total[4])
             total[s] += ui->results[i].score[s];
 }
 
-static void press_a_key(const play_ui *ui, int y, int x, int w)
+void scr_press_a_key(const play_ui *ui, int y, int x, int w)
 {
     if (ui->view.t.phase == BARBU_PHASE_OVER)
-        put(y, x, w, A_BOLD, "That was the last deal. Press any key.");
+        scr_put(y, x, w, A_BOLD, "That was the last deal. Press any key.");
     else if (ui->watch)
-        put(y, x, w, A_BOLD, "The next deal starts in a moment (any key: now; s: the sheet).");
+        scr_put(y, x, w, A_BOLD, "The next deal starts in a moment (any key: now; s: the sheet).");
     else
-        put(y, x, w, A_BOLD, "Press any key for the next deal (s: the sheet).");
+        scr_put(y, x, w, A_BOLD, "Press any key for the next deal (s: the sheet).");
 }
 
 /* The showdown of Chinese Poker: every player's rows and hands, and what
@@ -1137,37 +1207,37 @@ static void draw_showdown(const play_ui *ui, const barbu_result *r, const char *
     const barbu_rules *rules = ui->view.rules;
     /* A seat's block is its three rows and a line of scores. */
     int y = 1, x = 1, w = 78, h = 21;
-    frame(y, x, h, w, title);
+    scr_frame(y, x, h, w, title);
     char line[160];
     result_doubles(r, line, sizeof line);
-    put_ellipsis(y + 1, x + 2, w - 4, A_DIM, line);
+    scr_put_ellipsis(y + 1, x + 2, w - 4, A_DIM, line);
     int32_t total[4];
-    totals_so_far(ui, total);
+    scr_totals_so_far(ui, total);
     for (int s = 0; s < 4; s++) {
         int top = y + 2 + 4 * s;
-        attr_t who = is_you(ui, s) ? A_BOLD | colour(PAIR_TURN) : A_BOLD;
-        put(top, x + 2, 9, who, SEAT_WORDS[s]);
-        put(top + 1, x + 2, 9, A_DIM, is_you(ui, s) ? "(you)" : ui->names[s]);
+        attr_t who = scr_is_you(ui, s) ? A_BOLD | scr_colour(PAIR_TURN) : A_BOLD;
+        scr_put(top, x + 2, 9, who, SEAT_WORDS[s]);
+        scr_put(top + 1, x + 2, 9, A_DIM, scr_is_you(ui, s) ? "(you)" : ui->names[s]);
         if (barbu_rows_fouled(r->rows[s][0], r->rows[s][1], r->rows[s][2]))
-            put(top + 2, x + 2, 9, colour(PAIR_ERROR) | A_BOLD, "fouled");
+            scr_put(top + 2, x + 2, 9, scr_colour(PAIR_ERROR) | A_BOLD, "fouled");
         for (int i = 0; i < 3; i++) {
             char name[64];
             barbu_poker_describe(r->rows[s][i], name, sizeof name);
-            put(top + i, x + 12, 7, A_DIM, LABEL[i]);
+            scr_put(top + i, x + 12, 7, A_DIM, LABEL[i]);
             put_row(top + i, x + 19, 19, r->rows[s][i], 0xff, A_NORMAL);
-            put_ellipsis(top + i, x + 39, w - 41, A_NORMAL, name);
+            scr_put_ellipsis(top + i, x + 39, w - 41, A_NORMAL, name);
         }
-        putf(top + 3, x + 12, w - 14, A_NORMAL, "points %+d   score %+d   total %+" PRId32,
-             r->raw[s], r->score[s], total[s]);
+        scr_putf(top + 3, x + 12, w - 14, A_NORMAL, "points %+d   score %+d   total %+" PRId32,
+                 r->raw[s], r->score[s], total[s]);
     }
     for (unsigned m = r->contracts; m; m &= m - 1) {
         const barbu_contract *k = &rules->contract[__builtin_ctz(m)];
         if (k->kind == BARBU_KIND_CHINESE)
-            putf(y + 18, x + 2, w - 4, A_DIM,
-                 "Each row wins or loses %d against each other player; all three, %d more.",
-                 k->per_row, k->per_row * k->scoop);
+            scr_putf(y + 18, x + 2, w - 4, A_DIM,
+                     "Each row wins or loses %d against each other player; all three, %d more.",
+                     k->per_row, k->per_row * k->scoop);
     }
-    press_a_key(ui, y + 19, x + 2, w - 4);
+    scr_press_a_key(ui, y + 19, x + 2, w - 4);
 }
 
 static void draw_deal_end(const play_ui *ui)
@@ -1181,15 +1251,15 @@ static void draw_deal_end(const play_ui *ui)
     contract_label(rules, r->contracts, r->trump, r->rank, label, sizeof label);
     snprintf(title, sizeof title, "Deal %d of %d: %s by %s", r->deal + 1, ui->view.t.n_deals, label,
              SEAT_WORDS[r->declarer]);
-    if (r->played && has_kind(rules, r->contracts, BARBU_KIND_CHINESE)) {
+    if (r->played && scr_has_kind(rules, r->contracts, BARBU_KIND_CHINESE)) {
         draw_showdown(ui, r, title);
         return;
     }
-    bool ravage = r->played && has_kind(rules, r->contracts, BARBU_KIND_RAVAGE);
-    frame(y, x, h, w, title);
+    bool ravage = r->played && scr_has_kind(rules, r->contracts, BARBU_KIND_RAVAGE);
+    scr_frame(y, x, h, w, title);
     char line[160];
     result_doubles(r, line, sizeof line);
-    put(y + 1, x + 2, w - 4, A_NORMAL, line);
+    scr_put(y + 1, x + 2, w - 4, A_NORMAL, line);
     bool layout = false;
     barbu_cards penalty = 0;
     for (unsigned m = r->contracts; m; m &= m - 1) {
@@ -1200,52 +1270,52 @@ static void draw_deal_end(const play_ui *ui)
                 penalty |= BARBU_BIT(card);
     }
     if (!r->played) {
-        put(y + 2, x + 2, w - 4, colour(PAIR_TURN),
-            "Nobody doubled: the deal is not played and its points are shared.");
+        scr_put(y + 2, x + 2, w - 4, scr_colour(PAIR_TURN),
+                "Nobody doubled: the deal is not played and its points are shared.");
     } else if (r->tricks_left > 0) {
-        putf(y + 2, x + 2, w - 4, A_DIM, "ended early, %d trick%s not played", r->tricks_left,
-             r->tricks_left == 1 ? "" : "s");
+        scr_putf(y + 2, x + 2, w - 4, A_DIM, "ended early, %d trick%s not played", r->tricks_left,
+                 r->tricks_left == 1 ? "" : "s");
     } else if (ravage) {
         for (unsigned m = r->contracts; m; m &= m - 1)
             if (rules->contract[__builtin_ctz(m)].kind == BARBU_KIND_RAVAGE)
-                putf(y + 2, x + 2, w - 4, A_DIM,
-                     "Ravage City: the most cards of one suit score %d, shared when tied.",
-                     rules->contract[__builtin_ctz(m)].shared);
+                scr_putf(y + 2, x + 2, w - 4, A_DIM,
+                         "Ravage City: the most cards of one suit score %d, shared when tied.",
+                         rules->contract[__builtin_ctz(m)].shared);
     }
     /* Columns: player, tricks or place, cards taken, points, score, total. */
     enum { C_WHO = 2, C_TRICKS = 22, C_CARDS = 30, C_POINTS = 52 };
-    put(y + 4, x + C_WHO, 19, A_BOLD, "player");
+    scr_put(y + 4, x + C_WHO, 19, A_BOLD, "player");
     if (r->played)
-        putf(y + 4, x + C_TRICKS, 6, A_BOLD, "%6s", layout ? "out" : "tricks");
+        scr_putf(y + 4, x + C_TRICKS, 6, A_BOLD, "%6s", layout ? "out" : "tricks");
     if (ravage)
-        put(y + 4, x + C_CARDS, 20, A_BOLD, "cards of each suit");
+        scr_put(y + 4, x + C_CARDS, 20, A_BOLD, "cards of each suit");
     else if (r->played && !layout && penalty)
-        put(y + 4, x + C_CARDS, 20, A_BOLD, "cards taken");
-    putf(y + 4, x + C_POINTS, 20, A_BOLD, "%6s %6s %6s", "points", "score", "total");
+        scr_put(y + 4, x + C_CARDS, 20, A_BOLD, "cards taken");
+    scr_putf(y + 4, x + C_POINTS, 20, A_BOLD, "%6s %6s %6s", "points", "score", "total");
     int32_t total[4];
-    totals_so_far(ui, total);
+    scr_totals_so_far(ui, total);
     for (int s = 0; s < 4; s++) {
         int row = y + 5 + s;
         char who[40];
         snprintf(who, sizeof who, "%s (%s)", SEAT_WORDS[s], ui->names[s]);
-        put(row, x + C_WHO, 19, is_you(ui, s) ? A_BOLD : A_NORMAL, who);
+        scr_put(row, x + C_WHO, 19, scr_is_you(ui, s) ? A_BOLD : A_NORMAL, who);
         if (r->played && layout) {
             for (int k = 0; k < 4; k++)
                 if (r->order[k] == s)
-                    putf(row, x + C_TRICKS, 6, A_NORMAL, "%6s", ordinal(k));
+                    scr_putf(row, x + C_TRICKS, 6, A_NORMAL, "%6s", scr_ordinal(k));
         } else if (r->played) {
-            putf(row, x + C_TRICKS, 6, A_NORMAL, "%6d", r->tricks[s]);
+            scr_putf(row, x + C_TRICKS, 6, A_NORMAL, "%6d", r->tricks[s]);
         }
         if (ravage)
             put_suit_counts(row, x + C_CARDS, C_POINTS - C_CARDS - 1, r->taken[s]);
         else if (r->played && !layout && penalty)
-            put_cards(row, x + C_CARDS, C_POINTS - C_CARDS - 1, r->taken[s] & penalty);
-        putf(row, x + C_POINTS, 20, A_NORMAL, "%+6d %+6d %+6" PRId32, r->raw[s], r->score[s],
-             total[s]);
+            scr_put_cards(row, x + C_CARDS, C_POINTS - C_CARDS - 1, r->taken[s] & penalty);
+        scr_putf(row, x + C_POINTS, 20, A_NORMAL, "%+6d %+6d %+6" PRId32, r->raw[s], r->score[s],
+                 total[s]);
     }
-    put(y + 10, x + 2, w - 4, A_DIM,
-        "points: the contract's own; score: after the doubles; total: so far");
-    press_a_key(ui, y + h - 2, x + 2, w - 4);
+    scr_put(y + 10, x + 2, w - 4, A_DIM,
+            "points: the contract's own; score: after the doubles; total: so far");
+    scr_press_a_key(ui, y + h - 2, x + 2, w - 4);
 }
 
 /* "SxNW WxxS" as in cli_print_sheet: S doubled N and W, W redoubled S. */
@@ -1276,13 +1346,13 @@ static void draw_sheet(const play_ui *ui, bool final)
     int h = LINES, w = COLS > 100 ? 100 : COLS;
     OY = 0;
     OX = (COLS - w) / 2;
-    frame(0, 0, h, w, final ? "Game over: the score sheet" : "Score sheet");
+    scr_frame(0, 0, h, w, final ? "Game over: the score sheet" : "Score sheet");
     /* deal, declarer, contract, doubles (as wide as the terminal allows),
      * then the four scores at the right. */
     int c_scores = w - 30, c_doubles = 33, doubles_w = c_scores - c_doubles - 1;
-    putf(1, 2, 30, A_BOLD, "%-4s %-4s %s", "deal", "decl", "contract");
-    put(1, c_doubles, doubles_w, A_BOLD, "doubles");
-    putf(1, c_scores, 28, A_BOLD, "%6.6s %6.6s %6.6s %6.6s", "North", "East", "South", "West");
+    scr_putf(1, 2, 30, A_BOLD, "%-4s %-4s %s", "deal", "decl", "contract");
+    scr_put(1, c_doubles, doubles_w, A_BOLD, "doubles");
+    scr_putf(1, c_scores, 28, A_BOLD, "%6.6s %6.6s %6.6s %6.6s", "North", "East", "South", "West");
     /* Six lines for the rule, the totals, the contracts left and the keys. */
     int rows = h - 8, n = ui->n_results;
     if (rows < 1)
@@ -1301,20 +1371,20 @@ static void draw_sheet(const play_ui *ui, bool final)
             snprintf(label + strlen(label), sizeof label - strlen(label), " (shared)");
         sheet_doubles(r, doubles, sizeof doubles);
         int y = 2 + i - first;
-        putf(y, 2, 10, A_NORMAL, "%4d %-4s", r->deal + 1, barbu_seat_name(r->declarer));
-        put_ellipsis(y, 12, 20, A_NORMAL, label);
-        put_ellipsis(y, c_doubles, doubles_w, A_DIM, doubles);
-        putf(y, c_scores, 28, A_NORMAL, "%+6d %+6d %+6d %+6d", r->score[0], r->score[1],
-             r->score[2], r->score[3]);
+        scr_putf(y, 2, 10, A_NORMAL, "%4d %-4s", r->deal + 1, barbu_seat_name(r->declarer));
+        scr_put_ellipsis(y, 12, 20, A_NORMAL, label);
+        scr_put_ellipsis(y, c_doubles, doubles_w, A_DIM, doubles);
+        scr_putf(y, c_scores, 28, A_NORMAL, "%+6d %+6d %+6d %+6d", r->score[0], r->score[1],
+                 r->score[2], r->score[3]);
     }
     if (n == 0)
-        put(3, 4, w - 8, A_DIM, "No deal has been completed yet.");
+        scr_put(3, 4, w - 8, A_DIM, "No deal has been completed yet.");
     const barbu_table *t = &ui->view.t;
     int y = h - 6;
     mvhline(y, OX + 1, UTF8 ? ACS_HLINE : '-', w - 2);
-    put(y + 1, 12, 20, A_BOLD, "total");
-    putf(y + 1, c_scores, 28, A_BOLD, "%+6" PRId32 " %+6" PRId32 " %+6" PRId32 " %+6" PRId32,
-         t->total[0], t->total[1], t->total[2], t->total[3]);
+    scr_put(y + 1, 12, 20, A_BOLD, "total");
+    scr_putf(y + 1, c_scores, 28, A_BOLD, "%+6" PRId32 " %+6" PRId32 " %+6" PRId32 " %+6" PRId32,
+             t->total[0], t->total[1], t->total[2], t->total[3]);
     /* What each player may still declare: the deals it has left to declare,
      * then each contract it may still choose (times two where twice), as
      * far as its own allowance and the game's count allow. */
@@ -1331,16 +1401,16 @@ static void draw_sheet(const play_ui *ui, bool final)
                 continue;
             k += (size_t)snprintf(left + k, sizeof left - k, " %s", rules->contract[c].abbr);
             if (n_left > 1 && k < sizeof left)
-                k += (size_t)snprintf(left + k, sizeof left - k, "%s%d", glyph("\u00d7", "x"),
+                k += (size_t)snprintf(left + k, sizeof left - k, "%s%d", scr_glyph("\u00d7", "x"),
                                       n_left);
         }
-        put_ellipsis(y + 3 + s / 2, 2 + (s % 2) * col, col - 1, A_NORMAL, left);
+        scr_put_ellipsis(y + 3 + s / 2, 2 + (s % 2) * col, col - 1, A_NORMAL, left);
     }
-    put(y + 2, 2, 36, A_DIM, "still to declare (deals: choices)");
-    put(y + 2, w - 40, 38, A_DIM, "SxNW: S doubled N and W; xx: redoubled");
-    put(h - 1, 2, w - 4, A_DIM,
-        final ? " Up/Down scroll, any other key leaves "
-              : " Up/Down scroll, any other key closes ");
+    scr_put(y + 2, 2, 36, A_DIM, "still to declare (deals: choices)");
+    scr_put(y + 2, w - 40, 38, A_DIM, "SxNW: S doubled N and W; xx: redoubled");
+    scr_put(h - 1, 2, w - 4, A_DIM,
+            final ? " Up/Down scroll, any other key leaves "
+                  : " Up/Down scroll, any other key closes ");
     OY = save_oy;
     OX = save_ox;
 }
@@ -1365,7 +1435,10 @@ void play_draw(const play_ui *ui)
         return;
     }
     if (ui->overlay == PLAY_SHEET || ui->overlay == PLAY_OVER) {
-        draw_sheet(ui, ui->overlay == PLAY_OVER);
+        if (play_fife(ui))
+            fife_draw_sheet(ui, ui->overlay == PLAY_OVER);
+        else
+            draw_sheet(ui, ui->overlay == PLAY_OVER);
         refresh();
         return;
     }
@@ -1374,9 +1447,12 @@ void play_draw(const play_ui *ui)
     int me = ui->view.seat;
     draw_title(ui);
     draw_contract(ui);
+    /* The Silly Round's cuts take the middle rows from side to side: the
+     * players on the left and right move up beside the one across. */
+    int side_y = play_fife(ui) && fife_wide_middle(ui) ? 3 : 9;
     draw_seat(ui, (me + 2) & 3, 3, 28, 26);
-    draw_seat(ui, (me + 1) & 3, 9, 1, 23);
-    draw_seat(ui, (me + 3) & 3, 9, 57, 23);
+    draw_seat(ui, (me + 1) & 3, side_y, 1, 23);
+    draw_seat(ui, (me + 3) & 3, side_y, 57, 22);
     if (ui->overlay != PLAY_LAST)
         draw_middle(ui);
     draw_self(ui);
@@ -1386,7 +1462,9 @@ void play_draw(const play_ui *ui)
     bool mine = !ui->watch && ui->view.t.to_move == me && ui->view.t.phase != BARBU_PHASE_OVER;
     switch (ui->overlay) {
     case PLAY_NO_OVERLAY:
-        if (mine && ui->view.t.phase == BARBU_PHASE_DECLARE)
+        if (mine && ui->view.t.phase == BARBU_PHASE_DECLARE && play_fife(ui))
+            fife_draw_call_menu(ui);
+        else if (mine && ui->view.t.phase == BARBU_PHASE_DECLARE)
             draw_declare_menu(ui);
         else if (mine && ui->view.t.phase == BARBU_PHASE_BID)
             draw_bid_prompt(ui);
@@ -1394,7 +1472,16 @@ void play_draw(const play_ui *ui)
             draw_arrange(ui);
         break;
     case PLAY_HELP:
-        draw_help();
+        if (play_fife(ui))
+            fife_draw_help();
+        else
+            draw_help();
+        break;
+    case PLAY_DRAW:
+        fife_draw_draw(ui);
+        break;
+    case PLAY_CUTS:
+        fife_draw_cuts(ui);
         break;
     case PLAY_LAST:
         draw_last_trick(ui);
@@ -1403,7 +1490,10 @@ void play_draw(const play_ui *ui)
         draw_quit(ui);
         break;
     case PLAY_DEAL_END:
-        draw_deal_end(ui);
+        if (play_fife(ui))
+            fife_draw_deal_end(ui);
+        else
+            draw_deal_end(ui);
         break;
     default:
         break;
@@ -1417,11 +1507,15 @@ void play_describe(const play_ui *ui, const barbu_table *before, const barbu_act
                    size_t cap)
 {
     const barbu_table *t = &ui->view.t;
-    bool you = is_you(ui, a->seat);
+    bool you = scr_is_you(ui, a->seat);
     const char *who = you ? "You" : SEAT_WORDS[a->seat];
     const char *s = you ? "" : "s";
     char text[96], more[64];
     buf[0] = '\0';
+    if (play_fife(ui)) {
+        play_fife_describe(ui, before, a, buf, cap);
+        return;
+    }
     switch (a->type) {
     case BARBU_ACT_DECLARE:
         contract_label(ui->view.rules, a->contracts, a->trump, a->rank, text, sizeof text);
@@ -1445,13 +1539,13 @@ void play_describe(const play_ui *ui, const barbu_table *before, const barbu_act
         return;
     }
     case BARBU_ACT_PLAY:
-        card_text((barbu_card)__builtin_ctzll(a->cards), text, sizeof text);
+        scr_card_text((barbu_card)__builtin_ctzll(a->cards), text, sizeof text);
         snprintf(buf, cap, "%s play%s %s.", who, s, text);
         more[0] = '\0';
         if (t->deal == before->deal && t->ntricks > before->ntricks) {
             int w = t->winner[t->ntricks - 1];
             snprintf(more, sizeof more, " %s take%s the trick.",
-                     is_you(ui, w) ? "You" : SEAT_WORDS[w], is_you(ui, w) ? "" : "s");
+                     scr_is_you(ui, w) ? "You" : SEAT_WORDS[w], scr_is_you(ui, w) ? "" : "s");
         } else if (t->deal == before->deal && t->n_out > before->n_out) {
             snprintf(more, sizeof more, " %s %s out.", who, you ? "are" : "is");
         }

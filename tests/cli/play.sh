@@ -1,8 +1,8 @@
 #!/bin/sh
 # barbu play in a real terminal (tmux): every preset watched to its end with
 # --watch --delay 0 and its record replayed; q stops a watched game; and a
-# human, typing, sets Chinese Poker rows with the suggestion key and
-# declares in King.  Every wait has a deadline, so a broken screen fails
+# human, typing, sets Chinese Poker rows with the suggestion key, declares
+# in King and plays a whole Fife game (Calls, Patience, cuts, Pass-ons).  Every wait has a deadline, so a broken screen fails
 # the test instead of hanging it.
 # usage: play.sh BARBU SOURCE_DIR
 set -u
@@ -184,7 +184,7 @@ if shows king "Choose a contract: your deal 1 of 5" 20 && grep -q "Trumps .* you
         i=$((i + 1))
     done
     if grep -q "your deal 2 of 5" "$tmp/screen" && grep -q "Not offered:" "$tmp/screen" &&
-        grep -q "the declarer has already chosen that contract" "$tmp/screen"; then
+        grep -q "has already been chosen" "$tmp/screen"; then
         cp "$tmp/screen" "$tmp/king.screen"
         key=$(sed -n 's/.* \([1-9]\)  Trumps .*/\1/p' "$tmp/screen" | head -n 1)
         [ -n "$key" ] && T send-keys -t king "$key"
@@ -208,6 +208,132 @@ if finished king 20 && [ "$(cat "$tmp/king.rc")" = 0 ] && replays "$tmp/king.txt
     ok "the human's King declaration is in the record, which replays"
 else
     bad "the human's King declaration is in the record, which replays"
+fi
+
+# -------------------------------------------------------------------- Fife
+# A human plays a whole Fife game against random players (seed 5, sitting
+# where the first Caller sits): in the first Player Round the Call menu
+# refuses a Patience mixed with Aces and, on the fourth deal, a Single
+# Patience under the rule of two Doubles or a Treble, each with the
+# engine's reason; Aces + Queens are called as a Double; a group of cards
+# goes out at Patience ('g' picks it); in the Silly Round the human cuts
+# ('c') and passes 3 cards on.  Every other turn is Enter (the card under
+# the cursor, or a chap) or the first Call the menu offers.  The game ends
+# on the score sheet and its record replays.
+fseed=5
+"$barbu" selfplay --rules fife --seed $fseed --games 1 --bots random --records "$tmp/fife-first" >/dev/null 2>&1
+seat=$(first_of "$tmp/fife-first/game-$fseed.txt")
+[ -n "$seat" ] || seat=S
+start fife 80 24 --rules fife --seed $fseed --seat "$seat" --bots random --delay 0 --record "$tmp/fife.txt"
+seen=""
+note() { case " $seen " in *" $1 "*) ;; *) seen="$seen $1" ;; esac; }
+# key KEYS...: sends keys, then waits for the screen to change (1 s at most).
+key() {
+    T capture-pane -p -t fife >"$tmp/before" 2>/dev/null
+    T send-keys -t fife "$@"
+    j=0
+    while [ $j -lt 50 ]; do
+        sleep 0.02
+        T capture-pane -p -t fife >"$tmp/screen" 2>/dev/null || return 0
+        cmp -s "$tmp/screen" "$tmp/before" || return 0
+        j=$((j + 1))
+    done
+}
+calls=0
+while [ "$(date +%s)" -lt "$deadline" ] && [ ! -s "$tmp/fife.rc" ]; do
+    T capture-pane -p -t fife >"$tmp/screen" 2>/dev/null || break
+    status=$(sed -n 22p "$tmp/screen")
+    if grep -q "Game over: the score sheet" "$tmp/screen"; then
+        grep -q "Set Total" "$tmp/screen" && grep -q "Set Position" "$tmp/screen" && note sheet
+        cp "$tmp/screen" "$tmp/fife-sheet.screen"
+        key Enter
+        continue
+    fi
+    if grep -q "Press any key" "$tmp/screen"; then
+        grep -q "The draw for the first Caller" "$tmp/screen" && note draw
+        key Enter
+        continue
+    fi
+    case "$status" in
+    *"Your Call:"*)
+        calls=$((calls + 1))
+        if [ $calls = 1 ]; then
+            key 1
+            key 6
+            grep -q "Refused: Aces + Single Patience: negative Calls combine only" "$tmp/screen" && note mixture
+            key 6
+            key 3
+            grep -q "Your Call: Double: Aces + Queens" "$tmp/screen" && note live
+            key Enter
+            grep -q "Double: Aces + Queens, called by [A-Za-z]* (you)" "$tmp/screen" && note double
+        elif [ $calls -le 3 ]; then
+            key $((calls * 2 - 2))
+            key Enter
+        elif [ $calls = 4 ]; then
+            grep -q "Refused: Single Patience: the Round's seven Calls must include" "$tmp/screen" &&
+                note rule && cp "$tmp/screen" "$tmp/fife-menu.screen"
+            key 7
+            key Enter
+        else
+            key Down
+            key Enter
+        fi
+        ;;
+    *"press c"*)
+        key c
+        grep -q "You cut " "$tmp/screen" && note cut
+        ;;
+    *"Pass 3 cards"*)
+        key Space
+        key Right
+        key Space
+        key Right
+        key Space
+        grep -q "Ready: Enter passes .* to [A-Z]" "$tmp/screen" && note ticked && cp "$tmp/screen" "$tmp/fife-pass.screen"
+        key Enter
+        ;;
+    *"Your turn: a card"*)
+        if grep -q "Together (g picks)" "$tmp/screen" && grep -q "Player Round" "$tmp/screen"; then
+            key g
+            grep -q "Enter plays them together" "$tmp/screen" && cp "$tmp/screen" "$tmp/fife-group.screen"
+            key Enter
+            grep -q "You play .* and are out" "$tmp/screen" && note group
+        else
+            key Enter
+        fi
+        ;;
+    *"Your turn"* | *"Your lead"* | *"No card fits"*)
+        key Enter
+        ;;
+    *)
+        sleep 0.02
+        ;;
+    esac
+    grep -q "Pass-on [0-9] (.*): you gave .* got .* from" "$tmp/screen" && note received
+done
+has() { case " $seen " in *" $1 "*) return 0 ;; esac; return 1; }
+if has draw && has mixture && has live && has double && has rule; then
+    ok "a human Fife Caller ticks Calls, sees the engine refuse a mixture and the Calls rule, calls a Double"
+else
+    bad "a human Fife Caller ticks Calls, sees the engine refuse a mixture and the Calls rule, calls a Double (seen:$seen)"
+fi
+if has group; then
+    ok "a human goes out at Patience with several cards together (g, Enter)"
+else
+    bad "a human goes out at Patience with several cards together (seen:$seen)"
+fi
+if has cut && has ticked && has received; then
+    ok "a human cuts in the Silly Round and passes 3 cards on"
+else
+    bad "a human cuts in the Silly Round and passes 3 cards on (seen:$seen)"
+fi
+if finished fife 20 && [ "$(cat "$tmp/fife.rc")" = 0 ] && has sheet && replays "$tmp/fife.txt" >"$tmp/fife.json" &&
+    grep -q '"complete":true' "$tmp/fife.json"; then
+    ok "the human's Fife game ends on its score sheet, and its record replays"
+else
+    bad "the human's Fife game ends on its score sheet, and its record replays (seen:$seen)"
+    cat "$tmp/replay.err" "$tmp/fife.err" 2>/dev/null
+    cat "$tmp/screen"
 fi
 
 exit $fail
