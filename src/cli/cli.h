@@ -27,6 +27,10 @@ int cli_load_rules(const char *arg, barbu_rules *rules);
  * error to stderr and returns nonzero on failure. */
 int cli_read_file(const char *path, char **text, size_t *len);
 
+/* Reads a game record from a file; prints the error (the file and line) to
+ * stderr and returns NULL on failure.  Free with barbu_record_free. */
+barbu_record *cli_read_record(const char *path);
+
 /* Writes a whole buffer to a file (via a temporary file and a rename, so a
  * full disk never leaves half a record); prints the error on failure. */
 int cli_write_file(const char *path, const char *text, size_t len);

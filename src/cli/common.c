@@ -54,6 +54,23 @@ int cli_read_file(const char *path, char **text, size_t *len)
     return 0;
 }
 
+barbu_record *cli_read_record(const char *path)
+{
+    char *text;
+    size_t len;
+    if (cli_read_file(path, &text, &len) != 0)
+        return NULL;
+    barbu_record *rec;
+    barbu_diag diag = {0};
+    int err = barbu_record_read(text, len, &rec, &diag);
+    free(text);
+    if (err != 0) {
+        fprintf(stderr, "%s:%d: %s\n", path, diag.line, diag.msg);
+        return NULL;
+    }
+    return rec;
+}
+
 int cli_write_file(const char *path, const char *text, size_t len)
 {
     size_t n = strlen(path) + 16;

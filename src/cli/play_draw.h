@@ -59,6 +59,9 @@ void scr_put_cards(int y, int x, int width, barbu_cards cards);
 /* A box with a title and a blank inside. */
 void scr_frame(int y, int x, int h, int w, const char *title);
 
+/* The keys box: lines starting with a space are keys, the others headings. */
+void scr_help_box(const char *title, const char *const *text, int n);
+
 /* "1st" ... "4th"; whether a seat is the human's (never when watching);
  * whether a deal's contracts include one of a kind; layouts; play. */
 const char *scr_ordinal(int k);

@@ -1402,10 +1402,5 @@ void fife_draw_help(void)
         "  q  quit (asks first; the record is saved)",
         "  any other key while the others play: hurry them up",
     };
-    int n = (int)(sizeof TEXT / sizeof TEXT[0]);
-    int y = 2, x = 5, w = 70;
-    scr_frame(y, x, n + 3, w, "Keys: the Fife game");
-    for (int i = 0; i < n; i++)
-        scr_put(y + 1 + i, x + 2, w - 4, TEXT[i][0] != ' ' ? A_BOLD : A_NORMAL, TEXT[i]);
-    scr_put(y + n + 1, x + 2, w - 4, A_DIM, "press any key");
+    scr_help_box("Keys: the Fife game", TEXT, (int)(sizeof TEXT / sizeof TEXT[0]));
 }

@@ -375,6 +375,28 @@ static void pick_card(play_ui *ui, barbu_card card)
     ui->msg[0] = '\0';
 }
 
+/* The keys that move the cursor along the n cards of a hand. */
+static bool cursor_key(play_ui *ui, int key, int n)
+{
+    switch (key) {
+    case KEY_LEFT:
+        ui->cursor = (ui->cursor + n - 1) % n;
+        return true;
+    case KEY_RIGHT:
+    case '\t':
+        ui->cursor = (ui->cursor + 1) % n;
+        return true;
+    case KEY_HOME:
+        ui->cursor = 0;
+        return true;
+    case KEY_END:
+        ui->cursor = n - 1;
+        return true;
+    default:
+        return false;
+    }
+}
+
 static int pass_on_key(play_ui *ui, int key, barbu_action *out)
 {
     const barbu_view *v = &ui->view;
@@ -384,20 +406,9 @@ static int pass_on_key(play_ui *ui, int key, barbu_action *out)
         return PLAY_IGNORED;
     if (ui->cursor >= n)
         ui->cursor = n - 1;
+    if (cursor_key(ui, key, n))
+        return PLAY_HANDLED;
     switch (key) {
-    case KEY_LEFT:
-        ui->cursor = (ui->cursor + n - 1) % n;
-        return PLAY_HANDLED;
-    case KEY_RIGHT:
-    case '\t':
-        ui->cursor = (ui->cursor + 1) % n;
-        return PLAY_HANDLED;
-    case KEY_HOME:
-        ui->cursor = 0;
-        return PLAY_HANDLED;
-    case KEY_END:
-        ui->cursor = n - 1;
-        return PLAY_HANDLED;
     case ' ':
     case 'x':
         pick_card(ui, order[ui->cursor]);
@@ -670,20 +681,9 @@ static int arrange_key(play_ui *ui, int key, barbu_action *out)
               : key == 'm' ? BARBU_ROW_MIDDLE
               : key == 'f' ? BARBU_ROW_FRONT
                            : -1;
+    if (cursor_key(ui, key, n))
+        return PLAY_HANDLED;
     switch (key) {
-    case KEY_LEFT:
-        ui->cursor = (ui->cursor + n - 1) % n;
-        return PLAY_HANDLED;
-    case KEY_RIGHT:
-    case '\t':
-        ui->cursor = (ui->cursor + 1) % n;
-        return PLAY_HANDLED;
-    case KEY_HOME:
-        ui->cursor = 0;
-        return PLAY_HANDLED;
-    case KEY_END:
-        ui->cursor = n - 1;
-        return PLAY_HANDLED;
     case 'u':
     case KEY_DC:
     case KEY_BACKSPACE:

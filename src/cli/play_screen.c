@@ -1120,11 +1120,15 @@ static void draw_help(void)
         "  q  quit (asks first; the record is saved)",
         "  any other key while the others play: hurry them up",
     };
-    int n = (int)(sizeof LINES_ / sizeof LINES_[0]);
+    scr_help_box("Keys", LINES_, (int)(sizeof LINES_ / sizeof LINES_[0]));
+}
+
+void scr_help_box(const char *title, const char *const *text, int n)
+{
     int y = 2, x = 5, w = 70;
-    scr_frame(y, x, n + 3, w, "Keys");
+    scr_frame(y, x, n + 3, w, title);
     for (int i = 0; i < n; i++)
-        scr_put(y + 1 + i, x + 2, w - 4, LINES_[i][0] != ' ' ? A_BOLD : A_NORMAL, LINES_[i]);
+        scr_put(y + 1 + i, x + 2, w - 4, text[i][0] != ' ' ? A_BOLD : A_NORMAL, text[i]);
     scr_put(y + n + 1, x + 2, w - 4, A_DIM, "press any key");
 }
 

@@ -76,21 +76,13 @@ int cmd_replay(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    char *text;
-    size_t len;
-    if (cli_read_file(path, &text, &len) != 0)
+    barbu_record *rec = cli_read_record(path);
+    if (rec == NULL)
         return 1;
-    barbu_record *rec;
-    barbu_diag diag = {0};
-    int err = barbu_record_read(text, len, &rec, &diag);
-    free(text);
-    if (err != 0) {
-        fprintf(stderr, "%s:%d: %s\n", path, diag.line, diag.msg);
-        return 1;
-    }
     sheet sh = {0};
     barbu_state s;
-    err = barbu_record_replay(rec, &s, add_result, &sh, &diag);
+    barbu_diag diag = {0};
+    int err = barbu_record_replay(rec, &s, add_result, &sh, &diag);
     const barbu_rules *rules = barbu_record_rules(rec);
     const char *names[4];
     static const char *const TAGS[] = {"North", "East", "South", "West"};

@@ -1266,18 +1266,9 @@ int cmd_scoresheet(int argc, char **argv)
         return 2;
     }
 
-    char *text;
-    size_t len;
-    if (cli_read_file(path, &text, &len) != 0)
+    barbu_record *rec = cli_read_record(path);
+    if (rec == NULL)
         return 1;
-    barbu_record *rec;
-    barbu_diag diag = {0};
-    int err = barbu_record_read(text, len, &rec, &diag);
-    free(text);
-    if (err != 0) {
-        fprintf(stderr, "%s:%d: %s\n", path, diag.line, diag.msg);
-        return 1;
-    }
     const barbu_rules *rules = barbu_record_rules(rec);
     if (rules->game != BARBU_GAME_FIFE) {
         fprintf(stderr,
@@ -1313,7 +1304,8 @@ int cmd_scoresheet(int argc, char **argv)
     barbu_sheet_init(sheet, NULL);
     collect col = {.sheet = sheet, .rules = rules};
     barbu_state s;
-    err = barbu_record_replay(rec, &s, add_deal, &col, &diag);
+    barbu_diag diag = {0};
+    int err = barbu_record_replay(rec, &s, add_deal, &col, &diag);
 
     /* As far as the record replays, the sheet is printed (as barbu replay
      * does), then the error; a page is written only for a sound record. */

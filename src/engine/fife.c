@@ -68,33 +68,8 @@ int bb_fife_draw(uint64_t seed, int index, uint8_t draw[4])
     barbu_rng rng;
     barbu_rng_seed(&rng, bb_subseed(seed, BB_SEED_DRAW, index));
     barbu_card pack[UNUSED_PACK_SIZE];
-    int n = unused_pack(pack), next = n;
-    unsigned contenders = 0xf;
-    for (;;) {
-        int best = -1;
-        unsigned best_set = 0;
-        for (int seat = 0; seat < 4; seat++) {
-            if (!(contenders & (1u << seat)))
-                continue;
-            if (next == n) {
-                bb_shuffle(&rng, pack, n);
-                next = 0;
-            }
-            barbu_card card = pack[next++];
-            if (contenders == 0xf)
-                draw[seat] = card;
-            int value = barbu_cut_value(card);
-            if (value > best) {
-                best = value;
-                best_set = 1u << seat;
-            } else if (value == best) {
-                best_set |= 1u << seat;
-            }
-        }
-        if ((best_set & (best_set - 1)) == 0)
-            return __builtin_ctz(best_set);
-        contenders = best_set;
-    }
+    int n = unused_pack(pack);
+    return bb_draw_high(&rng, pack, n, barbu_cut_value, draw);
 }
 
 /*

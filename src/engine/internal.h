@@ -120,6 +120,8 @@ void bb_share_undoubled(const barbu_rules *rules, const barbu_table *t, barbu_re
 /* Dealing (state.c): a shuffle of the seed's, the contracts of a deal
  * (their kind, penalty cards and rules in force), and the start of play. */
 void bb_shuffle(barbu_rng *rng, barbu_card *cards, int n);
+int bb_draw_high(barbu_rng *rng, barbu_card *pack, int n, int (*value)(barbu_card),
+                 uint8_t first[4]);
 void bb_set_calls(barbu_state *s, unsigned contracts);
 void bb_start_play(barbu_state *s);
 

@@ -35,14 +35,14 @@ void bb_shuffle(barbu_rng *rng, barbu_card *cards, int n)
     }
 }
 
-/* Players draw for high card (seed 004); the players tied for the highest
- * rank draw again from what is left of the pack. */
-static int draw_first(const barbu_rules *r, uint64_t seed)
+/* Players draw for high card: each a card of the shuffled pack, and the
+ * players tied for the highest value draw again from what is left of it
+ * (reshuffled when it runs out).  The first round's cards go in first[]
+ * (may be NULL) for the table to show.  Returns the seat that won. */
+int bb_draw_high(barbu_rng *rng, barbu_card *pack, int n, int (*value)(barbu_card),
+                 uint8_t first[4])
 {
-    barbu_rng rng;
-    barbu_rng_seed(&rng, bb_subseed(seed, BB_SEED_DRAW, 0));
-    barbu_card pack[52];
-    int n = pack_of(r, pack), next = n;
+    int next = n;
     unsigned contenders = 0xf;
     for (;;) {
         int best = -1;
@@ -51,14 +51,17 @@ static int draw_first(const barbu_rules *r, uint64_t seed)
             if (!(contenders & (1u << seat)))
                 continue;
             if (next == n) {
-                bb_shuffle(&rng, pack, n);
+                bb_shuffle(rng, pack, n);
                 next = 0;
             }
-            int rank = BARBU_RANK(pack[next++]);
-            if (rank > best) {
-                best = rank;
+            barbu_card card = pack[next++];
+            if (first != NULL && contenders == 0xf)
+                first[seat] = card;
+            int v = value(card);
+            if (v > best) {
+                best = v;
                 best_set = 1u << seat;
-            } else if (rank == best) {
+            } else if (v == best) {
                 best_set |= 1u << seat;
             }
         }
@@ -66,6 +69,21 @@ static int draw_first(const barbu_rules *r, uint64_t seed)
             return __builtin_ctz(best_set);
         contenders = best_set;
     }
+}
+
+static int rank_value(barbu_card card)
+{
+    return BARBU_RANK(card);
+}
+
+/* The first declarer: the highest rank of the game's pack (seed 004). */
+static int draw_first(const barbu_rules *r, uint64_t seed)
+{
+    barbu_rng rng;
+    barbu_rng_seed(&rng, bb_subseed(seed, BB_SEED_DRAW, 0));
+    barbu_card pack[52];
+    int n = pack_of(r, pack);
+    return bb_draw_high(&rng, pack, n, rank_value, NULL);
 }
 
 /* Deals the pack one card at a time from the dealer's left. */
