@@ -678,6 +678,14 @@ enum {
 /* What the cutter's next cut decides. */
 enum { BARBU_CUT_CALL, BARBU_CUT_PASS_ON };
 
+/* Whether a Caller who has played the Calls `done` in `deals_done` deals of
+ * a Player Round may call `calls` next: 0, or BARBU_ECONTRACT (no such
+ * Calls), BARBU_EUSED (played already), BARBU_ECOMBO (Calls of two kinds;
+ * Patience 2 before Patience 1) or BARBU_ECALLS (the Round's seven Calls
+ * could no longer include two Doubles or a Treble).  For players planning
+ * the Calls still to come. */
+int barbu_calls_check(unsigned done, int deals_done, unsigned calls);
+
 /* A cut of the Unused Pack in words: "the 4 of spades", "a Joker", "the
  * Bridge card"; and its value in the draws (Bridge 8, Joker 7, else 2-6). */
 int barbu_cut_describe(barbu_card cut, char *buf, size_t cap);

@@ -387,23 +387,6 @@ int bb_h_pass_on(barbu_rng *rng, const barbu_view *view, const barbu_action *leg
 #define PLAN_SEED  UINT64_C(0x46696665) /* "Fife" */
 #define PLAN_NEVER (-1e9)
 
-/* Whether the Calls m may be played in the next deal, with S left and
- * `deals` deals done before it (as the engine's rule 9). */
-static int plan_ok(unsigned m, unsigned left, int deals)
-{
-    if (m == 0 || (m & ~left))
-        return 0;
-    if ((m & BARBU_CALLS_NEGATIVE) && (m & BARBU_CALLS_PATIENCE))
-        return 0;
-    /* The two Single Patiences are alike: count one. */
-    if (m == (1u << BARBU_CALL_PAT2) && (left & (1u << BARBU_CALL_PAT1)))
-        return 0;
-    unsigned rest = left & ~m;
-    return deals + 1 + ((rest & BARBU_CALLS_NEGATIVE) != 0) +
-               ((rest & BARBU_CALLS_PATIENCE) != 0) <=
-           PLAN_DEALS;
-}
-
 /*
  * What a Caller loses in a combination of negative Calls beyond the sum of
  * its parts: each Call beyond a Double costs this share of the mean total
@@ -492,7 +475,8 @@ int bb_h_fife_declare(const barbu_view *view, const barbu_action *legal, int n)
                 double rest[1 << BARBU_CALLS];
                 int nch = 0;
                 for (unsigned m = s; m; m = (m - 1) & s) {
-                    if (!plan_ok(m, s, d) || worth[d + 1][s & ~m] <= PLAN_NEVER)
+                    if (barbu_calls_check(BARBU_CALLS_ALL & ~(unsigned)s, d, m) != 0 ||
+                        worth[d + 1][s & ~m] <= PLAN_NEVER)
                         continue;
                     choice[nch] = m;
                     rest[nch++] = worth[d + 1][s & ~m];

@@ -59,6 +59,10 @@ void scr_put_cards(int y, int x, int width, barbu_cards cards);
 /* A box with a title and a blank inside. */
 void scr_frame(int y, int x, int h, int w, const char *title);
 
+/* The lines [first, last) of n shown in `rows`, scrolled back `scroll`
+ * lines from the end (the newest at the bottom). */
+void scr_scroll_window(int n, int rows, int scroll, int *first, int *last);
+
 /* The keys box: lines starting with a space are keys, the others headings. */
 void scr_help_box(const char *title, const char *const *text, int n);
 

@@ -558,8 +558,8 @@ static void draw_cut_panel(const play_ui *ui)
         scr_put_ellipsis(y + 1 + i - first + (first > 0), x + 2, w - 4, A_NORMAL, ui->log[i]);
     if (lines == 0)
         scr_put(y + 1, x + 2, w - 4, A_DIM,
-                t->round_deal < 3 ? "First the cut for the Call, then for Pass-ons."
-                                  : "First the cuts for Pass-ons, then for the Call.");
+                t->cut_for == BARBU_CUT_CALL ? "First the cut for the Call, then for Pass-ons."
+                                             : "First the cuts for Pass-ons, then for the Call.");
     scr_put_ellipsis(y + h - 2, x + 2, w - 4,
                      A_BOLD | (scr_is_you(ui, t->to_move) ? scr_colour(PAIR_TURN) : 0), next);
 }
@@ -1276,12 +1276,8 @@ void fife_draw_sheet(const play_ui *ui, bool final)
     int rows = h - 5; /* the heads, the legend (2) and the frame */
     if (rows < 1)
         rows = 1;
-    int last = n - ui->sheet_scroll;
-    if (last < rows && n >= rows)
-        last = rows;
-    if (last < 0)
-        last = 0;
-    int first = last - rows > 0 ? last - rows : 0;
+    int first, last;
+    scr_scroll_window(n, rows, ui->sheet_scroll, &first, &last);
     if (n == 0)
         scr_put(3, 4, w - 8, A_DIM, "No deal has been completed yet.");
     for (int i = first; i < last; i++) {

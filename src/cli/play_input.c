@@ -375,6 +375,18 @@ static void pick_card(play_ui *ui, barbu_card card)
     ui->msg[0] = '\0';
 }
 
+/* A typed card starts with its rank; 'q' is also quit, so the queen is
+ * finished in the quit prompt (see quit_key). */
+static int start_typing(play_ui *ui, int key)
+{
+    if (key == 'q' || key == '0' || rank_of_key(key) == 0)
+        return PLAY_IGNORED;
+    ui->typed[0] = (char)(key >= 'A' && key <= 'Z' ? key + 32 : key);
+    ui->typed[1] = '\0';
+    ui->msg[0] = '\0';
+    return PLAY_HANDLED;
+}
+
 /* The keys that move the cursor along the n cards of a hand. */
 static bool cursor_key(play_ui *ui, int key, int n)
 {
@@ -435,14 +447,8 @@ static int pass_on_key(play_ui *ui, int key, barbu_action *out)
     default:
         break;
     }
-    /* A typed card ticks it (not 'q', which is quit: see quit_key). */
-    if (key != 'q' && rank_of_key(key) != 0 && key != '0') {
-        ui->typed[0] = (char)(key >= 'A' && key <= 'Z' ? key + 32 : key);
-        ui->typed[1] = '\0';
-        ui->msg[0] = '\0';
-        return PLAY_HANDLED;
-    }
-    return PLAY_IGNORED;
+    /* A typed card ticks it. */
+    return start_typing(ui, key);
 }
 
 /* Patience: the legal groups in turn ('g'). */
@@ -627,15 +633,7 @@ static int play_phase_key(play_ui *ui, int key, barbu_action *out)
             *out = barbu_act_play(v->seat, order[ui->cursor < n ? ui->cursor : 0]);
         return PLAY_ACT;
     }
-    /* A typed card starts with its rank; 'q' is also quit, so the queen is
-     * finished in the quit prompt (see quit_key). */
-    if (key != 'q' && rank_of_key(key) != 0 && key != '0') {
-        ui->typed[0] = (char)(key >= 'A' && key <= 'Z' ? key + 32 : key);
-        ui->typed[1] = '\0';
-        ui->msg[0] = '\0';
-        return PLAY_HANDLED;
-    }
-    return PLAY_IGNORED;
+    return start_typing(ui, key);
 }
 
 /* ---------------------------------------------------------------- arranging */

@@ -1123,6 +1123,16 @@ static void draw_help(void)
     scr_help_box("Keys", LINES_, (int)(sizeof LINES_ / sizeof LINES_[0]));
 }
 
+void scr_scroll_window(int n, int rows, int scroll, int *first, int *last)
+{
+    *last = n - scroll;
+    if (*last < rows && n >= rows)
+        *last = rows;
+    if (*last < 0)
+        *last = 0;
+    *first = *last - rows > 0 ? *last - rows : 0;
+}
+
 void scr_help_box(const char *title, const char *const *text, int n)
 {
     int y = 2, x = 5, w = 70;
@@ -1361,12 +1371,8 @@ static void draw_sheet(const play_ui *ui, bool final)
     int rows = h - 8, n = ui->n_results;
     if (rows < 1)
         rows = 1;
-    int last = n - ui->sheet_scroll;
-    if (last < rows && n >= rows)
-        last = rows;
-    if (last < 0)
-        last = 0;
-    int first = last - rows > 0 ? last - rows : 0;
+    int first, last;
+    scr_scroll_window(n, rows, ui->sheet_scroll, &first, &last);
     for (int i = first; i < last; i++) {
         const barbu_result *r = &ui->results[i];
         char label[96], doubles[80];

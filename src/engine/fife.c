@@ -125,13 +125,9 @@ static bool calls_feasible(int deals_after, unsigned left)
            5;
 }
 
-int bb_fife_check_calls(const barbu_table *t, const barbu_action *a)
+int barbu_calls_check(unsigned done, int deals_done, unsigned calls)
 {
-    unsigned m = a->contracts, left = BARBU_CALLS_ALL & ~t->calls_done;
-    if (a->trump != -1)
-        return BARBU_ESUIT;
-    if (a->rank != 0)
-        return BARBU_ERANK;
+    unsigned m = calls, left = BARBU_CALLS_ALL & ~done;
     if (m == 0 || (m & ~BARBU_CALLS_ALL))
         return BARBU_ECONTRACT;
     if (m & ~left)
@@ -142,9 +138,18 @@ int bb_fife_check_calls(const barbu_table *t, const barbu_action *a)
     /* A Single Patience fills the first Patience column still empty. */
     if (m == (1u << BARBU_CALL_PAT2) && (left & (1u << BARBU_CALL_PAT1)))
         return BARBU_ECOMBO;
-    if (!calls_feasible(t->round_deal + 1, left & ~m))
+    if (!calls_feasible(deals_done + 1, left & ~m))
         return BARBU_ECALLS;
     return 0;
+}
+
+int bb_fife_check_calls(const barbu_table *t, const barbu_action *a)
+{
+    if (a->trump != -1)
+        return BARBU_ESUIT;
+    if (a->rank != 0)
+        return BARBU_ERANK;
+    return barbu_calls_check(t->calls_done, t->round_deal, a->contracts);
 }
 
 int bb_fife_legal_calls(const barbu_table *t, barbu_action *out, int cap)

@@ -250,6 +250,13 @@ static void test_calls_rule(void **unused)
     assert_int_equal(acts[1].contracts, BARBU_CALLS_PATIENCE);
     play_call(&s, BARBU_CALLS_PATIENCE);
     assert_int_equal(s.t.round, 0);
+    /* The same rule for a planner, without a state. */
+    unsigned done = CALL(ACES) | CALL(KHEARTS) | CALL(QUEENS);
+    assert_int_equal(barbu_calls_check(done, 3, CALL(HEARTS)), BARBU_ECALLS);
+    assert_int_equal(barbu_calls_check(done, 3, CALL(HEARTS) | CALL(TRICKS)), 0);
+    assert_int_equal(barbu_calls_check(done, 3, CALL(ACES) | CALL(TRICKS)), BARBU_EUSED);
+    assert_int_equal(barbu_calls_check(0, 0, CALL(TRICKS) | CALL(PAT1)), BARBU_ECOMBO);
+    assert_int_equal(barbu_calls_check(0, 0, 0), BARBU_ECONTRACT);
     /* The last Call of the Round: a forced combination. */
     n = barbu_legal(&s, acts, BARBU_MAX_ACTIONS);
     assert_int_equal(n, 1);
