@@ -846,6 +846,14 @@ const barbu_rules *barbu_record_rules(const barbu_record *rec);
 uint64_t barbu_record_seed(const barbu_record *rec);
 int barbu_record_actions(const barbu_record *rec);
 
+/* Makes the record of a game in progress safe to show to its players: the
+ * deal in progress and its actions are dropped and the seed is withheld
+ * (written as [Seed "withheld"]), since it would deal every hand still to
+ * come.  The deals kept carry their hands, so the record still replays.
+ * Returns 0, or the replay's error for a record that does not replay. */
+int barbu_record_withhold(barbu_record *rec);
+bool barbu_record_withheld(const barbu_record *rec);
+
 /* Starts *state as the record's game (its rules, seed, first declarer). */
 int barbu_record_start(const barbu_record *rec, barbu_state *state);
 

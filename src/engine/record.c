@@ -98,7 +98,8 @@ typedef struct tag {
 struct barbu_record {
     barbu_rules rules;
     uint64_t seed;
-    int first; /* -1: drawn from the seed */
+    bool withheld; /* the seed is not shown: every deal carries its hands */
+    int first;     /* -1: drawn from the seed */
     tag tags[MAX_TAGS];
     int n_tags;
     rec_deal *deals;
@@ -206,6 +207,11 @@ const barbu_rules *barbu_record_rules(const barbu_record *rec)
 uint64_t barbu_record_seed(const barbu_record *rec)
 {
     return rec->seed;
+}
+
+bool barbu_record_withheld(const barbu_record *rec)
+{
+    return rec->withheld;
 }
 
 int barbu_record_actions(const barbu_record *rec)
@@ -481,6 +487,18 @@ static int open_deal(const barbu_record *rec, const rec_deal *d, int k, barbu_st
 {
     int err;
     bool silly = silly_round(s);
+    if (rec->withheld) {
+        /* Without the seed nothing can be dealt, drawn or cut: the record
+         * must give it all. */
+        if (!d->has_hands)
+            return replay_fail(diag, d->line, k + 1, 0, BARBU_EMISMATCH,
+                               "deal %d has no Hands tag, and the seed is withheld", k + 1);
+        if (silly && s->t.round_deal == 0 && d->dealer < 0)
+            return replay_fail(diag, d->line, k + 1, 0, BARBU_EMISMATCH,
+                               "deal %d opens a Silly Round without a Dealer tag, and the seed "
+                               "is withheld",
+                               k + 1);
+    }
     if (silly && s->t.round_deal == 0 && d->dealer >= 0 &&
         (err = barbu_set_first(s, d->dealer)) != 0)
         return replay_fail(diag, d->line, k + 1, 0, err, "deal %d: %s", k + 1, barbu_strerror(err));
@@ -636,6 +654,29 @@ int barbu_record_replay(const barbu_record *rec, barbu_state *state, barbu_resul
 {
     barbu_state local;
     return replay(rec, state ? state : &local, on_result, ctx, diag);
+}
+
+int barbu_record_withhold(barbu_record *rec)
+{
+    barbu_state s;
+    int err = replay(rec, &s, NULL, NULL, NULL);
+    if (err != 0)
+        return err;
+    if (!barbu_over(&s)) {
+        /* The deal in progress shows its hands: it goes, with its actions. */
+        while (rec->n_deals > s.t.deal) {
+            rec_deal *d = &rec->deals[--rec->n_deals];
+            for (int i = 0; i < N_SECTIONS; i++) {
+                free(d->list[i].v);
+                free(d->list[i].line);
+            }
+        }
+    }
+    /* Every deal kept has its hands, and the first declarer is fixed, so
+     * the record replays without the seed. */
+    rec->first = s.t.first;
+    rec->withheld = true;
+    return 0;
 }
 
 /* --------------------------------------------------------------- writing */
@@ -838,7 +879,10 @@ int barbu_record_write(const barbu_record *rec, char **text, size_t *len, barbu_
         if (*line != '\0' && *line != '#' && strncmp(line, "preset =", 8) != 0)
             put(&w.out, "[Rule \"%s\"]\n", line);
     }
-    put(&w.out, "[Seed \"%" PRIu64 "\"]\n", rec->seed);
+    if (rec->withheld)
+        put(&w.out, "[Seed \"withheld\"]\n");
+    else
+        put(&w.out, "[Seed \"%" PRIu64 "\"]\n", rec->seed);
 
     /* First check that the whole record replays, then lay the deals out
      * in a second replay that writes each section as it goes. */
@@ -1208,6 +1252,12 @@ static int header_tag(reader *rd, const char *key, const char *value)
         return 0;
     }
     if (strcmp(key, "Seed") == 0) {
+        if (strcmp(value, "withheld") == 0) {
+            rec->seed = 0;
+            rec->withheld = true;
+            rd->have_seed = true;
+            return 0;
+        }
         char *end;
         errno = 0;
         unsigned long long v = strtoull(value, &end, 10);
@@ -1243,6 +1293,8 @@ static int finish_header(reader *rd)
         return fail(rd, "not a barbu record (no [Barbu \"1\"] tag)");
     if (!rd->have_rules || !rd->have_seed)
         return fail(rd, "the record needs Rules and Seed tags before its first deal");
+    if (rd->rec->withheld && rd->rec->first < 0)
+        return fail(rd, "a record whose seed is withheld needs a First tag");
     barbu_diag d = {0};
     if (barbu_rules_parse(&rd->rec->rules, rd->rules_text, rd->rules_len, &d) != 0) {
         /* Line 1 of the rules text is the preset; line i + 1 is Rule i. */

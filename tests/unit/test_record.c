@@ -274,12 +274,104 @@ static void test_fife_composed_cuts(void **state)
     barbu_record_free(rec);
 }
 
+/* A running game's record for its players: the deal in progress is gone,
+ * the seed is withheld, and what is left replays, without the seed, to the
+ * scores the game had when its last complete deal ended.  Every preset,
+ * stopped part-way through a deal some way into each game (the Fife games
+ * inside Player and Silly Rounds). */
+static void test_withheld_running_games(void **state)
+{
+    (void)state;
+    static barbu_action acts[BARBU_MAX_ACTIONS];
+    for (int p = 0; barbu_preset_name(p); p++) {
+        barbu_rules r;
+        assert_int_equal(barbu_rules_preset(&r, barbu_preset_name(p)), 0);
+        for (uint64_t seed = 11; seed <= 16; seed++) {
+            barbu_state s;
+            assert_int_equal(barbu_init(&s, &r, seed), 0);
+            barbu_record *rec = barbu_record_new(&r, seed);
+            assert_non_null(rec);
+            barbu_rng rng;
+            barbu_rng_seed(&rng, seed);
+            int stop_deal = (int)((seed * 7 + (uint64_t)p) % 23) + 1;
+            int32_t totals[4] = {0};
+            int completed = 0;
+            while (!barbu_over(&s) && !(s.t.deal == stop_deal && s.t.acted == 3)) {
+                int n = barbu_legal(&s, acts, BARBU_MAX_ACTIONS);
+                assert_true(n > 0);
+                if (n > BARBU_MAX_ACTIONS)
+                    n = BARBU_MAX_ACTIONS;
+                barbu_action a = acts[barbu_rng_below(&rng, (uint32_t)n)];
+                barbu_state before = s;
+                assert_int_equal(barbu_apply(&s, &a), 0);
+                assert_int_equal(barbu_record_add(rec, &before, &a), 0);
+                if (s.t.deal != before.t.deal) {
+                    memcpy(totals, s.t.total, sizeof totals);
+                    completed = s.t.deal;
+                }
+            }
+            bool over = barbu_over(&s);
+            assert_int_equal(barbu_record_withhold(rec), 0);
+            assert_true(barbu_record_withheld(rec));
+            char *text;
+            size_t len;
+            barbu_diag diag = {0};
+            assert_int_equal(barbu_record_write(rec, &text, &len, &diag), 0);
+            assert_non_null(strstr(text, "[Seed \"withheld\"]"));
+            char seed_tag[64];
+            snprintf(seed_tag, sizeof seed_tag, "[Seed \"%d\"]", (int)seed);
+            assert_null(strstr(text, seed_tag));
+            /* No deal past the last complete one. */
+            char deal_tag[32];
+            snprintf(deal_tag, sizeof deal_tag, "[Deal \"%d\"]", completed + 1);
+            if (!over)
+                assert_null(strstr(text, deal_tag));
+            barbu_record *back;
+            int err = barbu_record_read(text, len, &back, &diag);
+            if (err)
+                print_error("%s: line %d: %s\n", barbu_preset_name(p), diag.line, diag.msg);
+            assert_int_equal(err, 0);
+            barbu_state t;
+            err = barbu_record_replay(back, &t, NULL, NULL, &diag);
+            if (err)
+                print_error("%s seed %d: line %d: %s\n", barbu_preset_name(p), (int)seed, diag.line,
+                            diag.msg);
+            assert_int_equal(err, 0);
+            assert_int_equal(t.t.deal, completed);
+            assert_memory_equal(t.t.total, totals, sizeof totals);
+            /* Written again, the withheld record is the same text. */
+            char *again;
+            size_t len2;
+            assert_int_equal(barbu_record_write(back, &again, &len2, &diag), 0);
+            assert_int_equal(len, len2);
+            assert_memory_equal(text, again, len);
+            free(again);
+            free(text);
+            barbu_record_free(back);
+            barbu_record_free(rec);
+        }
+    }
+    /* Without the hands a withheld record cannot be replayed. */
+    const char *bad = "[Barbu \"1\"]\n[Rules \"uk\"]\n[Seed \"withheld\"]\n[First \"N\"]\n"
+                      "[Deal \"1\"]\n[Contract \"no-tricks\"]\n";
+    barbu_record *rec;
+    barbu_diag diag = {0};
+    assert_int_equal(barbu_record_read(bad, strlen(bad), &rec, &diag), 0);
+    barbu_state t;
+    assert_int_not_equal(barbu_record_replay(rec, &t, NULL, NULL, &diag), 0);
+    assert_non_null(strstr(diag.msg, "withheld"));
+    barbu_record_free(rec);
+    const char *no_first = "[Barbu \"1\"]\n[Rules \"uk\"]\n[Seed \"withheld\"]\n[Deal \"1\"]\n";
+    assert_int_not_equal(barbu_record_read(no_first, strlen(no_first), &rec, &diag), 0);
+    assert_non_null(strstr(diag.msg, "First"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden_round_trip),  cmocka_unit_test(test_fife_random_games),
         cmocka_unit_test(test_fife_syntax_errors), cmocka_unit_test(test_fife_replay_errors),
-        cmocka_unit_test(test_fife_composed_cuts),
+        cmocka_unit_test(test_fife_composed_cuts), cmocka_unit_test(test_withheld_running_games),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
