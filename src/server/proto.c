@@ -1,0 +1,967 @@
+/*
+ * proto.c - the client messages of docs/protocol.md and the JSON pieces the
+ * server sends about them: a strict decoder (size, schema, unknown and
+ * missing fields, ranges), actions both ways, errors and results.  The view
+ * object and its parser live in proto_view.c.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto.h"
+
+static const char *const TYPE_NAMES[PROTO_N_TYPES] = {
+    "hello", "tables", "create", "sit", "kibitz", "leave", "bot", "act", "chat", "score", "record",
+};
+
+/* The fields each message may carry, besides "type" and "id". */
+static const char *const TYPE_FIELDS[PROTO_N_TYPES][12] = {
+    [PROTO_HELLO] = {"version", "name", "token"},
+    [PROTO_TABLES] = {0},
+    [PROTO_CREATE] = {"rules", "house", "seed", "kibitz", "grace", "takeover", "bots", "level",
+                      "delay", "sit"},
+    [PROTO_SIT] = {"table", "seat"},
+    [PROTO_KIBITZ] = {"table", "seat"},
+    [PROTO_LEAVE] = {0},
+    [PROTO_BOT] = {"seat", "level"},
+    [PROTO_ACT] = {"action", "at"},
+    [PROTO_CHAT] = {"text"},
+    [PROTO_SCORE] = {"table"},
+    [PROTO_RECORD] = {"table"},
+};
+
+static const char *const ACTION_NAMES[] = {"declare", "bid", "play",   "pass",
+                                           "pass_on", "cut", "arrange"};
+#define N_ACTIONS ((int)(sizeof ACTION_NAMES / sizeof ACTION_NAMES[0]))
+
+/* The fields of each action, besides "type". */
+static const char *const ACTION_FIELDS[N_ACTIONS][4] = {
+    [BARBU_ACT_DECLARE] = {"seat", "contracts", "trump", "rank"},
+    [BARBU_ACT_BID] = {"seat", "double", "redouble"},
+    [BARBU_ACT_PLAY] = {"seat", "cards"},
+    [BARBU_ACT_PASS] = {"seat"},
+    [BARBU_ACT_PASS_ON] = {"seat", "cards"},
+    [BARBU_ACT_CUT] = {"seat"},
+    [BARBU_ACT_ARRANGE] = {"seat", "back", "middle"},
+};
+
+static const char SEAT_LETTERS[] = "NESW";
+static const char SUIT_LETTERS[] = "CDHS"; /* by suit index: clubs first */
+static const char RANK_LETTERS[] = "??23456789TJQKA";
+
+/* ------------------------------------------------------------ small words */
+
+const char *proto_type_name(int type)
+{
+    return type >= 0 && type < PROTO_N_TYPES ? TYPE_NAMES[type] : "?";
+}
+
+const char *proto_seat_name(int seat)
+{
+    static const char *const names[] = {"N", "E", "S", "W", "all"};
+    return seat >= 0 && seat <= PROTO_SEAT_ALL ? names[seat] : "?";
+}
+
+int proto_seat_read(const char *text)
+{
+    if (text == NULL || text[0] == '\0' || text[1] != '\0')
+        return -1;
+    const char *p = strchr(SEAT_LETTERS, text[0]);
+    return p != NULL ? (int)(p - SEAT_LETTERS) : -1;
+}
+
+int proto_card_read(const char *text)
+{
+    const char *end;
+    int card = barbu_card_parse(text, &end);
+    return card >= 0 && *end == '\0' ? card : -1;
+}
+
+const char *proto_phase_name(int phase)
+{
+    static const char *const names[] = {"cut",     "declare", "pass_on", "bid",
+                                        "arrange", "play",    "over"};
+    return phase >= 0 && phase <= BARBU_PHASE_OVER ? names[phase] : "?";
+}
+
+const char *proto_kind_name(int kind)
+{
+    static const char *const names[] = {"tricks",   "trumps", "domino",
+                                        "patience", "ravage", "chinese"};
+    return kind >= 0 && kind <= BARBU_KIND_CHINESE ? names[kind] : "?";
+}
+
+int proto_fail(proto_error *err, const char *code, const char *fmt, ...)
+{
+    err->code = code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->text, sizeof err->text, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* At most max bytes of a client's text for an error, cut between
+ * characters so that the error stays valid UTF-8. */
+static const char *clip(const char *text, char *buf, size_t max)
+{
+    size_t n = strlen(text);
+    if (n > max) {
+        n = max;
+        while (n > 0 && ((unsigned char)text[n] & 0xc0) == 0x80)
+            n--;
+    }
+    memcpy(buf, text, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+/* ------------------------------------------------------------ JSON pieces */
+
+json_t *proto_cards_json(barbu_cards cards)
+{
+    json_t *a = json_array();
+    for (int card = 63; a != NULL && card >= 0; card--) {
+        if (!(cards & BARBU_BIT(card)))
+            continue;
+        char text[8];
+        barbu_card_format((barbu_card)card, BARBU_FMT_ASCII, text, sizeof text);
+        if (json_array_append_new(a, json_string(text)) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+json_t *proto_seats_json(unsigned seats)
+{
+    json_t *a = json_array();
+    for (int seat = 0; a != NULL && seat < 4; seat++) {
+        if (((seats >> seat) & 1) && json_array_append_new(a, json_string(proto_seat_name(seat)))) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+json_t *proto_contracts_json(const barbu_rules *rules, unsigned contracts)
+{
+    json_t *a = json_array();
+    for (int c = 0; a != NULL && c < rules->n_contracts; c++) {
+        if (((contracts >> c) & 1) &&
+            json_array_append_new(a, json_string(rules->contract[c].key))) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+json_t *proto_cut_json(int cut)
+{
+    if (cut == BARBU_JOKER)
+        return json_string("Joker");
+    if (cut == BARBU_BRIDGE)
+        return json_string("Bridge");
+    if (cut < 0 || cut >= 64 || BARBU_RANK(cut) < 2 || BARBU_RANK(cut) > 6)
+        return NULL;
+    char text[8];
+    barbu_card_format((barbu_card)cut, BARBU_FMT_ASCII, text, sizeof text);
+    return json_string(text);
+}
+
+/* Sets obj[key] to a new value, remembering a failure (out of memory) in
+ * *ok; a NULL value is a failure. */
+static void put(json_t *obj, const char *key, json_t *value, bool *ok)
+{
+    if (json_object_set_new(obj, key, value) != 0)
+        *ok = false;
+}
+
+/* A one-letter string: a suit or a rank. */
+static json_t *letter_json(char c)
+{
+    char text[2] = {c, '\0'};
+    return json_string(text);
+}
+
+json_t *proto_action_json(const barbu_rules *rules, const barbu_action *action, bool show_cards)
+{
+    if (action->type >= N_ACTIONS)
+        return NULL;
+    json_t *o = json_object();
+    if (o == NULL)
+        return NULL;
+    bool ok = true;
+    put(o, "type", json_string(ACTION_NAMES[action->type]), &ok);
+    put(o, "seat", json_string(proto_seat_name(action->seat)), &ok);
+    switch (action->type) {
+    case BARBU_ACT_DECLARE:
+        put(o, "contracts", proto_contracts_json(rules, action->contracts), &ok);
+        if (action->trump >= 0 && action->trump < 4)
+            put(o, "trump", letter_json(SUIT_LETTERS[action->trump]), &ok);
+        if (action->rank >= 2 && action->rank <= BARBU_ACE)
+            put(o, "rank", letter_json(RANK_LETTERS[action->rank]), &ok);
+        break;
+    case BARBU_ACT_BID:
+        if (action->doubles)
+            put(o, "double", proto_seats_json(action->doubles), &ok);
+        if (action->redoubles)
+            put(o, "redouble", proto_seats_json(action->redoubles), &ok);
+        break;
+    case BARBU_ACT_PLAY:
+        put(o, "cards", proto_cards_json(action->cards), &ok);
+        break;
+    case BARBU_ACT_PASS_ON:
+        if (show_cards)
+            put(o, "cards", proto_cards_json(action->cards), &ok);
+        break;
+    case BARBU_ACT_ARRANGE:
+        if (show_cards) {
+            put(o, "back", proto_cards_json(action->cards), &ok);
+            put(o, "middle", proto_cards_json(action->middle), &ok);
+        }
+        break;
+    default:
+        break;
+    }
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+json_t *proto_legal_json(const barbu_view *view)
+{
+    const barbu_table *t = &view->t;
+    if (t->to_move < 0 || view->seat != t->to_move || t->phase == BARBU_PHASE_ARRANGE)
+        return NULL;
+    barbu_action *list = malloc(PROTO_MAX_LEGAL * sizeof *list);
+    if (list == NULL)
+        return NULL;
+    int n = barbu_view_legal(view, list, PROTO_MAX_LEGAL);
+    if (n > PROTO_MAX_LEGAL)
+        n = PROTO_MAX_LEGAL;
+    json_t *a = json_array();
+    for (int i = 0; a != NULL && i < n; i++) {
+        if (json_array_append_new(a, proto_action_json(view->rules, &list[i], true)) != 0) {
+            json_decref(a);
+            a = NULL;
+        }
+    }
+    free(list);
+    return a;
+}
+
+json_t *proto_error_json(const proto_error *err)
+{
+    json_t *o = json_object();
+    if (o == NULL)
+        return NULL;
+    bool ok = true;
+    put(o, "type", json_string("error"), &ok);
+    put(o, "code", json_string(err->code != NULL ? err->code : "server"), &ok);
+    /* The text quotes a client's bytes only as clip() cuts them, so it is
+     * valid UTF-8; should jansson still refuse it, a plain sentence stands
+     * in rather than no error at all. */
+    put(o, "text", json_string(err->text), &ok);
+    if (!ok) {
+        ok = true;
+        put(o, "text", json_string("the message was refused"), &ok);
+    }
+    if (err->re != NULL)
+        put(o, "re", json_string(err->re), &ok);
+    if (err->has_id)
+        put(o, "id", json_integer(err->id), &ok);
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+char *proto_dump(const json_t *msg, size_t *len)
+{
+    char *text = json_dumps(msg, JSON_COMPACT);
+    if (text != NULL && len != NULL)
+        *len = strlen(text);
+    return text;
+}
+
+/* ---------------------------------------------------------------- decoder */
+
+/* What the decoder is reading: for the words of its errors. */
+typedef struct reader {
+    proto_error *err;
+    const char *msg; /* "create", or "action" inside act */
+} reader;
+
+static bool listed(const char *const *fields, int n, const char *key)
+{
+    for (int i = 0; i < n && fields[i] != NULL; i++)
+        if (strcmp(fields[i], key) == 0)
+            return true;
+    return false;
+}
+
+/* Refuses a field that is not in the list (nor "type" and, for a message,
+ * "id").  The key is quoted at most in part, since it may be long. */
+static int check_fields(reader *rd, const json_t *obj, const char *const *fields, int n,
+                        bool with_id)
+{
+    const char *key;
+    json_t *value;
+    json_object_foreach((json_t *)obj, key, value)
+    {
+        (void)value;
+        if (strcmp(key, "type") == 0 || (with_id && strcmp(key, "id") == 0))
+            continue;
+        if (!listed(fields, n, key)) {
+            char q[48];
+            return proto_fail(rd->err, "bad_field", "unknown field \"%s\" in %s", clip(key, q, 40),
+                              rd->msg);
+        }
+    }
+    return 0;
+}
+
+static int missing(reader *rd, const char *key)
+{
+    return proto_fail(rd->err, "bad_field", "missing field \"%s\" in %s", key, rd->msg);
+}
+
+static int wrong_type(reader *rd, const char *key, const char *what)
+{
+    return proto_fail(rd->err, "bad_field", "field \"%s\" in %s must be %s", key, rd->msg, what);
+}
+
+/* The field's value when it has the JSON type wanted: 1 and *out set, 0
+ * when absent (an error when required), -1 when refused. */
+static int field(reader *rd, const json_t *obj, const char *key, json_type type, bool required,
+                 json_t **out)
+{
+    static const char *const WHAT[] = {
+        [JSON_OBJECT] = "an object",       [JSON_ARRAY] = "an array", [JSON_STRING] = "a string",
+        [JSON_INTEGER] = "a whole number", [JSON_REAL] = "a number",  [JSON_TRUE] = "true or false",
+        [JSON_FALSE] = "true or false",    [JSON_NULL] = "null",
+    };
+    json_t *v = json_object_get(obj, key);
+    *out = NULL;
+    if (v == NULL)
+        return required ? missing(rd, key) : 0;
+    bool same = json_typeof(v) == type || (type == JSON_TRUE && json_typeof(v) == JSON_FALSE);
+    if (!same)
+        return wrong_type(rd, key, WHAT[type]);
+    *out = v;
+    return 1;
+}
+
+static int get_int(reader *rd, const json_t *obj, const char *key, bool required, json_int_t min,
+                   json_int_t max, json_int_t *out)
+{
+    json_t *v = NULL;
+    int got = field(rd, obj, key, JSON_INTEGER, required, &v);
+    if (got <= 0)
+        return got;
+    json_int_t n = json_integer_value(v);
+    if (n < min || n > max)
+        return proto_fail(rd->err, "bad_value", "\"%s\" in %s must be from %lld to %lld", key,
+                          rd->msg, (long long)min, (long long)max);
+    *out = n;
+    return 1;
+}
+
+static int get_string(reader *rd, const json_t *obj, const char *key, bool required,
+                      const char **out, size_t *len)
+{
+    json_t *v = NULL;
+    int got = field(rd, obj, key, JSON_STRING, required, &v);
+    if (got <= 0)
+        return got;
+    *out = json_string_value(v);
+    *len = json_string_length(v);
+    /* jansson refuses "\u0000" unless asked to allow it; this keeps the
+     * rule even if it were. */
+    if (strlen(*out) != *len)
+        return proto_fail(rd->err, "bad_value", "\"%s\" in %s holds a NUL character", key, rd->msg);
+    return 1;
+}
+
+/* A seat name; "all" when allowed (kibitz), which is PROTO_SEAT_ALL. */
+static int read_seat(reader *rd, const char *key, const char *text, bool all_ok)
+{
+    int seat = proto_seat_read(text);
+    if (seat >= 0)
+        return seat;
+    if (strcmp(text, "all") == 0) {
+        if (all_ok)
+            return PROTO_SEAT_ALL;
+        return proto_fail(rd->err, "bad_seat", "\"%s\" in %s must be one seat, not \"all\"", key,
+                          rd->msg);
+    }
+    return proto_fail(rd->err, "bad_value", "\"%s\" in %s must be \"N\", \"E\", \"S\" or \"W\"",
+                      key, rd->msg);
+}
+
+static int get_seat(reader *rd, const json_t *obj, const char *key, bool required, bool all_ok,
+                    int8_t *out)
+{
+    const char *text;
+    size_t len;
+    int got = get_string(rd, obj, key, required, &text, &len);
+    if (got <= 0)
+        return got;
+    int seat = read_seat(rd, key, text, all_ok);
+    if (seat < 0)
+        return -1;
+    *out = (int8_t)seat;
+    return 1;
+}
+
+/* An array of distinct seats, as a bit per seat. */
+static int get_seats(reader *rd, const json_t *obj, const char *key, bool required, uint8_t *out)
+{
+    json_t *a = NULL;
+    int got = field(rd, obj, key, JSON_ARRAY, required, &a);
+    if (got <= 0)
+        return got;
+    unsigned seats = 0;
+    size_t i;
+    json_t *v = NULL;
+    json_array_foreach(a, i, v)
+    {
+        if (!json_is_string(v))
+            return wrong_type(rd, key, "an array of seats");
+        int seat = read_seat(rd, key, json_string_value(v), false);
+        if (seat < 0)
+            return -1;
+        if ((seats >> seat) & 1)
+            return proto_fail(rd->err, "bad_value", "\"%s\" in %s names %s twice", key, rd->msg,
+                              proto_seat_name(seat));
+        seats |= 1u << seat;
+    }
+    *out = (uint8_t)seats;
+    return 1;
+}
+
+/* An array of distinct cards, each string exactly a card. */
+static int get_cards(reader *rd, const json_t *obj, const char *key, bool required,
+                     size_t min_count, barbu_cards *out)
+{
+    json_t *a = NULL;
+    int got = field(rd, obj, key, JSON_ARRAY, required, &a);
+    if (got <= 0)
+        return got;
+    if (json_array_size(a) < min_count)
+        return proto_fail(rd->err, "bad_value", "\"%s\" in %s must hold at least %zu card%s", key,
+                          rd->msg, min_count, min_count == 1 ? "" : "s");
+    barbu_cards cards = 0;
+    size_t i;
+    json_t *v = NULL;
+    char q[24];
+    json_array_foreach(a, i, v)
+    {
+        if (!json_is_string(v))
+            return wrong_type(rd, key, "an array of cards");
+        int card = proto_card_read(json_string_value(v));
+        if (card < 0)
+            return proto_fail(rd->err, "bad_value", "\"%s\" in %s of %s is not a card",
+                              clip(json_string_value(v), q, 20), key, rd->msg);
+        if (cards & BARBU_BIT(card))
+            return proto_fail(rd->err, "bad_value", "\"%s\" in %s names %s twice", key, rd->msg,
+                              clip(json_string_value(v), q, 20));
+        cards |= BARBU_BIT(card);
+    }
+    *out = cards;
+    return 1;
+}
+
+/* One of a few words: its index, or -1 with "bad_value". */
+static int get_word(reader *rd, const json_t *obj, const char *key, const char *const *words, int n,
+                    int *out)
+{
+    const char *text;
+    size_t len;
+    int got = get_string(rd, obj, key, false, &text, &len);
+    if (got <= 0)
+        return got;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(text, words[i]) == 0) {
+            *out = i;
+            return 1;
+        }
+    }
+    char q[24];
+    return proto_fail(rd->err, "bad_value", "\"%s\" in %s may not be \"%s\"", key, rd->msg,
+                      clip(text, q, 20));
+}
+
+bool proto_name_ok(const char *name)
+{
+    if (name == NULL)
+        return false;
+    size_t n = strlen(name);
+    if (n < 1 || n > PROTO_MAX_NAME || name[0] == ' ' || name[n - 1] == ' ')
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = name[i];
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  c == '_' || c == '-' || c == '.' || (c == ' ' && name[i - 1] != ' ');
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+static bool token_ok(const char *token, size_t len)
+{
+    if (len != PROTO_TOKEN_LEN)
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (!((token[i] >= '0' && token[i] <= '9') || (token[i] >= 'a' && token[i] <= 'f')))
+            return false;
+    return true;
+}
+
+/* A decimal seed from 0 to 2^64 - 1: digits only, at most 20 of them. */
+static bool seed_parse(const char *text, size_t len, uint64_t *out)
+{
+    if (len < 1 || len > 20)
+        return false;
+    uint64_t v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] < '0' || text[i] > '9')
+            return false;
+        unsigned d = (unsigned)(text[i] - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
+static bool level_ok(const char *text, size_t len)
+{
+    if (len < 1 || len > 15)
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (text[i] < 'a' || text[i] > 'z')
+            return false;
+    return true;
+}
+
+/* Whether the bytes are valid UTF-8 without control characters (C0, DEL,
+ * C1): what a chat line may hold. */
+static bool chat_bytes_ok(const unsigned char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        unsigned c = s[i];
+        if (c < 0x20 || c == 0x7f)
+            return false;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        int more;
+        unsigned cp, min;
+        if (c >= 0xc2 && c <= 0xdf) {
+            more = 1, cp = c & 0x1f, min = 0x80;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            more = 2, cp = c & 0x0f, min = 0x800;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            more = 3, cp = c & 0x07, min = 0x10000;
+        } else {
+            return false;
+        }
+        if (len - i <= (size_t)more)
+            return false;
+        for (int k = 1; k <= more; k++) {
+            if ((s[i + k] & 0xc0) != 0x80)
+                return false;
+            cp = cp << 6 | (s[i + k] & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
+            (cp >= 0x80 && cp <= 0x9f))
+            return false;
+        i += (size_t)more + 1;
+    }
+    return true;
+}
+
+static int decode_action(reader *msg_rd, const json_t *obj, proto_action *a)
+{
+    reader rd = {msg_rd->err, "action"};
+    char q[24];
+    memset(a, 0, sizeof *a);
+    a->trump = -1;
+    a->seat = -1;
+    json_t *type_v = json_object_get(obj, "type");
+    if (type_v == NULL)
+        return missing(&rd, "type");
+    if (!json_is_string(type_v))
+        return wrong_type(&rd, "type", "a string");
+    const char *type = json_string_value(type_v);
+    int kind = -1;
+    for (int i = 0; i < N_ACTIONS; i++)
+        if (strcmp(type, ACTION_NAMES[i]) == 0)
+            kind = i;
+    if (kind < 0)
+        return proto_fail(rd.err, "bad_value", "\"%s\" is not an action", clip(type, q, 20));
+    a->type = (uint8_t)kind;
+    if (check_fields(&rd, obj, ACTION_FIELDS[kind], 4, false) != 0)
+        return -1;
+    /* An entry of a view's "legal" list names its seat, so a client may
+     * send one back as it came; the seat must then be the sender's. */
+    if (get_seat(&rd, obj, "seat", false, false, &a->seat) < 0)
+        return -1;
+    switch (kind) {
+    case BARBU_ACT_DECLARE: {
+        json_t *list = NULL;
+        if (field(&rd, obj, "contracts", JSON_ARRAY, true, &list) < 0)
+            return -1;
+        size_t n = json_array_size(list);
+        if (n < 1 || n > BARBU_MAX_CONTRACTS)
+            return proto_fail(rd.err, "bad_value", "\"contracts\" in action must hold 1 to %d keys",
+                              BARBU_MAX_CONTRACTS);
+        size_t i;
+        json_t *v = NULL;
+        json_array_foreach(list, i, v)
+        {
+            if (!json_is_string(v))
+                return wrong_type(&rd, "contracts", "an array of contract keys");
+            const char *key = json_string_value(v);
+            size_t len = json_string_length(v);
+            if (len < 1 || len >= sizeof a->contracts[0] || strlen(key) != len)
+                return proto_fail(rd.err, "bad_value", "\"%s\" is not a contract key",
+                                  clip(key, q, 20));
+            for (size_t k = 0; k < i; k++)
+                if (strcmp(a->contracts[k], key) == 0)
+                    return proto_fail(rd.err, "bad_value", "contract \"%s\" is named twice", key);
+            memcpy(a->contracts[i], key, len + 1);
+        }
+        a->n_contracts = (uint8_t)n;
+        const char *text;
+        size_t len;
+        int got = get_string(&rd, obj, "trump", false, &text, &len);
+        if (got < 0)
+            return -1;
+        if (got > 0) {
+            const char *p = len == 1 ? strchr(SUIT_LETTERS, text[0]) : NULL;
+            if (p == NULL)
+                return proto_fail(rd.err, "bad_value",
+                                  "\"trump\" in action must be \"S\", \"H\", \"D\" or \"C\"");
+            a->trump = (int8_t)(p - SUIT_LETTERS);
+        }
+        got = get_string(&rd, obj, "rank", false, &text, &len);
+        if (got < 0)
+            return -1;
+        if (got > 0) {
+            const char *p = len == 1 ? strchr(RANK_LETTERS + 2, text[0]) : NULL;
+            if (p == NULL)
+                return proto_fail(rd.err, "bad_value",
+                                  "\"rank\" in action must be one of 2-9, T, J, Q, K, A");
+            a->rank = (int8_t)(p - RANK_LETTERS);
+        }
+        return 0;
+    }
+    case BARBU_ACT_BID:
+        if (get_seats(&rd, obj, "double", false, &a->doubles) < 0 ||
+            get_seats(&rd, obj, "redouble", false, &a->redoubles) < 0)
+            return -1;
+        return 0;
+    case BARBU_ACT_PLAY:
+        return get_cards(&rd, obj, "cards", true, 1, &a->cards) < 0 ? -1 : 0;
+    case BARBU_ACT_PASS_ON:
+        return get_cards(&rd, obj, "cards", true, 0, &a->cards) < 0 ? -1 : 0;
+    case BARBU_ACT_ARRANGE:
+        if (get_cards(&rd, obj, "back", true, 0, &a->cards) < 0 ||
+            get_cards(&rd, obj, "middle", true, 0, &a->middle) < 0)
+            return -1;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static int decode_hello(reader *rd, const json_t *o, proto_msg *m)
+{
+    json_int_t version;
+    if (get_int(rd, o, "version", true, INT32_MIN, INT32_MAX, &version) < 0)
+        return -1;
+    m->version = (int)version;
+    const char *text;
+    size_t len;
+    int got = get_string(rd, o, "token", false, &text, &len);
+    if (got < 0)
+        return -1;
+    if (got > 0) {
+        if (!token_ok(text, len))
+            return proto_fail(rd->err, "bad_token", "a token is %d lowercase hexadecimal digits",
+                              PROTO_TOKEN_LEN);
+        memcpy(m->token, text, len + 1);
+    }
+    got = get_string(rd, o, "name", m->token[0] == '\0', &text, &len);
+    if (got < 0)
+        return -1;
+    if (got > 0) {
+        if (!proto_name_ok(text))
+            return proto_fail(rd->err, "bad_name",
+                              "a name is 1 to %d letters, digits, '_', '-', '.' and single "
+                              "spaces inside",
+                              PROTO_MAX_NAME);
+        memcpy(m->name, text, len + 1);
+    }
+    return 0;
+}
+
+static int decode_create(reader *rd, const json_t *o, proto_msg *m)
+{
+    const char *text;
+    size_t len;
+    if (get_string(rd, o, "rules", true, &text, &len) < 0)
+        return -1;
+    barbu_rules rules;
+    char q[24];
+    if (len >= sizeof m->rules || barbu_rules_preset(&rules, text) != 0)
+        return proto_fail(rd->err, "bad_rules", "no preset \"%s\" (barbu rules --list)",
+                          clip(text, q, 20));
+    memcpy(m->rules, text, len + 1);
+
+    int got = get_string(rd, o, "house", false, &text, &len);
+    if (got < 0)
+        return -1;
+    if (got > 0) {
+        if (len > PROTO_MAX_HOUSE)
+            return proto_fail(rd->err, "bad_value", "house rules longer than %d bytes",
+                              PROTO_MAX_HOUSE);
+        memcpy(m->house, text, len + 1);
+    }
+
+    got = get_string(rd, o, "seed", false, &text, &len);
+    if (got < 0)
+        return -1;
+    if (got > 0) {
+        if (!seed_parse(text, len, &m->seed))
+            return proto_fail(rd->err, "bad_value",
+                              "\"seed\" must be a decimal number from 0 to 18446744073709551615");
+        m->has_seed = true;
+    }
+
+    static const char *const KIBITZ[] = {"none", "seat", "all"};
+    static const char *const TAKEOVER[] = {"vote", "bot"};
+    int word = 0;
+    if ((got = get_word(rd, o, "kibitz", KIBITZ, 3, &word)) < 0)
+        return -1;
+    if (got > 0)
+        m->kibitz = (uint8_t)word;
+    if ((got = get_word(rd, o, "takeover", TAKEOVER, 2, &word)) < 0)
+        return -1;
+    if (got > 0)
+        m->takeover = (uint8_t)word;
+
+    json_int_t n;
+    if ((got = get_int(rd, o, "grace", false, 0, 3600, &n)) < 0)
+        return -1;
+    if (got > 0)
+        m->grace = (int)n;
+    if ((got = get_int(rd, o, "delay", false, 0, 5000, &n)) < 0)
+        return -1;
+    if (got > 0)
+        m->delay = (int)n;
+
+    if (get_seats(rd, o, "bots", false, &m->bots) < 0)
+        return -1;
+    got = get_string(rd, o, "level", false, &text, &len);
+    if (got < 0)
+        return -1;
+    if (got > 0) {
+        if (!level_ok(text, len))
+            return proto_fail(rd->err, "bad_value", "\"level\" must be 1 to 15 lowercase letters");
+        memcpy(m->level, text, len + 1);
+    }
+    return get_seat(rd, o, "sit", false, false, &m->sit) < 0 ? -1 : 0;
+}
+
+static int decode_chat(reader *rd, const json_t *o, proto_msg *m)
+{
+    const char *text;
+    size_t len;
+    if (get_string(rd, o, "text", true, &text, &len) < 0)
+        return -1;
+    if (!chat_bytes_ok((const unsigned char *)text, len))
+        return proto_fail(rd->err, "bad_text",
+                          "a chat line is UTF-8 text without control characters");
+    while (len > 0 && text[0] == ' ')
+        text++, len--;
+    while (len > 0 && text[len - 1] == ' ')
+        len--;
+    if (len < 1 || len > PROTO_MAX_CHAT)
+        return proto_fail(rd->err, "bad_text", "a chat line holds 1 to %d bytes", PROTO_MAX_CHAT);
+    memcpy(m->text, text, len);
+    m->text[len] = '\0';
+    return 0;
+}
+
+static int decode_fields(reader *rd, const json_t *o, proto_msg *m)
+{
+    json_int_t n;
+    int got;
+    switch (m->type) {
+    case PROTO_HELLO:
+        return decode_hello(rd, o, m);
+    case PROTO_CREATE:
+        return decode_create(rd, o, m);
+    case PROTO_SIT:
+    case PROTO_KIBITZ:
+        if (get_int(rd, o, "table", true, 0, INT64_MAX, &n) < 0)
+            return -1;
+        m->table = (int64_t)n;
+        return get_seat(rd, o, "seat", true, m->type == PROTO_KIBITZ, &m->seat) < 0 ? -1 : 0;
+    case PROTO_BOT: {
+        if (get_seat(rd, o, "seat", true, false, &m->seat) < 0)
+            return -1;
+        const char *text;
+        size_t len;
+        got = get_string(rd, o, "level", false, &text, &len);
+        if (got < 0)
+            return -1;
+        if (got > 0) {
+            if (!level_ok(text, len))
+                return proto_fail(rd->err, "bad_value",
+                                  "\"level\" must be 1 to 15 lowercase letters");
+            memcpy(m->level, text, len + 1);
+        }
+        return 0;
+    }
+    case PROTO_ACT: {
+        json_t *action = NULL;
+        if (field(rd, o, "action", JSON_OBJECT, true, &action) < 0)
+            return -1;
+        if (decode_action(rd, action, &m->action) < 0)
+            return -1;
+        if ((got = get_int(rd, o, "at", false, 0, UINT32_MAX, &n)) < 0)
+            return -1;
+        if (got > 0) {
+            m->has_at = true;
+            m->at = (uint32_t)n;
+        }
+        return 0;
+    }
+    case PROTO_CHAT:
+        return decode_chat(rd, o, m);
+    case PROTO_SCORE:
+    case PROTO_RECORD:
+        if ((got = get_int(rd, o, "table", m->type == PROTO_RECORD, 0, INT64_MAX, &n)) < 0)
+            return -1;
+        m->table = got > 0 ? (int64_t)n : 0;
+        return 0;
+    default:
+        return 0;
+    }
+}
+
+static void msg_defaults(proto_msg *m)
+{
+    memset(m, 0, sizeof *m);
+    m->kibitz = PROTO_KIBITZ_SEAT;
+    m->grace = 300;
+    m->takeover = PROTO_TAKEOVER_VOTE;
+    snprintf(m->level, sizeof m->level, "heuristic");
+    m->delay = 600;
+    m->sit = -1;
+    m->seat = -1;
+    m->action.trump = -1;
+}
+
+int proto_decode(const char *data, size_t len, proto_msg *msg, proto_error *err)
+{
+    memset(err, 0, sizeof *err);
+    msg_defaults(msg);
+    if (len > PROTO_MAX_MESSAGE)
+        return proto_fail(err, "too_big", "a message holds at most %d bytes", PROTO_MAX_MESSAGE);
+    json_error_t jerr;
+    json_t *o = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (o == NULL) {
+        if (json_error_code(&jerr) == json_error_duplicate_key)
+            return proto_fail(err, "bad_field", "a field is named twice: %s", jerr.text);
+        return proto_fail(err, "bad_json", "not JSON: %s", jerr.text);
+    }
+    int rc = -1;
+    if (!json_is_object(o)) {
+        proto_fail(err, "bad_json", "a message is a JSON object");
+        goto done;
+    }
+    /* The type first, so that every later error names the message it
+     * refuses; then the id, so that it is echoed. */
+    json_t *type_v = json_object_get(o, "type");
+    int type = -1;
+    if (json_is_string(type_v)) {
+        for (int i = 0; i < PROTO_N_TYPES; i++)
+            if (strcmp(json_string_value(type_v), TYPE_NAMES[i]) == 0)
+                type = i;
+    }
+    if (type >= 0)
+        err->re = TYPE_NAMES[type];
+    reader rd = {err, type >= 0 ? TYPE_NAMES[type] : "the message"};
+    char q[24];
+    json_int_t id;
+    int got = get_int(&rd, o, "id", false, 0, INT32_MAX, &id);
+    if (got < 0)
+        goto done;
+    if (got > 0) {
+        msg->has_id = err->has_id = true;
+        msg->id = err->id = (int32_t)id;
+    }
+    if (type < 0) {
+        if (type_v == NULL)
+            proto_fail(err, "bad_type", "a message has a \"type\"");
+        else if (!json_is_string(type_v))
+            proto_fail(err, "bad_type", "\"type\" is a string");
+        else
+            proto_fail(err, "bad_type", "no message type \"%s\"",
+                       clip(json_string_value(type_v), q, 20));
+        goto done;
+    }
+    msg->type = (uint8_t)type;
+    if (check_fields(&rd, o, TYPE_FIELDS[type], 12, true) != 0)
+        goto done;
+    rc = decode_fields(&rd, o, msg);
+done:
+    json_decref(o);
+    return rc;
+}
+
+int proto_action_resolve(const proto_action *in, const barbu_rules *rules, int seat,
+                         barbu_action *out, proto_error *err)
+{
+    *out = barbu_act(in->type, seat);
+    if (in->type >= N_ACTIONS)
+        return proto_fail(err, "bad_value", "no such action");
+    if (in->seat >= 0 && in->seat != seat)
+        return proto_fail(err, "bad_seat", "the action is %s's, and you sit %s",
+                          proto_seat_name(in->seat), proto_seat_name(seat));
+    if (in->n_contracts > BARBU_MAX_CONTRACTS)
+        return proto_fail(err, "bad_value", "too many contracts");
+    for (int i = 0; i < in->n_contracts; i++) {
+        char key[sizeof in->contracts[0]];
+        memcpy(key, in->contracts[i], sizeof key);
+        key[sizeof key - 1] = '\0';
+        int c = barbu_contract_find(rules, key);
+        if (c < 0)
+            return proto_fail(err, "bad_value", "no contract \"%s\" in these rules", key);
+        out->contracts |= (uint16_t)(1u << c);
+    }
+    out->trump = in->trump;
+    out->rank = in->rank;
+    out->doubles = in->doubles;
+    out->redoubles = in->redoubles;
+    out->cards = in->cards;
+    out->middle = in->middle;
+    return 0;
+}
