@@ -1,0 +1,666 @@
+/*
+ * store_sqlite.c - the store in one SQLite file.
+ *
+ * The file runs in WAL mode with synchronous=NORMAL.  In that mode a
+ * transaction is committed once its frames are written to the WAL, without
+ * waiting for an fsync: a commit survives the server process being killed
+ * (the operating system still holds the write), and only an operating
+ * system crash or a power loss can lose the last few commits.  That is the
+ * trade we want: an append costs microseconds instead of a disk flush.
+ *
+ * Schema version 1 (PRAGMA user_version):
+ *
+ *   sessions(token TEXT PRIMARY KEY, name TEXT UNIQUE, created INTEGER)
+ *   tables(id INTEGER PRIMARY KEY, preset, house, seed TEXT, options,
+ *          state INTEGER, created INTEGER)
+ *   seats(table_id REFERENCES tables, seat 0-3, name, player, token,
+ *         bot INTEGER, level, PRIMARY KEY(table_id, seat))
+ *   actions(table_id REFERENCES tables, n INTEGER, action TEXT,
+ *           PRIMARY KEY(table_id, n))
+ *
+ * The seed is kept as decimal text: a uint64_t does not fit SQLite's signed
+ * integers, and text reads the same in the sqlite3 shell as in the game.
+ * Each statement is prepared once at open and reset after every use.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+#define SCHEMA_VERSION 1
+
+/* How long a statement waits for another connection's lock before giving up. */
+#define BUSY_TIMEOUT_MS 5000
+
+static const char SCHEMA[] = "CREATE TABLE sessions("
+                             "  token TEXT PRIMARY KEY NOT NULL,"
+                             "  name TEXT NOT NULL UNIQUE,"
+                             "  created INTEGER NOT NULL);"
+                             "CREATE TABLE tables("
+                             "  id INTEGER PRIMARY KEY,"
+                             "  preset TEXT NOT NULL,"
+                             "  house TEXT NOT NULL,"
+                             "  seed TEXT NOT NULL,"
+                             "  options TEXT NOT NULL,"
+                             "  state INTEGER NOT NULL,"
+                             "  created INTEGER NOT NULL);"
+                             "CREATE TABLE seats("
+                             "  table_id INTEGER NOT NULL REFERENCES tables(id),"
+                             "  seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),"
+                             "  name TEXT,"
+                             "  player TEXT,"
+                             "  token TEXT,"
+                             "  bot INTEGER NOT NULL,"
+                             "  level TEXT,"
+                             "  PRIMARY KEY (table_id, seat)) WITHOUT ROWID;"
+                             "CREATE TABLE actions("
+                             "  table_id INTEGER NOT NULL REFERENCES tables(id),"
+                             "  n INTEGER NOT NULL,"
+                             "  action TEXT NOT NULL,"
+                             "  PRIMARY KEY (table_id, n)) WITHOUT ROWID;"
+                             "PRAGMA user_version = 1;";
+
+typedef struct bb_sqlite {
+    store base; /* first, so that a store * is a bb_sqlite * */
+    sqlite3 *db;
+    sqlite3_stmt *session_put;
+    sqlite3_stmt *session_forget;
+    sqlite3_stmt *sessions_load;
+    sqlite3_stmt *table_create;
+    sqlite3_stmt *table_set_state;
+    sqlite3_stmt *tables_load;
+    sqlite3_stmt *table_get;
+    sqlite3_stmt *seats_of;
+    sqlite3_stmt *seat_put;
+    sqlite3_stmt *action_append;
+    sqlite3_stmt *action_next;
+    sqlite3_stmt *actions_load;
+} bb_sqlite;
+
+static const struct {
+    size_t offset;
+    const char *sql;
+} STATEMENTS[] = {
+    {offsetof(bb_sqlite, session_put),
+     "INSERT INTO sessions(token, name, created) VALUES (?1, ?2, ?3) "
+     "ON CONFLICT(token) DO UPDATE SET name = excluded.name"},
+    {offsetof(bb_sqlite, session_forget), "DELETE FROM sessions WHERE token = ?1"},
+    {offsetof(bb_sqlite, sessions_load),
+     "SELECT token, name FROM sessions ORDER BY created, token"},
+    {offsetof(bb_sqlite, table_create),
+     "INSERT INTO tables(preset, house, seed, options, state, created) "
+     "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
+    {offsetof(bb_sqlite, table_set_state), "UPDATE tables SET state = ?2 WHERE id = ?1"},
+    {offsetof(bb_sqlite, tables_load),
+     "SELECT id, preset, house, seed, options, state, created FROM tables ORDER BY id"},
+    {offsetof(bb_sqlite, table_get),
+     "SELECT id, preset, house, seed, options, state, created FROM tables WHERE id = ?1"},
+    {offsetof(bb_sqlite, seats_of),
+     "SELECT seat, name, player, token, bot, level FROM seats WHERE table_id = ?1 ORDER BY seat"},
+    {offsetof(bb_sqlite, seat_put),
+     "INSERT INTO seats(table_id, seat, name, player, token, bot, level) "
+     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
+     "ON CONFLICT(table_id, seat) DO UPDATE SET name = excluded.name, "
+     "player = excluded.player, token = excluded.token, bot = excluded.bot, "
+     "level = excluded.level"},
+    /* One statement, so one implicit transaction: the check that n is the
+     * next one and the insert happen under the same write lock. */
+    {offsetof(bb_sqlite, action_append),
+     "INSERT INTO actions(table_id, n, action) SELECT ?1, ?2, ?3 "
+     "WHERE ?2 = (SELECT coalesce(max(n) + 1, 0) FROM actions WHERE table_id = ?1)"},
+    {offsetof(bb_sqlite, action_next),
+     "SELECT coalesce(max(n) + 1, 0) FROM actions WHERE table_id = ?1"},
+    {offsetof(bb_sqlite, actions_load),
+     "SELECT n, action FROM actions WHERE table_id = ?1 ORDER BY n"},
+};
+
+#define N_STATEMENTS (sizeof STATEMENTS / sizeof STATEMENTS[0])
+
+static sqlite3_stmt **statement(bb_sqlite *q, size_t k)
+{
+    return (sqlite3_stmt **)((char *)q + STATEMENTS[k].offset);
+}
+
+static void fail(store *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void fail(store *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->error, sizeof s->error, fmt, ap);
+    va_end(ap);
+}
+
+/* Fills the error with what failed and SQLite's reason, resets the statement
+ * and returns -1. */
+static int fail_sql(bb_sqlite *q, sqlite3_stmt *stmt, const char *what)
+{
+    fail(&q->base, "could not %s: %s", what, sqlite3_errmsg(q->db));
+    if (stmt) {
+        sqlite3_reset(stmt);
+        sqlite3_clear_bindings(stmt);
+    }
+    return -1;
+}
+
+static void finish(sqlite3_stmt *stmt)
+{
+    sqlite3_reset(stmt);
+    sqlite3_clear_bindings(stmt);
+}
+
+/* A callback that calls back into the same load would reset the statement
+ * under its caller's feet; refuse it plainly instead. */
+static int busy(bb_sqlite *q, sqlite3_stmt *stmt, const char *what)
+{
+    if (!sqlite3_stmt_busy(stmt))
+        return 0;
+    fail(&q->base, "%s was called from inside its own callback", what);
+    return -1;
+}
+
+static int bind_text(sqlite3_stmt *stmt, int k, const char *text)
+{
+    if (!text)
+        return sqlite3_bind_null(stmt, k);
+    return sqlite3_bind_text(stmt, k, text, -1, SQLITE_TRANSIENT);
+}
+
+/* Runs a statement that returns no rows; 0 or -1 with the error filled. */
+static int run(bb_sqlite *q, sqlite3_stmt *stmt, const char *what)
+{
+    if (sqlite3_step(stmt) != SQLITE_DONE)
+        return fail_sql(q, stmt, what);
+    finish(stmt);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- sessions */
+
+static int session_put(store *s, const char *token, const char *name)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->session_put;
+    if (!token || !name) {
+        fail(s, "a session needs a token and a name");
+        return -1;
+    }
+    if (bind_text(st, 1, token) || bind_text(st, 2, name) ||
+        sqlite3_bind_int64(st, 3, (sqlite3_int64)time(NULL)))
+        return fail_sql(q, st, "save a session");
+    if (sqlite3_step(st) != SQLITE_DONE) {
+        if (sqlite3_extended_errcode(q->db) == SQLITE_CONSTRAINT_UNIQUE) {
+            fail(s, "the name \"%.80s\" is taken by another session (%s)", name,
+                 sqlite3_errmsg(q->db));
+            finish(st);
+            return -1;
+        }
+        return fail_sql(q, st, "save a session");
+    }
+    finish(st);
+    return 0;
+}
+
+static int session_forget(store *s, const char *token)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    if (bind_text(q->session_forget, 1, token))
+        return fail_sql(q, q->session_forget, "forget a session");
+    return run(q, q->session_forget, "forget a session");
+}
+
+static int sessions_load(store *s, void (*fn)(void *ctx, const char *token, const char *name),
+                         void *ctx)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->sessions_load;
+    if (busy(q, st, "sessions_load"))
+        return -1;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        fn(ctx, (const char *)sqlite3_column_text(st, 0), (const char *)sqlite3_column_text(st, 1));
+    if (rc != SQLITE_DONE)
+        return fail_sql(q, st, "load the sessions");
+    finish(st);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ tables */
+
+static int table_create(store *s, const store_table *t, int64_t *id)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->table_create;
+    if (!t || !t->preset) {
+        fail(s, "a table needs a preset");
+        return -1;
+    }
+    char seed[24];
+    snprintf(seed, sizeof seed, "%" PRIu64, t->seed);
+    /* A table with no house rules or options keeps "" rather than NULL, so
+     * that a loaded table never hands out a NULL where text is promised. */
+    if (bind_text(st, 1, t->preset) || bind_text(st, 2, t->house ? t->house : "") ||
+        bind_text(st, 3, seed) || bind_text(st, 4, t->options ? t->options : "") ||
+        sqlite3_bind_int(st, 5, t->state) || sqlite3_bind_int64(st, 6, t->created))
+        return fail_sql(q, st, "create a table");
+    if (run(q, st, "create a table") < 0)
+        return -1;
+    if (id)
+        *id = sqlite3_last_insert_rowid(q->db);
+    return 0;
+}
+
+static int table_set_state(store *s, int64_t id, int state)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->table_set_state;
+    if (sqlite3_bind_int64(st, 1, id) || sqlite3_bind_int(st, 2, state))
+        return fail_sql(q, st, "set a table's state");
+    if (run(q, st, "set a table's state") < 0)
+        return -1;
+    if (sqlite3_changes(q->db) == 0) {
+        fail(s, "could not set the state of table %" PRId64 ": there is no such table", id);
+        return -1;
+    }
+    return 0;
+}
+
+/* A table and its seats copied out of SQLite, so that the statements can be
+ * reset before the callback runs: the callback may then use the store (to
+ * load the table's actions, say) without disturbing the read in progress. */
+typedef struct loaded_table {
+    store_table t;
+    store_seat seats[4];
+    char *text[4 + 4 * 4]; /* every string above, to free */
+} loaded_table;
+
+static void loaded_free(loaded_table *lt)
+{
+    for (size_t k = 0; k < sizeof lt->text / sizeof lt->text[0]; k++)
+        free(lt->text[k]);
+    memset(lt, 0, sizeof *lt);
+}
+
+/* A copy of column k of the row (NULL for SQL NULL); *ok turns false when
+ * memory runs out. */
+static char *column_copy(sqlite3_stmt *st, int k, bool *ok)
+{
+    const unsigned char *text = sqlite3_column_text(st, k);
+    if (!text)
+        return NULL;
+    char *copy = strdup((const char *)text);
+    if (!copy)
+        *ok = false;
+    return copy;
+}
+
+static bool parse_seed(const char *text, uint64_t *seed)
+{
+    if (!text || *text < '0' || *text > '9')
+        return false;
+    uint64_t value = 0;
+    for (const char *p = text; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return false;
+        unsigned digit = (unsigned)(*p - '0');
+        if (value > (UINT64_MAX - digit) / 10)
+            return false;
+        value = value * 10 + digit;
+    }
+    *seed = value;
+    return true;
+}
+
+/* Reads the table row under st (columns as in tables_load) and its seats.
+ * Leaves st as it was; resets seats_of.  0 or -1. */
+static int read_table(bb_sqlite *q, sqlite3_stmt *st, loaded_table *lt)
+{
+    memset(lt, 0, sizeof *lt);
+    bool ok = true;
+    lt->t.id = sqlite3_column_int64(st, 0);
+    lt->text[0] = column_copy(st, 1, &ok);
+    lt->text[1] = column_copy(st, 2, &ok);
+    lt->text[2] = column_copy(st, 4, &ok);
+    lt->t.preset = lt->text[0] ? lt->text[0] : "";
+    lt->t.house = lt->text[1] ? lt->text[1] : "";
+    lt->t.options = lt->text[2] ? lt->text[2] : "";
+    if (!parse_seed((const char *)sqlite3_column_text(st, 3), &lt->t.seed)) {
+        fail(&q->base, "table %" PRId64 " has a malformed seed in the database", lt->t.id);
+        loaded_free(lt);
+        return -1;
+    }
+    lt->t.state = sqlite3_column_int(st, 5);
+    lt->t.created = sqlite3_column_int64(st, 6);
+    for (int k = 0; k < 4; k++)
+        lt->seats[k].seat = k;
+
+    sqlite3_stmt *seats = q->seats_of;
+    if (sqlite3_bind_int64(seats, 1, lt->t.id)) {
+        loaded_free(lt);
+        return fail_sql(q, seats, "load a table's seats");
+    }
+    int rc;
+    while ((rc = sqlite3_step(seats)) == SQLITE_ROW) {
+        int k = sqlite3_column_int(seats, 0);
+        if (k < 0 || k > 3)
+            continue; /* the schema's CHECK keeps these out */
+        store_seat *seat = &lt->seats[k];
+        char **text = &lt->text[4 + 4 * k];
+        seat->name = text[0] = column_copy(seats, 1, &ok);
+        seat->player = text[1] = column_copy(seats, 2, &ok);
+        seat->token = text[2] = column_copy(seats, 3, &ok);
+        seat->bot = sqlite3_column_int(seats, 4) != 0;
+        seat->level = text[3] = column_copy(seats, 5, &ok);
+    }
+    if (rc != SQLITE_DONE) {
+        loaded_free(lt);
+        return fail_sql(q, seats, "load a table's seats");
+    }
+    finish(seats);
+    if (!ok) {
+        fail(&q->base, "out of memory loading table %" PRId64, lt->t.id);
+        loaded_free(lt);
+        return -1;
+    }
+    return 0;
+}
+
+static int tables_load(store *s,
+                       void (*fn)(void *ctx, const store_table *t, const store_seat seats[4]),
+                       void *ctx)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->tables_load;
+    if (busy(q, st, "tables_load"))
+        return -1;
+    /* Everything is read first and the callbacks run afterwards, so that no
+     * read transaction stays open while the caller works. */
+    loaded_table *all = NULL;
+    size_t n = 0, cap = 0;
+    int rc, result = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (n == cap) {
+            size_t more = cap ? 2 * cap : 16;
+            loaded_table *grown = realloc(all, more * sizeof *all);
+            if (!grown) {
+                fail(s, "out of memory loading the tables");
+                result = -1;
+                break;
+            }
+            all = grown;
+            cap = more;
+        }
+        if (read_table(q, st, &all[n]) < 0) {
+            result = -1;
+            break;
+        }
+        n++;
+    }
+    if (result == 0 && rc != SQLITE_DONE && rc != SQLITE_ROW)
+        result = fail_sql(q, st, "load the tables");
+    finish(st);
+    for (size_t k = 0; k < n; k++) {
+        if (result == 0)
+            fn(ctx, &all[k].t, all[k].seats);
+        loaded_free(&all[k]);
+    }
+    free(all);
+    return result;
+}
+
+static int table_get(store *s, int64_t id,
+                     void (*fn)(void *ctx, const store_table *t, const store_seat seats[4]),
+                     void *ctx)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->table_get;
+    if (busy(q, st, "table_get"))
+        return -1;
+    if (sqlite3_bind_int64(st, 1, id))
+        return fail_sql(q, st, "load a table");
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE) {
+        finish(st);
+        return 0;
+    }
+    if (rc != SQLITE_ROW)
+        return fail_sql(q, st, "load a table");
+    loaded_table lt;
+    int got = read_table(q, st, &lt);
+    finish(st);
+    if (got < 0)
+        return -1;
+    fn(ctx, &lt.t, lt.seats);
+    loaded_free(&lt);
+    return 1;
+}
+
+static int seat_put(store *s, int64_t table, const store_seat *seat)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->seat_put;
+    if (!seat || seat->seat < 0 || seat->seat > 3) {
+        fail(s, "a seat is numbered 0 to 3");
+        return -1;
+    }
+    /* A NULL name frees the seat; the player column is written as given,
+     * since whose score a seat carries outlives whoever sits there. */
+    if (sqlite3_bind_int64(st, 1, table) || sqlite3_bind_int(st, 2, seat->seat) ||
+        bind_text(st, 3, seat->name) || bind_text(st, 4, seat->player) ||
+        bind_text(st, 5, seat->token) || sqlite3_bind_int(st, 6, seat->bot ? 1 : 0) ||
+        bind_text(st, 7, seat->level))
+        return fail_sql(q, st, "save a seat");
+    if (sqlite3_step(st) != SQLITE_DONE) {
+        fail(s, "could not save seat %d of table %" PRId64 ": %s", seat->seat, table,
+             sqlite3_errmsg(q->db));
+        finish(st);
+        return -1;
+    }
+    finish(st);
+    return 0;
+}
+
+/* ----------------------------------------------------------------- actions */
+
+static int action_append(store *s, int64_t table, uint32_t n, const char *text)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->action_append;
+    if (!text) {
+        fail(s, "an action needs its text");
+        return -1;
+    }
+    if (sqlite3_bind_int64(st, 1, table) || sqlite3_bind_int64(st, 2, n) || bind_text(st, 3, text))
+        return fail_sql(q, st, "append an action");
+    /* In autocommit mode the step returns once the insert is committed. */
+    if (sqlite3_step(st) != SQLITE_DONE) {
+        fail(s, "could not append action %" PRIu32 " of table %" PRId64 ": %s", n, table,
+             sqlite3_errmsg(q->db));
+        finish(st);
+        return -1;
+    }
+    finish(st);
+    if (sqlite3_changes(q->db) == 1)
+        return 0;
+
+    /* Nothing was written: n is not the next one.  Say which is. */
+    sqlite3_stmt *next = q->action_next;
+    if (sqlite3_bind_int64(next, 1, table) || sqlite3_step(next) != SQLITE_ROW)
+        return fail_sql(q, next, "find the next action");
+    int64_t expected = sqlite3_column_int64(next, 0);
+    finish(next);
+    fail(s, "action %" PRIu32 " of table %" PRId64 " is out of order: the next is %" PRId64, n,
+         table, expected);
+    return -1;
+}
+
+static int actions_load(store *s, int64_t table,
+                        void (*fn)(void *ctx, uint32_t n, const char *text), void *ctx)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->actions_load;
+    if (busy(q, st, "actions_load"))
+        return -1;
+    if (sqlite3_bind_int64(st, 1, table))
+        return fail_sql(q, st, "load the actions");
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        fn(ctx, (uint32_t)sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1));
+    if (rc != SQLITE_DONE)
+        return fail_sql(q, st, "load the actions");
+    finish(st);
+    return 0;
+}
+
+/* ------------------------------------------------------------ open, close */
+
+static void sqlite_close(store *s)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    if (!q)
+        return;
+    for (size_t k = 0; k < N_STATEMENTS; k++)
+        sqlite3_finalize(*statement(q, k));
+    sqlite3_close(q->db);
+    free(q);
+}
+
+static const struct store_ops SQLITE_OPS = {
+    .close = sqlite_close,
+    .session_put = session_put,
+    .session_forget = session_forget,
+    .sessions_load = sessions_load,
+    .table_create = table_create,
+    .table_set_state = table_set_state,
+    .tables_load = tables_load,
+    .table_get = table_get,
+    .seat_put = seat_put,
+    .action_append = action_append,
+    .actions_load = actions_load,
+};
+
+/* Reads PRAGMA user_version; -1 on error. */
+static int user_version(sqlite3 *db)
+{
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    int version = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+    sqlite3_finalize(st);
+    return version;
+}
+
+/* Sets the connection up and creates the schema of a new file.  0, or -1
+ * with the reason in err. */
+static int prepare_db(sqlite3 *db, const char *path, char *err, size_t cap)
+{
+    /* The version is checked before anything is written, so that a newer
+     * barbu's database is left exactly as it was. */
+    int version = user_version(db);
+    if (version < 0) {
+        snprintf(err, cap, "could not read the schema version of %s: %s", path, sqlite3_errmsg(db));
+        return -1;
+    }
+    if (version > SCHEMA_VERSION) {
+        snprintf(err, cap,
+                 "%s has schema version %d, newer than the %d this barbu understands: "
+                 "use a newer barbu",
+                 path, version, SCHEMA_VERSION);
+        return -1;
+    }
+
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &st, NULL) != SQLITE_OK) {
+        snprintf(err, cap, "could not set WAL mode on %s: %s", path, sqlite3_errmsg(db));
+        return -1;
+    }
+    char mode[16] = "";
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+        snprintf(mode, sizeof mode, "%s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    /* An in-memory database (for tests) has no WAL and needs none. */
+    if (strcmp(mode, "wal") != 0 && strcmp(mode, "memory") != 0) {
+        snprintf(err, cap, "could not set WAL mode on %s (the mode is \"%s\"): %s", path, mode,
+                 sqlite3_errmsg(db));
+        return -1;
+    }
+    if (sqlite3_exec(db, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", NULL, NULL,
+                     NULL) != SQLITE_OK) {
+        snprintf(err, cap, "could not configure %s: %s", path, sqlite3_errmsg(db));
+        return -1;
+    }
+
+    if (version == SCHEMA_VERSION)
+        return 0;
+    /* A new file.  The version is read again under the write lock, in case
+     * another process created the schema in the meantime. */
+    if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+        snprintf(err, cap, "could not create the schema of %s: %s", path, sqlite3_errmsg(db));
+        return -1;
+    }
+    version = user_version(db);
+    if (version == 0 && sqlite3_exec(db, SCHEMA, NULL, NULL, NULL) != SQLITE_OK) {
+        snprintf(err, cap, "could not create the schema of %s: %s", path, sqlite3_errmsg(db));
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        snprintf(err, cap, "could not create the schema of %s: %s", path, sqlite3_errmsg(db));
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    if (version != 0 && version != SCHEMA_VERSION) {
+        snprintf(err, cap, "%s has schema version %d, which this barbu does not understand", path,
+                 version);
+        return -1;
+    }
+    return 0;
+}
+
+store *store_sqlite_open(const char *path, char *err, size_t cap)
+{
+    char scratch[1];
+    if (!err || cap == 0) {
+        err = scratch;
+        cap = sizeof scratch;
+    }
+    if (!path) {
+        snprintf(err, cap, "no database path was given");
+        return NULL;
+    }
+    bb_sqlite *q = calloc(1, sizeof *q);
+    if (!q) {
+        snprintf(err, cap, "out of memory opening %s", path);
+        return NULL;
+    }
+    q->base.ops = &SQLITE_OPS;
+    int rc = sqlite3_open_v2(path, &q->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if (rc != SQLITE_OK) {
+        snprintf(err, cap, "could not open %s: %s", path,
+                 q->db ? sqlite3_errmsg(q->db) : sqlite3_errstr(rc));
+        sqlite_close(&q->base);
+        return NULL;
+    }
+    sqlite3_extended_result_codes(q->db, 1);
+    sqlite3_busy_timeout(q->db, BUSY_TIMEOUT_MS);
+    if (prepare_db(q->db, path, err, cap) < 0) {
+        sqlite_close(&q->base);
+        return NULL;
+    }
+    for (size_t k = 0; k < N_STATEMENTS; k++) {
+        if (sqlite3_prepare_v3(q->db, STATEMENTS[k].sql, -1, SQLITE_PREPARE_PERSISTENT,
+                               statement(q, k), NULL) != SQLITE_OK) {
+            snprintf(err, cap, "could not prepare a statement on %s: %s", path,
+                     sqlite3_errmsg(q->db));
+            sqlite_close(&q->base);
+            return NULL;
+        }
+    }
+    return &q->base;
+}

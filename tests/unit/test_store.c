@@ -1,0 +1,746 @@
+/*
+ * test_store.c - the SQLite store: everything written comes back exactly
+ * after a reopen, actions are appended strictly in order, a newer schema is
+ * refused, an append survives the process being killed, and actions survive
+ * their trip through text.
+ */
+#include <dirent.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "helpers.h"
+#include "store.h"
+
+static char dir[64];
+
+static int make_dir(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/barbu-store-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+    (void)state;
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    struct dirent *e;
+    char path[512];
+    while ((e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    return rmdir(dir);
+}
+
+/* A fresh database file name under the test directory. */
+static void db_path(char *path, size_t cap, const char *name)
+{
+    snprintf(path, cap, "%s/%s.db", dir, name);
+}
+
+static store *open_ok(const char *path)
+{
+    char err[256] = "";
+    store *s = store_sqlite_open(path, err, sizeof err);
+    if (!s)
+        fail_msg("open %s: %s", path, err);
+    return s;
+}
+
+/* ------------------------------------------------------- what comes back */
+
+typedef struct seen_seat {
+    bool present[5]; /* name, player, token, level, and whether any is set */
+    char name[32], player[32], token[32], level[32];
+    bool bot;
+} seen_seat;
+
+typedef struct seen_table {
+    int64_t id;
+    char preset[16], house[64], options[64];
+    uint64_t seed;
+    int state;
+    int64_t created;
+    seen_seat seats[4];
+} seen_table;
+
+typedef struct seen {
+    seen_table tables[8];
+    int n_tables;
+    char tokens[8][32], names[8][32];
+    int n_sessions;
+    char actions[600][STORE_ACTION_TEXT];
+    uint32_t numbers[600];
+    int n_actions;
+} seen;
+
+static void copy_or_null(char *dst, size_t cap, const char *src, bool *present)
+{
+    *present = src != NULL;
+    snprintf(dst, cap, "%s", src ? src : "");
+}
+
+static void on_table(void *ctx, const store_table *t, const store_seat seats[4])
+{
+    seen *v = ctx;
+    assert_true(v->n_tables < 8);
+    seen_table *st = &v->tables[v->n_tables++];
+    memset(st, 0, sizeof *st);
+    st->id = t->id;
+    assert_non_null(t->preset);
+    assert_non_null(t->house);
+    assert_non_null(t->options);
+    snprintf(st->preset, sizeof st->preset, "%s", t->preset);
+    snprintf(st->house, sizeof st->house, "%s", t->house);
+    snprintf(st->options, sizeof st->options, "%s", t->options);
+    st->seed = t->seed;
+    st->state = t->state;
+    st->created = t->created;
+    for (int k = 0; k < 4; k++) {
+        assert_int_equal(seats[k].seat, k);
+        seen_seat *ss = &st->seats[k];
+        copy_or_null(ss->name, sizeof ss->name, seats[k].name, &ss->present[0]);
+        copy_or_null(ss->player, sizeof ss->player, seats[k].player, &ss->present[1]);
+        copy_or_null(ss->token, sizeof ss->token, seats[k].token, &ss->present[2]);
+        copy_or_null(ss->level, sizeof ss->level, seats[k].level, &ss->present[3]);
+        ss->bot = seats[k].bot;
+    }
+}
+
+static void on_session(void *ctx, const char *token, const char *name)
+{
+    seen *v = ctx;
+    assert_true(v->n_sessions < 8);
+    snprintf(v->tokens[v->n_sessions], 32, "%s", token);
+    snprintf(v->names[v->n_sessions], 32, "%s", name);
+    v->n_sessions++;
+}
+
+static void on_action(void *ctx, uint32_t n, const char *text)
+{
+    seen *v = ctx;
+    assert_true(v->n_actions < 600);
+    v->numbers[v->n_actions] = n;
+    snprintf(v->actions[v->n_actions], STORE_ACTION_TEXT, "%s", text);
+    v->n_actions++;
+}
+
+static seen *seen_new(void)
+{
+    seen *v = calloc(1, sizeof *v);
+    assert_non_null(v);
+    return v;
+}
+
+static int count_actions(store *s, int64_t table)
+{
+    seen *v = seen_new();
+    assert_int_equal(s->ops->actions_load(s, table, on_action, v), 0);
+    int n = v->n_actions;
+    for (int k = 0; k < n; k++)
+        assert_int_equal(v->numbers[k], k);
+    free(v);
+    return n;
+}
+
+/* ------------------------------------------------------------- round trip */
+
+static const uint64_t SEEDS[3] = {0, UINT64_C(1) << 63, UINT64_MAX};
+
+static void action_line(int table, int n, char *buf)
+{
+    barbu_action a = barbu_act_play(n & 3, BARBU_CARD(n % 4, 2 + n % 13));
+    a.middle = (uint64_t)table << 40 | (uint64_t)n;
+    store_action_text(&a, buf);
+}
+
+static void check_seat(const seen_seat *ss, const char *name, const char *player, const char *token,
+                       bool bot, const char *level)
+{
+    const char *want[4] = {name, player, token, level};
+    const char *got[4] = {ss->name, ss->player, ss->token, ss->level};
+    for (int k = 0; k < 4; k++) {
+        assert_int_equal(ss->present[k], want[k] != NULL);
+        if (want[k])
+            assert_string_equal(got[k], want[k]);
+    }
+    assert_int_equal(ss->bot, bot);
+}
+
+static void check_everything(store *s, const int64_t ids[3])
+{
+    seen *v = seen_new();
+    assert_int_equal(s->ops->tables_load(s, on_table, v), 0);
+    assert_int_equal(v->n_tables, 3);
+    for (int k = 0; k < 3; k++) {
+        const seen_table *t = &v->tables[k];
+        assert_int_equal(t->id, ids[k]);
+        assert_true(t->seed == SEEDS[k]);
+        assert_int_equal(t->created, 1700000000 + k);
+    }
+    assert_true(v->tables[0].id < v->tables[1].id && v->tables[1].id < v->tables[2].id);
+    assert_string_equal(v->tables[0].preset, "uk");
+    assert_string_equal(v->tables[0].house, "");
+    assert_string_equal(v->tables[0].options, "{\"kibitz\":true}");
+    assert_int_equal(v->tables[0].state, STORE_OVER);
+    assert_string_equal(v->tables[1].preset, "fife");
+    assert_string_equal(v->tables[1].house, "preset = fife\nsets = 2\n");
+    assert_string_equal(v->tables[1].options, "{}");
+    assert_int_equal(v->tables[1].state, STORE_PLAYING);
+    assert_string_equal(v->tables[2].preset, "chinese");
+    assert_int_equal(v->tables[2].state, STORE_WAITING);
+
+    /* Table 0: a person, a bot, a seat left by its player, one never used. */
+    const seen_seat *seats = v->tables[0].seats;
+    check_seat(&seats[0], "alice", "alice", "tok-a", false, NULL);
+    check_seat(&seats[1], "Bot East", "Bot East", NULL, true, "expert");
+    check_seat(&seats[2], NULL, "carol", NULL, false, NULL);
+    check_seat(&seats[3], NULL, NULL, NULL, false, NULL);
+    /* Table 1: a seat written twice keeps the second; a bot before the start. */
+    seats = v->tables[1].seats;
+    check_seat(&seats[0], "bob", NULL, "tok-b", false, NULL);
+    check_seat(&seats[1], NULL, NULL, NULL, false, NULL);
+    check_seat(&seats[2], NULL, NULL, NULL, false, NULL);
+    check_seat(&seats[3], "Bot West", NULL, NULL, true, "random");
+    for (int k = 0; k < 4; k++)
+        check_seat(&v->tables[2].seats[k], NULL, NULL, NULL, false, NULL);
+
+    /* table_get agrees with tables_load. */
+    seen *one = seen_new();
+    assert_int_equal(s->ops->table_get(s, ids[1], on_table, one), 1);
+    assert_int_equal(one->n_tables, 1);
+    assert_memory_equal(&one->tables[0], &v->tables[1], sizeof one->tables[0]);
+    free(one);
+
+    /* Sessions: bob renamed himself, dave was forgotten. */
+    memset(v, 0, sizeof *v);
+    assert_int_equal(s->ops->sessions_load(s, on_session, v), 0);
+    assert_int_equal(v->n_sessions, 3);
+    bool found[3] = {false, false, false};
+    for (int k = 0; k < 3; k++) {
+        if (strcmp(v->tokens[k], "tok-a") == 0) {
+            assert_string_equal(v->names[k], "alice");
+            found[0] = true;
+        } else if (strcmp(v->tokens[k], "tok-b") == 0) {
+            assert_string_equal(v->names[k], "bobby");
+            found[1] = true;
+        } else if (strcmp(v->tokens[k], "tok-c") == 0) {
+            assert_string_equal(v->names[k], "carol");
+            found[2] = true;
+        }
+    }
+    assert_true(found[0] && found[1] && found[2]);
+
+    /* Actions: each table its own, in order, exactly as written. */
+    const int counts[3] = {7, 3, 0};
+    for (int k = 0; k < 3; k++) {
+        memset(v, 0, sizeof *v);
+        assert_int_equal(s->ops->actions_load(s, ids[k], on_action, v), 0);
+        assert_int_equal(v->n_actions, counts[k]);
+        for (int n = 0; n < counts[k]; n++) {
+            char want[STORE_ACTION_TEXT];
+            action_line(k, n, want);
+            assert_int_equal(v->numbers[n], n);
+            assert_string_equal(v->actions[n], want);
+        }
+    }
+    free(v);
+}
+
+static void test_round_trip(void **state)
+{
+    (void)state;
+    char path[128];
+    db_path(path, sizeof path, "round-trip");
+    store *s = open_ok(path);
+
+    const char *presets[3] = {"uk", "fife", "chinese"};
+    const char *houses[3] = {"", "preset = fife\nsets = 2\n", NULL};
+    const char *options[3] = {"{\"kibitz\":true}", "{}", NULL};
+    int64_t ids[3];
+    for (int k = 0; k < 3; k++) {
+        store_table t = {.preset = presets[k],
+                         .house = houses[k],
+                         .seed = SEEDS[k],
+                         .options = options[k],
+                         .state = STORE_WAITING,
+                         .created = 1700000000 + k};
+        assert_int_equal(s->ops->table_create(s, &t, &ids[k]), 0);
+    }
+    assert_int_equal(s->ops->table_set_state(s, ids[0], STORE_PLAYING), 0);
+    assert_int_equal(s->ops->table_set_state(s, ids[0], STORE_OVER), 0);
+    assert_int_equal(s->ops->table_set_state(s, ids[1], STORE_PLAYING), 0);
+    assert_int_equal(s->ops->table_set_state(s, 9999, STORE_PLAYING), -1);
+    assert_non_null(strstr(store_error(s), "9999"));
+
+    store_seat seat0 = {.seat = 0, .name = "alice", .player = "alice", .token = "tok-a"};
+    store_seat seat1 = {
+        .seat = 1, .name = "Bot East", .player = "Bot East", .bot = true, .level = "expert"};
+    store_seat seat2 = {.seat = 2, .name = "carol", .player = "carol", .token = "tok-c"};
+    assert_int_equal(s->ops->seat_put(s, ids[0], &seat0), 0);
+    assert_int_equal(s->ops->seat_put(s, ids[0], &seat1), 0);
+    assert_int_equal(s->ops->seat_put(s, ids[0], &seat2), 0);
+    /* Carol leaves: the seat is free, her score stays hers. */
+    seat2.name = NULL;
+    seat2.token = NULL;
+    assert_int_equal(s->ops->seat_put(s, ids[0], &seat2), 0);
+    store_seat t1s0 = {.seat = 0, .name = "someone", .token = "tok-x"};
+    store_seat t1s3 = {.seat = 3, .name = "Bot West", .bot = true, .level = "random"};
+    assert_int_equal(s->ops->seat_put(s, ids[1], &t1s0), 0);
+    t1s0.name = "bob";
+    t1s0.token = "tok-b";
+    assert_int_equal(s->ops->seat_put(s, ids[1], &t1s0), 0);
+    assert_int_equal(s->ops->seat_put(s, ids[1], &t1s3), 0);
+    /* A seat out of range, and a seat of a table that does not exist. */
+    store_seat bad = {.seat = 4, .name = "x"};
+    assert_int_equal(s->ops->seat_put(s, ids[1], &bad), -1);
+    bad.seat = 0;
+    assert_int_equal(s->ops->seat_put(s, 9999, &bad), -1);
+    assert_non_null(strstr(store_error(s), "FOREIGN KEY"));
+
+    assert_int_equal(s->ops->session_put(s, "tok-a", "alice"), 0);
+    assert_int_equal(s->ops->session_put(s, "tok-b", "bob"), 0);
+    assert_int_equal(s->ops->session_put(s, "tok-c", "carol"), 0);
+    assert_int_equal(s->ops->session_put(s, "tok-d", "dave"), 0);
+    /* A name is one session's: another token may not take it. */
+    assert_int_equal(s->ops->session_put(s, "tok-e", "alice"), -1);
+    assert_non_null(strstr(store_error(s), "alice"));
+    assert_non_null(strstr(store_error(s), "UNIQUE"));
+    assert_int_equal(s->ops->session_put(s, "tok-b", "bobby"), 0);
+    assert_int_equal(s->ops->session_forget(s, "tok-d"), 0);
+
+    const int counts[3] = {7, 3, 0};
+    for (int k = 0; k < 3; k++) {
+        for (int n = 0; n < counts[k]; n++) {
+            char line[STORE_ACTION_TEXT];
+            action_line(k, n, line);
+            assert_int_equal(s->ops->action_append(s, ids[k], (uint32_t)n, line), 0);
+        }
+    }
+
+    check_everything(s, ids);
+    store_close(s);
+    s = open_ok(path);
+    check_everything(s, ids);
+    store_close(s);
+    store_close(NULL);
+}
+
+static void test_out_of_order(void **state)
+{
+    (void)state;
+    char path[128];
+    db_path(path, sizeof path, "order");
+    store *s = open_ok(path);
+    store_table t = {.preset = "uk", .house = "", .seed = 3, .options = "{}"};
+    int64_t id;
+    assert_int_equal(s->ops->table_create(s, &t, &id), 0);
+    char line[STORE_ACTION_TEXT];
+    action_line(0, 0, line);
+    assert_int_equal(s->ops->action_append(s, id, 1, line), -1);
+    char want[128];
+    snprintf(want, sizeof want, "action 1 of table %" PRId64 " is out of order: the next is 0", id);
+    assert_string_equal(store_error(s), want);
+    for (uint32_t n = 0; n < 10; n++)
+        assert_int_equal(s->ops->action_append(s, id, n, line), 0);
+    assert_int_equal(s->ops->action_append(s, id, 12, line), -1);
+    snprintf(want, sizeof want, "action 12 of table %" PRId64 " is out of order: the next is 10",
+             id);
+    assert_string_equal(store_error(s), want);
+    /* Again and behind are refused the same way. */
+    assert_int_equal(s->ops->action_append(s, id, 9, line), -1);
+    assert_int_equal(s->ops->action_append(s, id, 0, line), -1);
+    assert_int_equal(count_actions(s, id), 10);
+    /* The store still works after the refusals, and keeps nothing of them. */
+    assert_int_equal(s->ops->action_append(s, id, 10, line), 0);
+    store_close(s);
+    s = open_ok(path);
+    assert_int_equal(count_actions(s, id), 11);
+    /* A table that does not exist has no actions to follow. */
+    assert_int_equal(s->ops->action_append(s, id + 100, 0, line), -1);
+    assert_int_equal(count_actions(s, id + 100), 0);
+    store_close(s);
+}
+
+static void test_table_get_missing(void **state)
+{
+    (void)state;
+    char path[128];
+    db_path(path, sizeof path, "missing");
+    store *s = open_ok(path);
+    seen *v = seen_new();
+    assert_int_equal(s->ops->table_get(s, 42, on_table, v), 0);
+    assert_int_equal(v->n_tables, 0);
+    store_table t = {.preset = "uk", .house = "", .seed = 1, .options = "{}"};
+    int64_t id;
+    assert_int_equal(s->ops->table_create(s, &t, &id), 0);
+    assert_int_equal(s->ops->table_get(s, id + 1, on_table, v), 0);
+    assert_int_equal(s->ops->table_get(s, id, on_table, v), 1);
+    assert_int_equal(v->n_tables, 1);
+    free(v);
+    store_close(s);
+}
+
+typedef struct reentry {
+    store *s;
+    int tables, actions;
+} reentry;
+
+static void count_one(void *ctx, uint32_t n, const char *text)
+{
+    (void)n;
+    (void)text;
+    ((reentry *)ctx)->actions++;
+}
+
+/* What the server does at start: for each table, load and extend its actions. */
+static void on_table_reenter(void *ctx, const store_table *t, const store_seat seats[4])
+{
+    (void)seats;
+    reentry *r = ctx;
+    r->tables++;
+    int before = r->actions;
+    assert_int_equal(r->s->ops->actions_load(r->s, t->id, count_one, r), 0);
+    char line[STORE_ACTION_TEXT];
+    action_line(0, 0, line);
+    assert_int_equal(r->s->ops->action_append(r->s, t->id, (uint32_t)(r->actions - before), line),
+                     0);
+    seen *v = seen_new();
+    assert_int_equal(r->s->ops->table_get(r->s, t->id, on_table, v), 1);
+    assert_int_equal(v->tables[0].seed, t->seed);
+    free(v);
+}
+
+/* actions_load streams its rows, so the same load from inside its callback
+ * is refused rather than allowed to reset the read under it. */
+static void on_action_reenter(void *ctx, uint32_t n, const char *text)
+{
+    (void)n;
+    (void)text;
+    reentry *r = ctx;
+    r->actions++;
+    assert_int_equal(r->s->ops->actions_load(r->s, 1, count_one, r), -1);
+    assert_non_null(strstr(store_error(r->s), "actions_load"));
+}
+
+static void test_callbacks_use_the_store(void **state)
+{
+    (void)state;
+    char path[128];
+    db_path(path, sizeof path, "reenter");
+    store *s = open_ok(path);
+    int64_t ids[2];
+    for (int k = 0; k < 2; k++) {
+        store_table t = {.preset = "uk", .house = "", .seed = (uint64_t)k, .options = "{}"};
+        assert_int_equal(s->ops->table_create(s, &t, &ids[k]), 0);
+    }
+    char line[STORE_ACTION_TEXT];
+    action_line(0, 0, line);
+    assert_int_equal(s->ops->action_append(s, ids[1], 0, line), 0);
+    reentry r = {.s = s};
+    assert_int_equal(s->ops->tables_load(s, on_table_reenter, &r), 0);
+    assert_int_equal(r.tables, 2);
+    assert_int_equal(r.actions, 1);
+    assert_int_equal(count_actions(s, ids[0]), 1);
+    assert_int_equal(count_actions(s, ids[1]), 2);
+    r.actions = 0;
+    assert_int_equal(s->ops->actions_load(s, ids[1], on_action_reenter, &r), 0);
+    assert_int_equal(r.actions, 2);
+    store_close(s);
+}
+
+static void test_newer_schema_refused(void **state)
+{
+    (void)state;
+    char path[128];
+    db_path(path, sizeof path, "newer");
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(db, "CREATE TABLE future(x); PRAGMA user_version = 99", NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(db);
+    char err[256] = "";
+    assert_null(store_sqlite_open(path, err, sizeof err));
+    assert_non_null(strstr(err, "schema version 99"));
+    assert_non_null(strstr(err, path));
+    /* The refusal left the file as it was: no WAL, still version 99. */
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(st, 0), "delete");
+    sqlite3_finalize(st);
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(st, 0), 99);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    /* A directory is not a database. */
+    assert_null(store_sqlite_open(dir, err, sizeof err));
+    assert_true(err[0] != '\0');
+}
+
+/* ------------------------------------------------------------ durability */
+
+static void test_killed_writer(void **state)
+{
+    (void)state;
+    char path[128];
+    db_path(path, sizeof path, "killed");
+    store *s = open_ok(path);
+    store_table t = {.preset = "uk", .house = "", .seed = 11, .options = "{}"};
+    int64_t id;
+    assert_int_equal(s->ops->table_create(s, &t, &id), 0);
+    store_close(s);
+
+    fflush(NULL);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        /* The child must not return into cmocka: it dies one way or another. */
+        char err[256];
+        store *cs = store_sqlite_open(path, err, sizeof err);
+        if (!cs)
+            _exit(2);
+        for (uint32_t n = 0; n < 500; n++) {
+            char line[STORE_ACTION_TEXT];
+            action_line(0, (int)n, line);
+            if (cs->ops->action_append(cs, id, n, line) < 0)
+                _exit(3);
+        }
+        raise(SIGKILL);
+        _exit(4);
+    }
+    int status;
+    assert_int_equal(waitpid(child, &status, 0), child);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGKILL);
+
+    s = open_ok(path);
+    seen *v = seen_new();
+    assert_int_equal(s->ops->actions_load(s, id, on_action, v), 0);
+    assert_int_equal(v->n_actions, 500);
+    for (int n = 0; n < 500; n++) {
+        char want[STORE_ACTION_TEXT];
+        action_line(0, n, want);
+        assert_int_equal(v->numbers[n], n);
+        assert_string_equal(v->actions[n], want);
+    }
+    free(v);
+    /* And the next append follows on. */
+    char line[STORE_ACTION_TEXT];
+    action_line(0, 500, line);
+    assert_int_equal(s->ops->action_append(s, id, 500, line), 0);
+    store_close(s);
+}
+
+static void test_append_time(void **state)
+{
+    (void)state;
+    char path[128];
+    db_path(path, sizeof path, "timing");
+    store *s = open_ok(path);
+    store_table t = {.preset = "uk", .house = "", .seed = 5, .options = "{}"};
+    int64_t id;
+    assert_int_equal(s->ops->table_create(s, &t, &id), 0);
+    enum { APPENDS = 2000 };
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (uint32_t n = 0; n < APPENDS; n++) {
+        char line[STORE_ACTION_TEXT];
+        action_line(1, (int)n, line);
+        assert_int_equal(s->ops->action_append(s, id, n, line), 0);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    double us =
+        ((double)(end.tv_sec - start.tv_sec) * 1e9 + (double)(end.tv_nsec - start.tv_nsec)) / 1e3 /
+        APPENDS;
+    printf("[ INFO     ] action_append: %.1f us per append over %d appends\n", us, APPENDS);
+    store_close(s);
+}
+
+/* ------------------------------------------------------- actions as text */
+
+static void assert_action_same(const barbu_action *a, const barbu_action *b)
+{
+    assert_int_equal(a->type, b->type);
+    assert_int_equal(a->seat, b->seat);
+    assert_int_equal(a->contracts, b->contracts);
+    assert_int_equal(a->trump, b->trump);
+    assert_int_equal(a->rank, b->rank);
+    assert_int_equal(a->doubles, b->doubles);
+    assert_int_equal(a->redoubles, b->redoubles);
+    assert_true(a->cards == b->cards);
+    assert_true(a->middle == b->middle);
+}
+
+static void round_trip(const barbu_action *a)
+{
+    char text[STORE_ACTION_TEXT];
+    store_action_text(a, text);
+    barbu_action back;
+    memset(&back, 0x55, sizeof back);
+    if (store_action_parse(text, &back) != 0)
+        fail_msg("refused its own line \"%s\"", text);
+    assert_action_same(a, &back);
+    /* The text is canonical: written again it is the same line. */
+    char again[STORE_ACTION_TEXT];
+    store_action_text(&back, again);
+    assert_string_equal(text, again);
+}
+
+static void test_action_random(void **state)
+{
+    (void)state;
+    barbu_rng rng;
+    barbu_rng_seed(&rng, 20240601);
+    for (int k = 0; k < 100000; k++) {
+        barbu_action a;
+        memset(&a, 0, sizeof a);
+        a.type = (uint8_t)barbu_rng_below(&rng, BARBU_ACT_ARRANGE + 1);
+        a.seat = (int8_t)barbu_rng_below(&rng, 4);
+        a.contracts = (uint16_t)barbu_rng_below(&rng, 1u << BARBU_MAX_CONTRACTS);
+        a.trump = (int8_t)((int)barbu_rng_below(&rng, 5) - 1);
+        a.rank = (int8_t)barbu_rng_below(&rng, 15);
+        a.doubles = (uint8_t)barbu_rng_below(&rng, 16);
+        a.redoubles = (uint8_t)barbu_rng_below(&rng, 16);
+        a.cards = barbu_rng_next(&rng);
+        a.middle = barbu_rng_next(&rng);
+        if (k % 7 == 0)
+            a.cards = k % 2 ? UINT64_MAX : 0;
+        round_trip(&a);
+    }
+    /* The extremes of every field. */
+    barbu_action lo = barbu_act(BARBU_ACT_DECLARE, 0);
+    barbu_action hi = {.type = BARBU_ACT_ARRANGE,
+                       .seat = 3,
+                       .contracts = (1u << BARBU_MAX_CONTRACTS) - 1,
+                       .trump = 3,
+                       .rank = 14,
+                       .doubles = 15,
+                       .redoubles = 15,
+                       .cards = UINT64_MAX,
+                       .middle = UINT64_MAX};
+    round_trip(&lo);
+    round_trip(&hi);
+    char text[STORE_ACTION_TEXT];
+    store_action_text(&hi, text);
+    assert_true(strlen(text) < STORE_ACTION_TEXT);
+}
+
+static void test_action_legal(void **state)
+{
+    (void)state;
+    const char *presets[3] = {"uk", "fife", "chinese"};
+    static barbu_action legal[BARBU_MAX_ACTIONS];
+    long checked = 0;
+    unsigned types = 0;
+    for (int p = 0; p < 3; p++) {
+        barbu_rules r;
+        preset(&r, presets[p]);
+        barbu_rng rng;
+        barbu_rng_seed(&rng, 777 + (uint64_t)p);
+        for (int game = 0; game < 2; game++) {
+            barbu_state s;
+            assert_int_equal(barbu_init(&s, &r, barbu_rng_next(&rng)), 0);
+            for (int step = 0; step < 1500 && !barbu_over(&s); step++) {
+                int n = barbu_legal(&s, legal, BARBU_MAX_ACTIONS);
+                assert_true(n > 0);
+                if (n > BARBU_MAX_ACTIONS)
+                    n = BARBU_MAX_ACTIONS;
+                for (int k = 0; k < n; k++) {
+                    round_trip(&legal[k]);
+                    types |= 1u << legal[k].type;
+                }
+                checked += n;
+                /* Play on with the text's copy, as a replay from the store would. */
+                char text[STORE_ACTION_TEXT];
+                barbu_action chosen;
+                store_action_text(&legal[barbu_rng_below(&rng, (uint32_t)n)], text);
+                assert_int_equal(store_action_parse(text, &chosen), 0);
+                assert_int_equal(barbu_apply(&s, &chosen), 0);
+            }
+        }
+    }
+    assert_true(checked > 1000);
+    /* Every kind of action the engine has was among them. */
+    assert_int_equal(types, (1u << (BARBU_ACT_ARRANGE + 1)) - 1);
+}
+
+static void test_action_garbage(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "",
+        " ",
+        "2 1 0 -1 0 0 0 0000000000004000 0000000000000000 ",
+        "2 1 0 -1 0 0 0 0000000000004000 0000000000000000\n",
+        "2 1 0 -1 0 0 0 0000000000004000 0000000000000000 x",
+        "2 1 0 -1 0 0 0 0000000000004000",
+        "2 1 0 -1 0 0 0 0000000000004000 0000000000000000 0000000000000000",
+        "2  1 0 -1 0 0 0 0000000000004000 0000000000000000",
+        " 2 1 0 -1 0 0 0 0000000000004000 0000000000000000",
+        "7 1 0 -1 0 0 0 0000000000004000 0000000000000000",  /* type */
+        "-1 1 0 -1 0 0 0 0000000000004000 0000000000000000", /* type */
+        "2 4 0 -1 0 0 0 0000000000004000 0000000000000000",  /* seat */
+        "2 -1 0 -1 0 0 0 0000000000004000 0000000000000000",
+        "2 1 4096 -1 0 0 0 0000000000004000 0000000000000000", /* contracts */
+        "2 1 0 -2 0 0 0 0000000000004000 0000000000000000",    /* trump */
+        "2 1 0 4 0 0 0 0000000000004000 0000000000000000",
+        "2 1 0 -1 15 0 0 0000000000004000 0000000000000000", /* rank */
+        "2 1 0 -1 -1 0 0 0000000000004000 0000000000000000",
+        "2 1 0 -1 0 16 0 0000000000004000 0000000000000000", /* doubles */
+        "2 1 0 -1 0 0 16 0000000000004000 0000000000000000", /* redoubles */
+        "2 1 0 -1 0 0 0 000000000004000 0000000000000000",   /* 15 digits */
+        "2 1 0 -1 0 0 0 00000000000004000 0000000000000000", /* 17 digits */
+        "2 1 0 -1 0 0 0 000000000000400g 0000000000000000",
+        "2 1 0 -1 0 0 0 000000000000400A 0000000000000000", /* upper case */
+        "2 1 0 -1 0 0 0 0x00000000004000 0000000000000000",
+        "+2 1 0 -1 0 0 0 0000000000004000 0000000000000000",
+        "02 1 0 -1 0 0 0 0000000000004000 0000000000000000",
+        "2 1 0 -0 0 0 0 0000000000004000 0000000000000000",
+        "2 1 00 -1 0 0 0 0000000000004000 0000000000000000",
+        "2 1 99999999999999999999 -1 0 0 0 0000000000004000 0000000000000000",
+        "2\t1 0 -1 0 0 0 0000000000004000 0000000000000000",
+        "play 1 0 -1 0 0 0 0000000000004000 0000000000000000",
+    };
+    barbu_action a = barbu_act_play(2, BARBU_CARD(0, 5));
+    const barbu_action before = a;
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        if (store_action_parse(bad[k], &a) != -1)
+            fail_msg("accepted \"%s\"", bad[k]);
+        assert_action_same(&a, &before);
+    }
+    assert_int_equal(store_action_parse(NULL, &a), -1);
+    /* The line all of these were spoiled from is fine. */
+    assert_int_equal(store_action_parse("2 1 0 -1 0 0 0 0000000000004000 0000000000000000", &a), 0);
+    assert_int_equal(a.type, BARBU_ACT_PLAY);
+    assert_int_equal(a.seat, 1);
+    assert_true(a.cards == BARBU_BIT(14));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip),           cmocka_unit_test(test_out_of_order),
+        cmocka_unit_test(test_table_get_missing),    cmocka_unit_test(test_callbacks_use_the_store),
+        cmocka_unit_test(test_newer_schema_refused), cmocka_unit_test(test_killed_writer),
+        cmocka_unit_test(test_append_time),          cmocka_unit_test(test_action_random),
+        cmocka_unit_test(test_action_legal),         cmocka_unit_test(test_action_garbage),
+    };
+    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}
