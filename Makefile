@@ -20,15 +20,16 @@ build: $(BUILD)/build.ninja
 setup:
 	@sh scripts/setup.sh
 
-# The main job: until the server exists, a game against three computer players.
+# The main job: the server, on this machine only (127.0.0.1:2118).  Players
+# join with `barbu connect` or a browser; `barbu play` is a game on your own.
 run: setup
 	@$(MAKE) --no-print-directory build
-	./$(BUILD)/barbu play
+	./$(BUILD)/barbu serve $(SERVE_FLAGS)
 
 # Every test: unit, property, golden and CLI tests on the release build (the
 # score sheet page is rendered by headless Chromium, installed for this only); the
 # unit tests again under ASan + UBSan with the invariant checker; the
-# formatting; a short run of the record-reader fuzzer.
+# formatting; short runs of the record-reader and protocol-decoder fuzzers.
 check:
 	@sh scripts/setup.sh check
 	@$(MAKE) --no-print-directory build
@@ -51,8 +52,9 @@ $(FUZZ_BUILD)/build.ninja:
 	CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DBARBU_FUZZ=ON $(CMAKE_FLAGS)
 
 fuzz: $(FUZZ_BUILD)/build.ninja
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_record
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_record fuzz_proto
 	sh tests/fuzz/run.sh $(CURDIR)/$(FUZZ_BUILD)/fuzz_record
+	sh tests/fuzz/run.sh $(CURDIR)/$(FUZZ_BUILD)/fuzz_proto 20 $(CURDIR)/tests/fuzz/proto_corpus
 
 FORMAT_FILES = $(shell find include src tests bench -name '*.[ch]' 2>/dev/null)
 

@@ -1,0 +1,421 @@
+/*
+ * command.c - what a session does with tables: create, sit, kibitz, leave,
+ * bot and act.  Each command checks everything first and answers an error
+ * that changes nothing, or writes to the store and then changes memory.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static bool level_ok(const char *level)
+{
+    barbu_bot *b = barbu_bot_new(level, 0);
+    barbu_bot_free(b);
+    return b != NULL;
+}
+
+static uint64_t fresh_seed(void)
+{
+    uint64_t seed = 0;
+    if (srv_random(&seed, sizeof seed) != 0)
+        abort();
+    return seed;
+}
+
+/* Seats a session (checked by the caller); returns -1 when the store
+ * refused it (nothing changed). */
+static int seat_person(srv_table *t, int seat, srv_session *s)
+{
+    srv_seat *st = &t->seats[seat];
+    srv_seat saved = *st;
+    srv_session *displaced = st->person != s ? st->person : NULL;
+    st->person = s;
+    st->bot = false;
+    st->took_over = false;
+    snprintf(st->name, sizeof st->name, "%s", s->name);
+    st->away_since = 0;
+    st->grace_over = false;
+    if (srv_seat_store(t, seat) != 0) {
+        *st = saved;
+        return -1;
+    }
+    if (displaced && displaced->table == t) {
+        /* The player the seat was held for loses it to a substitute. */
+        displaced->table = NULL;
+        displaced->seat = -1;
+        displaced->idle_since = srv_now();
+    }
+    if (s->table == t && s->kibitz >= 0)
+        srv_kibitz_remove(t, s);
+    s->table = t;
+    s->seat = seat;
+    s->kibitz = -1;
+    t->empty_since = 0;
+    if (t->started)
+        srv_log(t->srv, "table %lld: %s sits %s%s", (long long)t->id, s->name,
+                barbu_seat_name(seat), strcmp(st->player, s->name) ? " as a substitute" : "");
+    else
+        srv_log(t->srv, "table %lld: %s sits %s", (long long)t->id, s->name, barbu_seat_name(seat));
+    return 0;
+}
+
+/* After seats changed: the game may start; the seated newcomer gets the
+ * table and its view, everybody else the table (and views when the game
+ * has just started). */
+static void seats_changed(srv_table *t, srv_session *newcomer)
+{
+    bool started = srv_table_maybe_start(t);
+    if (newcomer) {
+        srv_send_table(t, newcomer);
+        srv_send_view(t, newcomer);
+    }
+    srv_broadcast_table(t, newcomer);
+    if (started)
+        srv_broadcast_views(t, NULL, newcomer);
+    srv_lobby_listed(t);
+    srv_table_schedule(t);
+}
+
+void srv_cmd_create(srv_conn *c, const proto_msg *msg)
+{
+    srv_server *srv = c->srv;
+    srv_session *s = c->session;
+    if (s->table) {
+        srv_error(c, msg, "busy", "you are at table %lld: leave it first", (long long)s->table->id);
+        return;
+    }
+    if (srv->n_tables >= srv->max_tables) {
+        srv_error(c, msg, "limit", "the server holds %d tables, its most", srv->max_tables);
+        return;
+    }
+    /* One client may not fill the server with tables nobody plays. */
+    int mine = 0;
+    for (srv_table *t = srv->tables; t; t = t->next)
+        if (strcmp(t->creator, s->token) == 0 && !srv_table_over(t))
+            mine++;
+    if (mine >= SRV_CREATED_MAX) {
+        srv_error(c, msg, "limit", "you have created %d tables whose games are not over, your most",
+                  mine);
+        return;
+    }
+    barbu_rules rules;
+    char why[240];
+    if (srv_rules_build(msg->rules, msg->house, &rules, why, sizeof why) != 0) {
+        srv_error(c, msg, "bad_rules", "%s", why);
+        return;
+    }
+    const char *level = msg->level[0] ? msg->level : "heuristic";
+    if (!level_ok(level)) {
+        srv_error(c, msg, "bad_value", "no computer player of level '%s'", level);
+        return;
+    }
+    if (msg->sit >= 0 && (msg->bots >> msg->sit & 1)) {
+        srv_error(c, msg, "bad_seat", "seat %s cannot be both yours and a computer player's",
+                  barbu_seat_name(msg->sit));
+        return;
+    }
+
+    /* A table not yet in the store, to make its options' text. */
+    srv_table proto_t;
+    memset(&proto_t, 0, sizeof proto_t);
+    proto_t.kibitz = msg->kibitz;
+    proto_t.grace = msg->grace;
+    proto_t.takeover = msg->takeover;
+    proto_t.delay = msg->delay;
+    snprintf(proto_t.level, sizeof proto_t.level, "%s", level);
+    char *options = srv_options_text(&proto_t);
+    char *house = strdup(msg->house);
+    if (options == NULL || house == NULL) {
+        free(options);
+        free(house);
+        srv_error(c, msg, "server", "out of memory");
+        return;
+    }
+    store_table st = {
+        .preset = msg->rules,
+        .house = msg->house,
+        .seed = msg->has_seed ? msg->seed : fresh_seed(),
+        .options = options,
+        .state = STORE_WAITING,
+        .created = srv_wall(),
+    };
+    int64_t id = 0;
+    if (srv->store->ops->table_create(srv->store, &st, &id) != 0) {
+        srv_log(srv, "store: %s", store_error(srv->store));
+        free(options);
+        free(house);
+        srv_error(c, msg, "server", "the table could not be saved; try again");
+        return;
+    }
+    free(options);
+    srv_table *t = srv_table_new(srv, id);
+    if (t == NULL) {
+        free(house);
+        srv->store->ops->table_set_state(srv->store, id, STORE_OVER);
+        srv_error(c, msg, "server", "out of memory");
+        return;
+    }
+    snprintf(t->preset, sizeof t->preset, "%s", msg->rules);
+    t->house = house;
+    t->seed = st.seed;
+    t->created = st.created;
+    snprintf(t->creator, sizeof t->creator, "%s", s->token);
+    t->rules = rules;
+    t->kibitz = proto_t.kibitz;
+    t->grace = proto_t.grace;
+    t->takeover = proto_t.takeover;
+    t->delay = proto_t.delay;
+    snprintf(t->level, sizeof t->level, "%s", level);
+
+    for (int k = 0; k < 4; k++) {
+        if ((msg->bots >> k & 1) && srv_seat_bot(t, k, level, false) != 0) {
+            srv->store->ops->table_set_state(srv->store, id, STORE_OVER);
+            srv_table_free(t);
+            srv_error(c, msg, "server", "the table could not be saved; try again");
+            return;
+        }
+    }
+    bool sat = msg->sit >= 0 && seat_person(t, msg->sit, s) == 0;
+    srv_log(srv, "table %lld created by %s (%s%s)", (long long)id, s->name, t->preset,
+            t->house[0] ? " with house rules" : "");
+    srv_send(c,
+             srv_with_id(json_pack("{s:s, s:I}", "type", "created", "table", (json_int_t)id), msg));
+    if (msg->sit >= 0 && !sat)
+        srv_error(c, msg, "server", "the table is made but your seat could not be saved");
+    seats_changed(t, sat ? s : NULL);
+}
+
+static srv_table *table_of(srv_conn *c, const proto_msg *msg)
+{
+    srv_table *t = srv_table_find(c->srv, msg->table);
+    if (t == NULL)
+        srv_error(c, msg, "no_table", "there is no table %lld", (long long)msg->table);
+    return t;
+}
+
+void srv_cmd_sit(srv_conn *c, const proto_msg *msg)
+{
+    srv_session *s = c->session;
+    srv_table *t = table_of(c, msg);
+    if (t == NULL)
+        return;
+    int seat = msg->seat;
+    if (seat < 0 || seat > 3) {
+        srv_error(c, msg, "bad_seat", "a seat is N, E, S or W");
+        return;
+    }
+    if (s->table && s->table != t) {
+        srv_error(c, msg, "busy", "you are at table %lld: leave it first", (long long)s->table->id);
+        return;
+    }
+    if (s->table == t && s->seat >= 0) {
+        if (s->seat != seat) {
+            srv_error(c, msg, "busy", "you sit %s at this table: leave first",
+                      barbu_seat_name(s->seat));
+            return;
+        }
+        srv_send_table(t, s);
+        srv_send_view(t, s);
+        return;
+    }
+    if (srv_table_over(t)) {
+        srv_error(c, msg, "over", "the game at table %lld is over", (long long)t->id);
+        return;
+    }
+    /* Before the game a computer player stands for a person. */
+    bool ok = srv_seat_free(t, seat) || (!t->started && t->seats[seat].person == NULL);
+    if (!ok) {
+        srv_error(c, msg, "seat_taken", "%s sits %s", t->seats[seat].name, barbu_seat_name(seat));
+        return;
+    }
+    if (seat_person(t, seat, s) != 0) {
+        srv_error(c, msg, "server", "the seat could not be saved; try again");
+        return;
+    }
+    seats_changed(t, s);
+}
+
+void srv_cmd_kibitz(srv_conn *c, const proto_msg *msg)
+{
+    srv_session *s = c->session;
+    srv_table *t = table_of(c, msg);
+    if (t == NULL)
+        return;
+    int seat = msg->seat;
+    if (seat < 0 || seat > PROTO_SEAT_ALL) {
+        srv_error(c, msg, "bad_seat", "kibitz a seat (N, E, S, W) or all");
+        return;
+    }
+    if (t->kibitz == PROTO_KIBITZ_NONE) {
+        srv_error(c, msg, "kibitz_refused", "table %lld does not allow kibitzers",
+                  (long long)t->id);
+        return;
+    }
+    if (seat == PROTO_SEAT_ALL && t->kibitz != PROTO_KIBITZ_ALL) {
+        srv_error(c, msg, "kibitz_refused", "table %lld lets kibitzers watch one seat only",
+                  (long long)t->id);
+        return;
+    }
+    if (s->table && (s->table != t || s->seat >= 0)) {
+        srv_error(c, msg, "busy", "you are at table %lld: leave it first", (long long)s->table->id);
+        return;
+    }
+    if (s->table == NULL) {
+        if (t->n_kibitzers == t->cap_kibitzers) {
+            int cap = t->cap_kibitzers ? t->cap_kibitzers * 2 : 4;
+            srv_session **k = realloc(t->kibitzers, (size_t)cap * sizeof *k);
+            if (k == NULL) {
+                srv_error(c, msg, "server", "out of memory");
+                return;
+            }
+            t->kibitzers = k;
+            t->cap_kibitzers = cap;
+        }
+        t->kibitzers[t->n_kibitzers++] = s;
+        s->table = t;
+        srv_log(c->srv, "table %lld: %s kibitzes %s", (long long)t->id, s->name,
+                proto_seat_name(seat));
+    }
+    s->kibitz = seat;
+    t->empty_since = 0;
+    srv_send_table(t, s);
+    srv_send_view(t, s);
+    srv_broadcast_table(t, s);
+    srv_lobby_listed(t);
+}
+
+void srv_seat_left(srv_table *t, int seat)
+{
+    srv_seat *st = &t->seats[seat];
+    if (st->bot)
+        return;
+    /* Free for a substitute at once: no grace period. */
+    st->away_since = srv_now();
+    st->grace_over = true;
+    if (t->takeover == PROTO_TAKEOVER_BOT)
+        srv_seat_bot(t, seat, t->level, true);
+}
+
+void srv_cmd_leave(srv_conn *c, const proto_msg *msg)
+{
+    srv_session *s = c->session;
+    srv_table *t = s->table;
+    if (t == NULL) {
+        srv_error(c, msg, "not_at_table", "you are in the lobby");
+        return;
+    }
+    int seat = s->seat;
+    bool held = seat >= 0 && t->seats[seat].person == s;
+    srv_table_detach(s);
+    srv_log(c->srv, "table %lld: %s leaves", (long long)t->id, s->name);
+    if (held) {
+        if (t->started && !srv_table_over(t))
+            srv_seat_left(t, seat);
+        if (!srv_table_over(t))
+            srv_seat_store(t, seat);
+    }
+    srv_send_lobby(c, NULL);
+    srv_broadcast_table(t, NULL);
+    srv_lobby_listed(t);
+    srv_table_schedule(t);
+}
+
+void srv_cmd_bot(srv_conn *c, const proto_msg *msg)
+{
+    srv_session *s = c->session;
+    srv_table *t = s->table;
+    if (t == NULL || s->seat < 0 || t->seats[s->seat].person != s) {
+        srv_error(c, msg, "not_seated", "only a seated player may call a computer player");
+        return;
+    }
+    int seat = msg->seat;
+    if (seat < 0 || seat > 3 || seat == s->seat) {
+        srv_error(c, msg, "bad_seat", "name another seat: N, E, S or W");
+        return;
+    }
+    if (srv_table_over(t)) {
+        srv_error(c, msg, "over", "the game is over");
+        return;
+    }
+    srv_seat *st = &t->seats[seat];
+    if (st->bot || (st->person && st->person->conn)) {
+        srv_error(c, msg, "seat_taken", "%s sits %s", st->name, barbu_seat_name(seat));
+        return;
+    }
+    if (st->person && !st->grace_over) {
+        int64_t left = t->grace - (srv_now() - st->away_since);
+        srv_error(c, msg, "wait", "%s may come back for %lld more seconds", st->name,
+                  (long long)(left > 0 ? left : 0));
+        return;
+    }
+    const char *level = msg->level[0] ? msg->level : t->level;
+    if (!level_ok(level)) {
+        srv_error(c, msg, "bad_value", "no computer player of level '%s'", level);
+        return;
+    }
+    if (srv_seat_bot(t, seat, level, t->started) != 0) {
+        srv_error(c, msg, "server", "the seat could not be saved; try again");
+        return;
+    }
+    seats_changed(t, NULL);
+}
+
+void srv_cmd_act(srv_conn *c, const proto_msg *msg)
+{
+    srv_session *s = c->session;
+    srv_table *t = s->table;
+    if (t == NULL || s->seat < 0 || t->seats[s->seat].person != s || t->seats[s->seat].bot) {
+        srv_error(c, msg, "not_seated", "only a seated player acts");
+        return;
+    }
+    int seat = s->seat;
+    if (!t->started) {
+        srv_error(c, msg, "not_started", "the game starts when four seats are filled");
+        return;
+    }
+    if (barbu_over(&t->state)) {
+        srv_error(c, msg, "over", "the game is over");
+        return;
+    }
+    if (srv_table_paused(t) || t->broken) {
+        srv_error(c, msg, "paused", "the game waits for a seat to be filled");
+        return;
+    }
+    if (msg->has_at && msg->at != t->n) {
+        srv_error(c, msg, "stale", "the game has moved on: it is at %u, not %u", t->n, msg->at);
+        return;
+    }
+    if (barbu_to_move(&t->state) != seat) {
+        srv_error(c, msg, "not_your_turn", "it is %s's turn",
+                  barbu_seat_name(barbu_to_move(&t->state)));
+        return;
+    }
+    barbu_action a;
+    proto_error err = {0};
+    if (proto_action_resolve(&msg->action, &t->rules, seat, &a, &err) != 0) {
+        err.re = proto_type_name(msg->type);
+        err.has_id = msg->has_id;
+        err.id = msg->id;
+        srv_send(c, proto_error_json(&err));
+        return;
+    }
+    a.seat = (int8_t)seat;
+    int e = barbu_check(&t->state, &a);
+    if (e != 0) {
+        json_t *reply = NULL;
+        proto_error pe = {.code = "illegal",
+                          .re = proto_type_name(msg->type),
+                          .has_id = msg->has_id,
+                          .id = msg->id};
+        snprintf(pe.text, sizeof pe.text, "%s", barbu_strerror(e));
+        reply = proto_error_json(&pe);
+        if (reply)
+            json_object_set_new(reply, "engine", json_integer(e));
+        srv_send(c, reply);
+        return;
+    }
+    if (srv_table_commit(t, &a) != 0)
+        srv_error(c, msg, "server", "the action could not be saved; try again");
+}

@@ -1,0 +1,420 @@
+/*
+ * conn.c - connections: the WebSocket callback, each connection's outbound
+ * queue (written one message per writable callback, with LWS_PRE headroom),
+ * the reassembly of fragmented messages, flood control and the dispatch of
+ * decoded messages to their handlers.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* What lws keeps for each WebSocket: a pointer to our own struct, whose
+ * lifetime we control. */
+typedef struct ws_pss {
+    srv_conn *conn;
+} ws_pss;
+
+static void queue_free(srv_conn *c)
+{
+    srv_buf *b = c->out_head;
+    while (b) {
+        srv_buf *next = b->next;
+        free(b);
+        b = next;
+    }
+    c->out_head = c->out_tail = NULL;
+    c->out_bytes = 0;
+}
+
+static void queue_push(srv_conn *c, const char *text, size_t len)
+{
+    srv_buf *b = malloc(sizeof *b + LWS_PRE + len);
+    if (b == NULL)
+        return;
+    b->next = NULL;
+    b->len = len;
+    memcpy(b->data + LWS_PRE, text, len);
+    if (c->out_tail)
+        c->out_tail->next = b;
+    else
+        c->out_head = b;
+    c->out_tail = b;
+    c->out_bytes += len;
+    lws_callback_on_writable(c->wsi);
+}
+
+static void cut_slow(srv_conn *c)
+{
+    srv_log(c->srv, "connection %llu (%s) is not reading: cut", (unsigned long long)c->id,
+            c->session ? c->session->name : c->peer);
+    queue_free(c);
+    srv_bye(c, "slow");
+}
+
+void srv_send_text(srv_conn *c, const char *text, size_t len)
+{
+    if (c == NULL || c->closing)
+        return;
+    if (c->out_bytes + len > SRV_QUEUE_LIMIT) {
+        cut_slow(c);
+        return;
+    }
+    queue_push(c, text, len);
+}
+
+void srv_send(srv_conn *c, json_t *msg)
+{
+    if (msg == NULL)
+        return;
+    if (c != NULL && !c->closing) {
+        size_t len;
+        char *text = proto_dump(msg, &len);
+        if (text) {
+            srv_send_text(c, text, len);
+            free(text);
+        }
+    }
+    json_decref(msg);
+}
+
+void srv_bye(srv_conn *c, const char *reason)
+{
+    if (c == NULL || c->closing)
+        return;
+    json_t *msg = json_pack("{s:s, s:s}", "type", "bye", "reason", reason);
+    size_t len;
+    char *text = msg ? proto_dump(msg, &len) : NULL;
+    if (text) {
+        queue_push(c, text, len); /* past the limit: it is the last */
+        free(text);
+    }
+    json_decref(msg);
+    c->closing = true;
+    /* The session no longer hears through this connection; a seated player's
+     * seat is held as for a lost connection. */
+    if (c->session) {
+        srv_session *s = c->session;
+        c->session = NULL;
+        if (s->conn == c) {
+            s->conn = NULL;
+            srv_session_lost(s);
+        }
+    }
+    lws_set_timeout(c->wsi, PENDING_TIMEOUT_CLOSE_SEND, 3);
+    lws_callback_on_writable(c->wsi);
+}
+
+json_t *srv_with_id(json_t *reply, const proto_msg *msg)
+{
+    if (reply && msg && msg->has_id)
+        json_object_set_new(reply, "id", json_integer(msg->id));
+    return reply;
+}
+
+static void send_error(srv_conn *c, const proto_error *err, int engine)
+{
+    json_t *msg = proto_error_json(err);
+    if (msg && engine != 0)
+        json_object_set_new(msg, "engine", json_integer(engine));
+    srv_send(c, msg);
+}
+
+static void verror(srv_conn *c, const proto_msg *msg, const char *code, int engine, const char *fmt,
+                   va_list ap)
+{
+    proto_error err = {0};
+    err.code = code;
+    vsnprintf(err.text, sizeof err.text, fmt, ap);
+    if (msg) {
+        err.re = proto_type_name(msg->type);
+        err.has_id = msg->has_id;
+        err.id = msg->id;
+    }
+    send_error(c, &err, engine);
+}
+
+void srv_error(srv_conn *c, const proto_msg *msg, const char *code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    verror(c, msg, code, 0, fmt, ap);
+    va_end(ap);
+}
+
+/* ------------------------------------------------------------ dispatch */
+
+static void dispatch(srv_conn *c, const proto_msg *msg)
+{
+    if (c->session == NULL && msg->type != PROTO_HELLO) {
+        srv_error(c, msg, "hello_first", "the first message must be hello");
+        return;
+    }
+    switch (msg->type) {
+    case PROTO_HELLO:
+        srv_hello(c, msg);
+        break;
+    case PROTO_TABLES:
+        srv_send_lobby(c, msg);
+        break;
+    case PROTO_CREATE:
+        srv_cmd_create(c, msg);
+        break;
+    case PROTO_SIT:
+        srv_cmd_sit(c, msg);
+        break;
+    case PROTO_KIBITZ:
+        srv_cmd_kibitz(c, msg);
+        break;
+    case PROTO_LEAVE:
+        srv_cmd_leave(c, msg);
+        break;
+    case PROTO_BOT:
+        srv_cmd_bot(c, msg);
+        break;
+    case PROTO_ACT:
+        srv_cmd_act(c, msg);
+        break;
+    case PROTO_CHAT:
+        srv_cmd_chat(c, msg);
+        break;
+    case PROTO_SCORE:
+        srv_cmd_score(c, msg);
+        break;
+    case PROTO_RECORD:
+        srv_cmd_record(c, msg);
+        break;
+    default:
+        srv_error(c, msg, "bad_type", "unknown message type");
+        break;
+    }
+}
+
+/* Takes one token from the bucket; when it runs dry, reading stops until
+ * the tick refills it.  Returns false when the connection was cut. */
+static bool flood_take(srv_conn *c)
+{
+    c->tokens--;
+    if (c->tokens > 0 || c->slowed)
+        return true;
+    c->slowed = true;
+    lws_rx_flow_control(c->wsi, 0);
+    int64_t now = srv_now();
+    int k = c->n_strikes % SRV_FLOOD_STRIKES;
+    int64_t oldest = c->strikes[k];
+    c->strikes[k] = now;
+    c->n_strikes++;
+    if (c->n_strikes >= SRV_FLOOD_STRIKES && now - oldest < 60) {
+        srv_log(c->srv, "connection %llu (%s) floods: cut", (unsigned long long)c->id,
+                c->session ? c->session->name : c->peer);
+        srv_bye(c, "flood");
+        return false;
+    }
+    return true;
+}
+
+void srv_conns_tick(srv_server *srv)
+{
+    for (srv_conn *c = srv->conns; c; c = c->next) {
+        if (c->closing)
+            continue;
+        c->tokens += SRV_FLOOD_RATE;
+        if (c->tokens > SRV_FLOOD_BURST)
+            c->tokens = SRV_FLOOD_BURST;
+        if (c->slowed && c->tokens > 0) {
+            c->slowed = false;
+            lws_rx_flow_control(c->wsi, 1);
+        }
+    }
+}
+
+static void message_done(srv_conn *c)
+{
+    bool too_big = c->in_too_big, binary = c->in_binary;
+    c->in_too_big = c->in_binary = false;
+    size_t len = c->in_len;
+    c->in_len = 0;
+    if (c->closing)
+        return;
+    if (!flood_take(c))
+        return;
+    if (binary || too_big)
+        return; /* refused as soon as it was seen (refuse_message) */
+    proto_msg *msg = malloc(sizeof *msg);
+    if (msg == NULL)
+        return;
+    proto_error err = {0};
+    if (proto_decode(c->in ? c->in : "", len, msg, &err) != 0)
+        send_error(c, &err, 0);
+    else
+        dispatch(c, msg);
+    free(msg);
+    /* Most clients send small messages: keep no big buffer around. */
+    if (c->in_cap > 1024) {
+        free(c->in);
+        c->in = NULL;
+        c->in_cap = 0;
+    }
+}
+
+/* Refuses the message being read at once, not when its last byte comes
+ * (a frame may announce 2^63 bytes); the rest of it is read and dropped. */
+static void refuse_message(srv_conn *c, bool binary)
+{
+    if (binary) {
+        c->in_binary = true;
+        srv_error(c, NULL, "bad_json", "binary messages are refused");
+    } else {
+        c->in_too_big = true;
+        srv_error(c, NULL, "too_big", "a message may hold at most %d bytes", PROTO_MAX_MESSAGE);
+    }
+}
+
+static void receive(srv_conn *c, const void *data, size_t len)
+{
+    if (!c->in_too_big && !c->in_binary) {
+        size_t announced = lws_remaining_packet_payload(c->wsi);
+        if (lws_frame_is_binary(c->wsi)) {
+            refuse_message(c, true);
+        } else if (c->in_len + len > PROTO_MAX_MESSAGE ||
+                   announced > PROTO_MAX_MESSAGE - c->in_len - len) {
+            refuse_message(c, false);
+        } else if (len > 0) {
+            if (c->in_len + len > c->in_cap) {
+                size_t cap = c->in_cap ? c->in_cap : 256;
+                while (cap < c->in_len + len)
+                    cap *= 2;
+                char *p = realloc(c->in, cap);
+                if (p != NULL) {
+                    c->in = p;
+                    c->in_cap = cap;
+                }
+            }
+            if (c->in_len + len <= c->in_cap) {
+                memcpy(c->in + c->in_len, data, len);
+                c->in_len += len;
+            } else {
+                refuse_message(c, false); /* out of memory */
+            }
+        }
+    }
+    if (lws_is_final_fragment(c->wsi) && lws_remaining_packet_payload(c->wsi) == 0)
+        message_done(c);
+}
+
+static srv_conn *conn_new(srv_server *srv, struct lws *wsi)
+{
+    srv_conn *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return NULL;
+    c->srv = srv;
+    c->wsi = wsi;
+    c->id = ++srv->next_conn;
+    c->tokens = SRV_FLOOD_BURST;
+    char ip[48] = "";
+    lws_get_peer_simple(wsi, ip, sizeof ip);
+    snprintf(c->peer, sizeof c->peer, "%s", ip[0] ? ip : "?");
+    c->next = srv->conns;
+    if (srv->conns)
+        srv->conns->prev = c;
+    srv->conns = c;
+    srv->n_conns++;
+    return c;
+}
+
+static void conn_free(srv_conn *c)
+{
+    srv_server *srv = c->srv;
+    if (c->session) {
+        srv_session *s = c->session;
+        c->session = NULL;
+        if (s->conn == c) {
+            s->conn = NULL;
+            srv_session_lost(s);
+        }
+    }
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        srv->conns = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
+    srv->n_conns--;
+    queue_free(c);
+    free(c->in);
+    free(c);
+}
+
+static bool ws_path_ok(struct lws *wsi)
+{
+    char uri[64];
+    int n = lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI);
+    return n > 0 && strcmp(uri, "/ws") == 0;
+}
+
+int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len)
+{
+    ws_pss *pss = user;
+    srv_server *srv = lws_context_user(lws_get_context(wsi));
+
+    switch (reason) {
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        /* The WebSocket lives at /ws only. */
+        return ws_path_ok(wsi) ? 0 : 1;
+
+    case LWS_CALLBACK_ESTABLISHED:
+        pss->conn = srv->stopping ? NULL : conn_new(srv, wsi);
+        if (pss->conn == NULL)
+            return -1;
+        srv_log(srv, "connection %llu from %s", (unsigned long long)pss->conn->id, pss->conn->peer);
+        return 0;
+
+    case LWS_CALLBACK_RECEIVE:
+        if (pss->conn)
+            receive(pss->conn, in, len);
+        return 0;
+
+    case LWS_CALLBACK_SERVER_WRITEABLE: {
+        srv_conn *c = pss->conn;
+        if (c == NULL)
+            return -1;
+        srv_buf *b = c->out_head;
+        if (b) {
+            c->out_head = b->next;
+            if (c->out_head == NULL)
+                c->out_tail = NULL;
+            c->out_bytes -= b->len;
+            int n = lws_write(wsi, b->data + LWS_PRE, b->len, LWS_WRITE_TEXT);
+            free(b);
+            if (n < 0)
+                return -1;
+        }
+        if (c->out_head) {
+            lws_callback_on_writable(wsi);
+        } else if (c->closing) {
+            lws_close_reason(wsi, LWS_CLOSE_STATUS_NORMAL, NULL, 0);
+            return -1;
+        }
+        return 0;
+    }
+
+    case LWS_CALLBACK_CLOSED:
+        if (pss->conn) {
+            srv_log(srv, "connection %llu closed", (unsigned long long)pss->conn->id);
+            conn_free(pss->conn);
+            pss->conn = NULL;
+        }
+        return 0;
+
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        srv_bots_drain(srv);
+        return 0;
+
+    default:
+        break;
+    }
+    return lws_callback_http_dummy(wsi, reason, user, in, len);
+}

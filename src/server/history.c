@@ -1,0 +1,290 @@
+/*
+ * history.c - the score and record messages.  Both stand on the game's
+ * rules, seed and actions: from memory for the tables the server holds,
+ * from the store for any other (a finished table that has left memory).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+
+/* A game as score and record need it. */
+typedef struct game {
+    int64_t id;
+    barbu_rules rules;
+    uint64_t seed;
+    int64_t created;
+    bool started, over;
+    char players[4][SRV_NAME_CAP]; /* of record, or who sits before the game */
+    char names[4][SRV_NAME_CAP];   /* who sits now */
+    const barbu_action *actions;
+    uint32_t n;
+    const barbu_result *results;
+    int n_results;
+
+    /* Owned when loaded from the store. */
+    barbu_action *own_actions;
+    barbu_result *own_results;
+    uint32_t cap;
+    bool found, bad;
+    char preset[16];
+    char *house;
+} game;
+
+static void game_from_table(game *g, const srv_table *t)
+{
+    memset(g, 0, sizeof *g);
+    g->id = t->id;
+    g->rules = t->rules;
+    g->seed = t->seed;
+    g->created = t->created;
+    g->started = t->started;
+    g->over = srv_table_over(t);
+    for (int k = 0; k < 4; k++) {
+        const srv_seat *st = &t->seats[k];
+        snprintf(g->players[k], sizeof g->players[k], "%s", st->player[0] ? st->player : st->name);
+        snprintf(g->names[k], sizeof g->names[k], "%s", st->name);
+    }
+    g->actions = t->actions;
+    g->n = t->n;
+    g->results = t->results;
+    g->n_results = t->n_results;
+}
+
+static void on_table(void *ctx, const store_table *t, const store_seat seats[4])
+{
+    game *g = ctx;
+    g->found = true;
+    g->id = t->id;
+    g->seed = t->seed;
+    g->created = t->created;
+    g->started = t->state != STORE_WAITING;
+    snprintf(g->preset, sizeof g->preset, "%s", t->preset);
+    g->house = strdup(t->house ? t->house : "");
+    for (int k = 0; k < 4; k++) {
+        const char *p = seats[k].player ? seats[k].player : seats[k].name;
+        snprintf(g->players[k], sizeof g->players[k], "%s", p ? p : "");
+        snprintf(g->names[k], sizeof g->names[k], "%s", seats[k].name ? seats[k].name : "");
+    }
+}
+
+static void on_action(void *ctx, uint32_t n, const char *text)
+{
+    game *g = ctx;
+    if (g->bad || n != g->n) {
+        g->bad = true;
+        return;
+    }
+    if (g->n == g->cap) {
+        uint32_t cap = g->cap ? g->cap * 2 : 256;
+        barbu_action *a = realloc(g->own_actions, cap * sizeof *a);
+        if (a == NULL) {
+            g->bad = true;
+            return;
+        }
+        g->own_actions = a;
+        g->cap = cap;
+    }
+    if (store_action_parse(text, &g->own_actions[g->n]) != 0) {
+        g->bad = true;
+        return;
+    }
+    g->n++;
+}
+
+static void game_free(game *g)
+{
+    free(g->own_actions);
+    free(g->own_results);
+    free(g->house);
+}
+
+/* Loads a game from the store and replays it for its results.  Returns 1
+ * when found, 0 when not, -1 on a store error. */
+static int game_load(srv_server *srv, int64_t id, game *g)
+{
+    memset(g, 0, sizeof *g);
+    store *db = srv->store;
+    int found = db->ops->table_get(db, id, on_table, g);
+    if (found < 0) {
+        srv_log(srv, "store: %s", store_error(db));
+        return -1;
+    }
+    if (found == 0 || !g->found)
+        return 0;
+    char why[240];
+    if (srv_rules_build(g->preset, g->house, &g->rules, why, sizeof why) != 0) {
+        srv_log(srv, "table %lld: its rules no longer build: %s", (long long)id, why);
+        return -1;
+    }
+    if (db->ops->actions_load(db, id, on_action, g) != 0) {
+        srv_log(srv, "store: %s", store_error(db));
+        return -1;
+    }
+    g->actions = g->own_actions;
+    if (!g->started)
+        return 1;
+    barbu_state st;
+    if (barbu_init(&st, &g->rules, g->seed) != 0)
+        return -1;
+    int cap = 0;
+    for (uint32_t i = 0; i < g->n; i++) {
+        uint16_t deal = st.t.deal;
+        if (barbu_apply(&st, &g->own_actions[i]) != 0) {
+            g->n = i;
+            break;
+        }
+        if (st.t.deal != deal) {
+            if (g->n_results == cap) {
+                cap = cap ? cap * 2 : 32;
+                barbu_result *r = realloc(g->own_results, (size_t)cap * sizeof *r);
+                if (r == NULL)
+                    return -1;
+                g->own_results = r;
+            }
+            g->own_results[g->n_results++] = st.t.last;
+        }
+    }
+    g->results = g->own_results;
+    g->over = barbu_over(&st);
+    return 1;
+}
+
+/* The game of the table a message names (or the session's), from memory or
+ * the store; replies no_table (and returns false) when there is none. */
+static bool find_game(srv_conn *c, const proto_msg *msg, game *g)
+{
+    int64_t id = msg->table;
+    if (id == 0 && c->session->table)
+        id = c->session->table->id;
+    if (id == 0) {
+        srv_error(c, msg, "no_table", "name a table: you are at none");
+        return false;
+    }
+    srv_table *t = srv_table_find(c->srv, id);
+    if (t) {
+        game_from_table(g, t);
+        return true;
+    }
+    int found = game_load(c->srv, id, g);
+    if (found < 0) {
+        game_free(g);
+        srv_error(c, msg, "server", "table %lld could not be read", (long long)id);
+        return false;
+    }
+    if (found == 0) {
+        game_free(g);
+        srv_error(c, msg, "no_table", "there is no table %lld", (long long)id);
+        return false;
+    }
+    return true;
+}
+
+void srv_cmd_score(srv_conn *c, const proto_msg *msg)
+{
+    game g;
+    if (!find_game(c, msg, &g))
+        return;
+    json_t *players = json_array(), *deals = json_array();
+    long totals[4] = {0};
+    for (int k = 0; k < 4; k++)
+        json_array_append_new(players, g.players[k][0] ? json_string(g.players[k]) : json_null());
+    for (int i = 0; i < g.n_results; i++) {
+        json_array_append_new(deals, proto_result_json(&g.rules, &g.results[i]));
+        for (int k = 0; k < 4; k++)
+            totals[k] += g.results[i].score[k];
+    }
+    json_t *m = json_pack("{s:s, s:I, s:o, s:o, s:[i,i,i,i]}", "type", "score", "table",
+                          (json_int_t)g.id, "players", players, "deals", deals, "totals",
+                          (int)totals[0], (int)totals[1], (int)totals[2], (int)totals[3]);
+    const barbu_serve_options *opt = c->srv->opt;
+    if (m && opt->sheet_text && g.n_results > 0) {
+        const char *names[4];
+        for (int k = 0; k < 4; k++)
+            names[k] = g.players[k][0] ? g.players[k] : barbu_seat_name(k);
+        char *sheet = opt->sheet_text(&g.rules, g.results, g.n_results, names);
+        if (sheet)
+            json_object_set_new(m, "sheet", json_string(sheet));
+        free(sheet);
+    }
+    srv_send(c, srv_with_id(m, msg));
+    game_free(&g);
+}
+
+static const char *const TAG_SEATS[4] = {"North", "East", "South", "West"};
+
+static int make_record(const game *g, char **text, size_t *len, char *why, size_t cap)
+{
+    barbu_record *rec = barbu_record_new(&g->rules, g->seed);
+    if (rec == NULL) {
+        snprintf(why, cap, "out of memory");
+        return -1;
+    }
+    char buf[256];
+    snprintf(buf, sizeof buf, "barbu serve table %lld", (long long)g->id);
+    barbu_record_set_tag(rec, "Event", buf);
+    time_t when = (time_t)g->created;
+    struct tm tm;
+    if (gmtime_r(&when, &tm)) {
+        strftime(buf, sizeof buf, "%Y.%m.%d", &tm);
+        barbu_record_set_tag(rec, "Date", buf);
+    }
+    /* The players of record; the record notes who sits in their place. */
+    char subs[256] = "";
+    for (int k = 0; k < 4; k++) {
+        if (g->players[k][0])
+            barbu_record_set_tag(rec, TAG_SEATS[k], g->players[k]);
+        if (g->started && g->names[k][0] && strcmp(g->names[k], g->players[k]) != 0) {
+            size_t used = strlen(subs);
+            snprintf(subs + used, sizeof subs - used, "%s%s %s", used ? ", " : "",
+                     barbu_seat_name(k), g->names[k]);
+        }
+    }
+    if (subs[0])
+        barbu_record_set_tag(rec, "Substitutes", subs);
+
+    int err = 0;
+    if (g->started && g->n > 0) {
+        barbu_state st;
+        err = barbu_init(&st, &g->rules, g->seed);
+        for (uint32_t i = 0; err == 0 && i < g->n; i++) {
+            barbu_state before = st;
+            err = barbu_apply(&st, &g->actions[i]);
+            if (err == 0)
+                err = barbu_record_add(rec, &before, &g->actions[i]);
+        }
+    }
+    if (err == 0 && !g->over)
+        err = barbu_record_withhold(rec);
+    barbu_diag d = {0};
+    if (err == 0)
+        err = barbu_record_write(rec, text, len, &d);
+    barbu_record_free(rec);
+    if (err != 0) {
+        snprintf(why, cap, "%s%s%s", barbu_strerror(err), d.msg[0] ? ": " : "", d.msg);
+        return -1;
+    }
+    return 0;
+}
+
+void srv_cmd_record(srv_conn *c, const proto_msg *msg)
+{
+    game g;
+    if (!find_game(c, msg, &g))
+        return;
+    char *text = NULL, why[240];
+    size_t len = 0;
+    if (make_record(&g, &text, &len, why, sizeof why) != 0) {
+        srv_log(c->srv, "table %lld: no record: %s", (long long)g.id, why);
+        srv_error(c, msg, "server", "the record could not be written: %s", why);
+        game_free(&g);
+        return;
+    }
+    json_t *m = json_pack("{s:s, s:I, s:b, s:s%}", "type", "record", "table", (json_int_t)g.id,
+                          "complete", g.over, "text", text, len);
+    srv_send(c, srv_with_id(m, msg));
+    free(text);
+    game_free(&g);
+}

@@ -1,0 +1,350 @@
+/*
+ * internal.h - what the files of barbu serve share.
+ *
+ * One thread owns everything here: the libwebsockets event loop.  Tables,
+ * sessions and connections are plain structs linked together and changed
+ * only from its callbacks.  The one exception is the pool of computer
+ * players (bots.c), which works on copies of views and hands its answers
+ * back through a locked queue and lws_cancel_service.
+ *
+ * The files:
+ *   server.c   barbu_serve: the lws context, the HTTP side, the tick, signals,
+ *              start-up and shutdown
+ *   conn.c     connections: the WebSocket callback, the outbound queue,
+ *              reassembly, flood control, dispatch of decoded messages
+ *   session.c  sessions: hello, tokens, reconnection, lost connections,
+ *              forgetting idle sessions
+ *   table.c    tables: seats, the game, the table and view messages
+ *   command.c  the table commands: create, sit, kibitz, leave, bot, act
+ *   lobby.c    the lobby list, listed/closed updates, chat
+ *   bots.c     the worker threads of the computer players
+ *   history.c  score and record, for tables in memory or in the store
+ *   restore.c  rebuilding sessions and tables from the store at start-up
+ *   util.c     a string-keyed hash map, random numbers, the clock, logging
+ */
+#ifndef BARBU_SERVER_INTERNAL_H
+#define BARBU_SERVER_INTERNAL_H
+
+#include <jansson.h>
+#include <libwebsockets.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "barbu/ai.h"
+#include "barbu/barbu.h"
+#include "proto.h"
+#include "server.h"
+#include "store.h"
+
+#define SRV_MAX_TABLES    5000
+#define SRV_QUEUE_LIMIT   (2u << 20) /* bytes queued to one client */
+#define SRV_FLOOD_RATE    10         /* messages a second */
+#define SRV_FLOOD_BURST   30
+#define SRV_FLOOD_STRIKES 20 /* slowed this often within a minute: cut */
+#define SRV_SESSION_IDLE  3600
+#define SRV_CREATED_MAX   3 /* unfinished tables one session has created */
+#ifndef SRV_TABLE_IDLE
+#define SRV_TABLE_IDLE 600 /* an empty finished table leaves memory */
+#endif
+#ifndef SRV_GAME_ABANDON
+#define SRV_GAME_ABANDON 86400 /* a running game nobody comes back to is closed */
+#endif
+#ifndef SRV_OVER_RECENT
+#define SRV_OVER_RECENT 86400 /* finished tables loaded at start-up */
+#endif
+#define SRV_NAME_CAP 32
+
+typedef struct srv_server srv_server;
+typedef struct srv_conn srv_conn;
+typedef struct srv_session srv_session;
+typedef struct srv_table srv_table;
+
+/* ------------------------------------------------------------------ util.c */
+
+/* A hash map from strings to pointers.  Keys are copied. */
+typedef struct srv_map_entry {
+    struct srv_map_entry *next;
+    void *value;
+    char key[];
+} srv_map_entry;
+
+typedef struct srv_map {
+    srv_map_entry **buckets;
+    size_t n_buckets, count;
+} srv_map;
+
+void srv_map_free(srv_map *map);
+void *srv_map_get(const srv_map *map, const char *key);
+int srv_map_put(srv_map *map, const char *key, void *value);
+void srv_map_del(srv_map *map, const char *key);
+
+/* The map key of a table id, and of a handle (names are unique whatever
+ * their case). */
+void srv_table_key(int64_t id, char buf[24]);
+void srv_name_key(const char *name, char buf[SRV_NAME_CAP]);
+
+/* Bytes from getrandom(2); 0 or -1. */
+int srv_random(void *buf, size_t len);
+
+/* Seconds on the monotonic clock, and since the epoch. */
+int64_t srv_now(void);
+int64_t srv_wall(void);
+
+void srv_log(const srv_server *srv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ------------------------------------------------------------------ conn.c */
+
+typedef struct srv_buf {
+    struct srv_buf *next;
+    size_t len;
+    unsigned char data[]; /* LWS_PRE bytes of headroom, then the message */
+} srv_buf;
+
+struct srv_conn {
+    srv_server *srv;
+    struct lws *wsi;
+    uint64_t id;
+    srv_conn *prev, *next;
+    srv_session *session; /* NULL until hello, and once replaced */
+    char peer[64];
+
+    /* Outbound: one message a writable callback. */
+    srv_buf *out_head, *out_tail;
+    size_t out_bytes;
+    bool closing; /* a bye is queued: close once it is written */
+
+    /* Inbound: fragments of the message being read. */
+    char *in;
+    size_t in_len, in_cap;
+    bool in_too_big, in_binary;
+
+    /* Flood control: a token bucket refilled by the tick. */
+    int tokens;
+    bool slowed;
+    int64_t strikes[SRV_FLOOD_STRIKES]; /* when it was slowed, a ring */
+    int n_strikes;
+};
+
+int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len);
+
+/* Queues a message (takes the reference) to a connection.  NULL-safe. */
+void srv_send(srv_conn *c, json_t *msg);
+/* Queues a message already dumped (copies the text). */
+void srv_send_text(srv_conn *c, const char *text, size_t len);
+/* Queues bye and closes the connection once it is written. */
+void srv_bye(srv_conn *c, const char *reason);
+/* An error reply to a message (re, id from msg; msg may be NULL). */
+void srv_error(srv_conn *c, const proto_msg *msg, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Adds "id" to a direct answer. */
+json_t *srv_with_id(json_t *reply, const proto_msg *msg);
+/* The tick's part: refill buckets and resume reading. */
+void srv_conns_tick(srv_server *srv);
+
+/* --------------------------------------------------------------- session.c */
+
+struct srv_session {
+    char token[PROTO_TOKEN_LEN + 1];
+    char name[PROTO_MAX_NAME + 1];
+    srv_conn *conn;
+    srv_table *table; /* seated or kibitzing there, else NULL (the lobby) */
+    int seat;         /* 0-3 when it holds a seat of table, else -1 */
+    int kibitz;       /* 0-3 or PROTO_SEAT_ALL when kibitzing, else -1 */
+    int64_t idle_since;
+    srv_session *prev, *next;
+};
+
+void srv_hello(srv_conn *c, const proto_msg *msg);
+/* A connection with a session closed (or was cut). */
+void srv_session_lost(srv_session *s);
+srv_session *srv_session_add(srv_server *srv, const char *token, const char *name);
+srv_session *srv_session_by_token(srv_server *srv, const char *token);
+void srv_sessions_tick(srv_server *srv);
+void srv_sessions_free(srv_server *srv);
+
+/* ----------------------------------------------------------------- table.c */
+
+typedef struct srv_seat {
+    srv_session *person;       /* whose seat it is: sitting, away, or displaced by a bot */
+    bool bot;                  /* a computer player sits there now */
+    bool took_over;            /* the computer player sits in a person's place */
+    char level[16];            /* the computer player's kind */
+    char name[SRV_NAME_CAP];   /* who sits there now, "" when nobody */
+    char player[SRV_NAME_CAP]; /* the player of record, "" before the game */
+    int64_t away_since;        /* the person lost the connection or stood up; 0 */
+    bool grace_over;           /* the grace period has ended */
+} srv_seat;
+
+struct srv_table {
+    srv_server *srv;
+    int64_t id;
+    char preset[16];
+    char *house; /* "" for none */
+    uint64_t seed;
+    int64_t created;
+    char creator[PROTO_TOKEN_LEN + 1]; /* the creating session's token; "" after a restart */
+    barbu_rules rules;                 /* the state points at it */
+
+    int kibitz, grace, takeover, delay; /* PROTO_KIBITZ_*, s, PROTO_TAKEOVER_*, ms */
+    char level[16];
+
+    bool started;
+    barbu_state state;
+    barbu_action *actions;
+    uint32_t n, cap;
+    barbu_result *results; /* the deals completed */
+    int n_results, cap_results;
+
+    srv_seat seats[4];
+    srv_session **kibitzers;
+    int n_kibitzers, cap_kibitzers;
+
+    bool job_out;  /* a computer player is thinking */
+    bool timer_on; /* a computer player waits for the delay */
+    lws_sorted_usec_list_t bot_sul;
+    int64_t empty_since; /* nobody connected at it, for reaping; 0 */
+    int listed_deal;     /* the deal last announced in the lobby */
+    bool broken;         /* its stored actions did not replay */
+
+    srv_table *prev, *next;
+};
+
+srv_table *srv_table_new(srv_server *srv, int64_t id);
+void srv_table_free(srv_table *t);
+srv_table *srv_table_find(srv_server *srv, int64_t id);
+/* Removes a table from memory (it stays in the store): its people go back
+ * to the lobby and the lobby hears closed. */
+void srv_table_close(srv_table *t);
+
+bool srv_table_over(const srv_table *t);
+bool srv_table_paused(const srv_table *t);
+bool srv_seat_present(const srv_seat *st);
+bool srv_seat_free(const srv_table *t, int seat);
+const char *srv_table_state_name(const srv_table *t);
+int srv_table_store_state(const srv_table *t);
+
+/* The rules of a preset with house rules over it; bad_rules text in why. */
+int srv_rules_build(const char *preset, const char *house, barbu_rules *rules, char *why,
+                    size_t cap);
+/* Options as stored, and back. */
+char *srv_options_text(const srv_table *t);
+void srv_options_parse(srv_table *t, const char *text);
+
+/* Writes a seat to the store; 0 or -1. */
+int srv_seat_store(srv_table *t, int seat);
+/* Puts a computer player in a seat (in memory and in the store). */
+int srv_seat_bot(srv_table *t, int seat, const char *level, bool took_over);
+/* A computer player's name at a table: "heuristic bot E". */
+void srv_bot_name(const char *level, int seat, char *buf, size_t cap);
+
+/* Starts the game once four seats are filled; returns whether it did. */
+bool srv_table_maybe_start(srv_table *t);
+/* Applies an action that barbu_check accepted, after storing it.
+ * Returns 0, or -1 when the store refused it (nothing changed). */
+int srv_table_commit(srv_table *t, const barbu_action *a);
+/* Runs the computer player whose turn it is, after the table's delay. */
+void srv_table_schedule(srv_table *t);
+/* Messages. */
+json_t *srv_table_json(const srv_table *t, const srv_session *you);
+void srv_send_table(srv_table *t, srv_session *to);
+void srv_send_view(srv_table *t, srv_session *to);
+/* The table message to everyone at the table except `except`. */
+void srv_broadcast_table(srv_table *t, const srv_session *except);
+/* Views to everybody after an action (last may be NULL). */
+void srv_broadcast_views(srv_table *t, const barbu_action *last, const srv_session *except);
+void srv_kibitz_remove(srv_table *t, srv_session *s);
+/* The session stops holding its seat or watching (no messages sent). */
+void srv_table_detach(srv_session *s);
+void srv_tables_tick(srv_server *srv);
+/* A bot's answer arrived. */
+void srv_bots_drain(srv_server *srv);
+
+/* --------------------------------------------------------------- command.c */
+
+void srv_cmd_create(srv_conn *c, const proto_msg *msg);
+void srv_cmd_sit(srv_conn *c, const proto_msg *msg);
+void srv_cmd_kibitz(srv_conn *c, const proto_msg *msg);
+void srv_cmd_leave(srv_conn *c, const proto_msg *msg);
+void srv_cmd_bot(srv_conn *c, const proto_msg *msg);
+void srv_cmd_act(srv_conn *c, const proto_msg *msg);
+/* A seat whose person went back to the lobby during the game. */
+void srv_seat_left(srv_table *t, int seat);
+
+/* ----------------------------------------------------------------- lobby.c */
+
+json_t *srv_summary_json(const srv_table *t);
+void srv_send_lobby(srv_conn *c, const proto_msg *msg);
+/* Drops the lobby list's cached text (after a change, and every tick). */
+void srv_lobby_forget(srv_server *srv);
+/* listed to the sessions in the lobby. */
+void srv_lobby_listed(srv_table *t);
+void srv_lobby_closed(srv_server *srv, int64_t id);
+void srv_cmd_chat(srv_conn *c, const proto_msg *msg);
+
+/* ------------------------------------------------------------------ bots.c */
+
+typedef struct srv_job {
+    struct srv_job *next;
+    int64_t table;
+    uint32_t at;
+    int seat;
+    uint64_t seed;
+    char kind[16];
+    barbu_rules rules; /* the view points at this copy */
+    barbu_view view;
+    int err; /* the answer */
+    barbu_action action;
+} srv_job;
+
+typedef struct srv_bots srv_bots;
+
+srv_bots *srv_bots_start(struct lws_context *ctx, int threads);
+/* Takes the job. */
+void srv_bots_submit(srv_bots *bots, srv_job *job);
+/* A finished job, or NULL. */
+srv_job *srv_bots_done(srv_bots *bots);
+/* Stops and joins the workers, freeing every job left. */
+void srv_bots_stop(srv_bots *bots);
+int srv_bots_threads(const srv_bots *bots);
+
+/* --------------------------------------------------------------- history.c */
+
+void srv_cmd_score(srv_conn *c, const proto_msg *msg);
+void srv_cmd_record(srv_conn *c, const proto_msg *msg);
+
+/* --------------------------------------------------------------- restore.c */
+
+/* Loads sessions and tables from the store; 0 or -1 (with a message). */
+int srv_restore(srv_server *srv);
+
+/* ---------------------------------------------------------------- server.c */
+
+struct srv_server {
+    const barbu_serve_options *opt;
+    struct lws_context *ctx;
+    struct lws_vhost *vhost;
+    store *store;
+    srv_bots *bots;
+    int max_tables;
+    bool quiet, stopping;
+
+    srv_conn *conns;
+    uint64_t next_conn;
+    int n_conns;
+
+    srv_session *sessions;
+    srv_map by_token, by_name;
+
+    srv_table *tables;
+    srv_map table_map;
+    int n_tables;
+    char *lobby_text; /* the lobby message without id, made when first asked */
+    size_t lobby_len;
+
+    lws_sorted_usec_list_t tick_sul;
+    int64_t ticks;
+};
+
+#endif

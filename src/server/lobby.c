@@ -1,0 +1,144 @@
+/*
+ * lobby.c - the list of tables, its updates to the sessions in the lobby
+ * (listed, closed) and chat, at a table or in the lobby.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+json_t *srv_summary_json(const srv_table *t)
+{
+    static const char *const KIBITZ[] = {"none", "seat", "all"};
+    json_t *o = json_pack("{s:I, s:s, s:b, s:s, s:s}", "id", (json_int_t)t->id, "rules", t->preset,
+                          "house", t->house[0] != '\0', "state", srv_table_state_name(t), "kibitz",
+                          KIBITZ[t->kibitz]);
+    if (o == NULL)
+        return NULL;
+    json_t *seats = json_array();
+    for (int k = 0; k < 4; k++) {
+        const srv_seat *st = &t->seats[k];
+        bool taken = st->bot || st->person || (srv_table_over(t) && st->name[0]);
+        if (!taken) {
+            json_array_append_new(seats, json_null());
+            continue;
+        }
+        bool away = !st->bot && !srv_table_over(t) && !(st->person && st->person->conn);
+        json_array_append_new(
+            seats, json_pack("{s:s, s:b, s:b}", "name", st->name, "bot", st->bot, "away", away));
+    }
+    json_object_set_new(o, "seats", seats);
+    json_object_set_new(o, "kibitzers", json_integer(t->n_kibitzers));
+    json_object_set_new(o, "deal", json_integer(t->started ? t->state.t.deal : 0));
+    json_object_set_new(o, "deals", json_integer(barbu_rules_deals(&t->rules)));
+    return o;
+}
+
+void srv_lobby_forget(srv_server *srv)
+{
+    free(srv->lobby_text);
+    srv->lobby_text = NULL;
+    srv->lobby_len = 0;
+}
+
+/* With thousands of tables the list is over a megabyte: it is made once
+ * and kept until something changes (or the next tick), so that clients
+ * asking for it again and again cannot stall the loop. */
+static const char *lobby_text(srv_server *srv)
+{
+    if (srv->lobby_text)
+        return srv->lobby_text;
+    json_t *list = json_array();
+    /* Oldest first: the list is kept newest first. */
+    srv_table *last = srv->tables;
+    while (last && last->next)
+        last = last->next;
+    for (srv_table *t = last; t; t = t->prev)
+        json_array_append_new(list, srv_summary_json(t));
+    json_t *m = json_pack("{s:s, s:o}", "type", "lobby", "tables", list);
+    if (m == NULL)
+        return NULL;
+    srv->lobby_text = proto_dump(m, &srv->lobby_len);
+    json_decref(m);
+    return srv->lobby_text;
+}
+
+void srv_send_lobby(srv_conn *c, const proto_msg *msg)
+{
+    srv_server *srv = c->srv;
+    const char *text = lobby_text(srv);
+    if (text == NULL)
+        return;
+    if (msg == NULL || !msg->has_id) {
+        srv_send_text(c, text, srv->lobby_len);
+        return;
+    }
+    /* The id goes in before the closing brace. */
+    char id[32];
+    int n = snprintf(id, sizeof id, ",\"id\":%ld}", (long)msg->id);
+    size_t len = srv->lobby_len - 1 + (size_t)n;
+    char *with_id = malloc(len + 1);
+    if (with_id == NULL)
+        return;
+    memcpy(with_id, text, srv->lobby_len - 1);
+    memcpy(with_id + srv->lobby_len - 1, id, (size_t)n + 1);
+    srv_send_text(c, with_id, len);
+    free(with_id);
+}
+
+/* The same text to every session in the lobby. */
+static void to_lobby(srv_server *srv, json_t *m)
+{
+    if (m == NULL)
+        return;
+    size_t len;
+    char *text = proto_dump(m, &len);
+    json_decref(m);
+    if (text == NULL)
+        return;
+    for (srv_conn *c = srv->conns; c; c = c->next)
+        if (c->session && c->session->table == NULL)
+            srv_send_text(c, text, len);
+    free(text);
+}
+
+void srv_lobby_listed(srv_table *t)
+{
+    srv_lobby_forget(t->srv);
+    if (t->started)
+        t->listed_deal = t->state.t.deal;
+    to_lobby(t->srv, json_pack("{s:s, s:o}", "type", "listed", "table", srv_summary_json(t)));
+}
+
+void srv_lobby_closed(srv_server *srv, int64_t id)
+{
+    srv_lobby_forget(srv);
+    to_lobby(srv, json_pack("{s:s, s:I}", "type", "closed", "table", (json_int_t)id));
+}
+
+void srv_cmd_chat(srv_conn *c, const proto_msg *msg)
+{
+    srv_session *s = c->session;
+    srv_table *t = s->table;
+    json_t *m = json_pack("{s:s, s:s, s:s, s:s}", "type", "chat", "from", s->name, "text",
+                          msg->text, "scope", t ? "table" : "lobby");
+    if (t == NULL) {
+        to_lobby(c->srv, m);
+        return;
+    }
+    size_t len;
+    char *text = m ? proto_dump(m, &len) : NULL;
+    json_decref(m);
+    if (text == NULL)
+        return;
+    for (int k = 0; k < 4; k++) {
+        srv_session *p = t->seats[k].person;
+        if (p && p->conn && p->table == t && p->seat == k)
+            srv_send_text(p->conn, text, len);
+    }
+    for (int i = t->n_kibitzers - 1; i >= 0; i--)
+        if (i < t->n_kibitzers && t->kibitzers[i]->conn)
+            srv_send_text(t->kibitzers[i]->conn, text, len);
+    free(text);
+}

@@ -1,0 +1,280 @@
+/*
+ * server.c - barbu serve: one libwebsockets context with one vhost that
+ * serves the web client's files at / and the protocol at /ws; a one-second
+ * tick; start-up from the store and an orderly shutdown on SIGINT/SIGTERM.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+
+static volatile sig_atomic_t stop_requested;
+static struct lws_context *volatile signal_ctx;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+    if (signal_ctx)
+        lws_cancel_service(signal_ctx);
+}
+
+/* ---------------------------------------------------------------- HTTP */
+
+/* Served at / when there is no web directory. */
+static const char BUILTIN_PAGE[] =
+    "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    "<title>barbu</title>\n</head>\n<body>\n<h1>barbu</h1>\n"
+    "<p>This is a barbu server. Its browser client is not installed; play from a "
+    "terminal:</p>\n<pre><code>barbu connect ws://HOST:2118 --name YOUR-HANDLE</code></pre>\n"
+    "<p>Programs speak the barbu protocol (docs/protocol.md): JSON over the WebSocket "
+    "at <code>/ws</code>.</p>\n</body>\n</html>\n";
+
+static int builtin_http(struct lws *wsi, enum lws_callback_reasons reason)
+{
+    if (reason == LWS_CALLBACK_HTTP) {
+        unsigned char buf[LWS_PRE + 512], *start = buf + LWS_PRE, *p = start,
+                                          *end = buf + sizeof buf - 1;
+        if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, "text/html; charset=utf-8",
+                                        sizeof BUILTIN_PAGE - 1, &p, end) ||
+            lws_finalize_write_http_header(wsi, start, &p, end))
+            return 1;
+        lws_callback_on_writable(wsi);
+        return 0;
+    }
+    /* LWS_CALLBACK_HTTP_WRITEABLE */
+    static unsigned char body[LWS_PRE + sizeof BUILTIN_PAGE];
+    memcpy(body + LWS_PRE, BUILTIN_PAGE, sizeof BUILTIN_PAGE - 1);
+    if (lws_write(wsi, body + LWS_PRE, sizeof BUILTIN_PAGE - 1, LWS_WRITE_HTTP_FINAL) < 0)
+        return -1;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len)
+{
+    srv_server *srv = lws_context_user(lws_get_context(wsi));
+    if ((reason == LWS_CALLBACK_HTTP || reason == LWS_CALLBACK_HTTP_WRITEABLE) &&
+        srv->opt->web_dir == NULL)
+        return builtin_http(wsi, reason);
+    return srv_ws_callback(wsi, reason, user, in, len);
+}
+
+/* ----------------------------------------------------------------- tick */
+
+static void tick(lws_sorted_usec_list_t *sul)
+{
+    srv_server *srv = lws_container_of(sul, srv_server, tick_sul);
+    if (srv->stopping)
+        return;
+    srv->ticks++;
+    srv_lobby_forget(srv); /* a change no listed announced lasts a second at most */
+    srv_conns_tick(srv);
+    srv_tables_tick(srv);
+    if (srv->ticks % 10 == 0)
+        srv_sessions_tick(srv);
+    lws_sul_schedule(srv->ctx, 0, &srv->tick_sul, tick, LWS_US_PER_SEC);
+}
+
+/* ------------------------------------------------------------- listening */
+
+/* Splits "HOST:PORT" ("[::1]:2118" for IPv6). */
+static int parse_listen(const char *listen, char *host, size_t cap, int *port)
+{
+    const char *colon = strrchr(listen, ':');
+    if (colon == NULL || colon == listen)
+        return -1;
+    const char *h = listen;
+    size_t n = (size_t)(colon - listen);
+    if (h[0] == '[' && n >= 2 && h[n - 1] == ']') {
+        h++;
+        n -= 2;
+    }
+    if (n == 0 || n >= cap)
+        return -1;
+    memcpy(host, h, n);
+    host[n] = '\0';
+    char *end;
+    long p = strtol(colon + 1, &end, 10);
+    if (colon[1] == '\0' || *end != '\0' || p < 0 || p > 65535)
+        return -1;
+    *port = (int)p;
+    return 0;
+}
+
+static void lws_log_line(int level, const char *line)
+{
+    (void)level;
+    fprintf(stderr, "barbu serve: lws: %s", line);
+}
+
+static const struct lws_protocol_vhost_options MIME_JSON = {NULL, NULL, ".json",
+                                                            "application/json"};
+static const struct lws_protocol_vhost_options MIME_MAP = {&MIME_JSON, NULL, ".map",
+                                                           "application/json"};
+static const struct lws_protocol_vhost_options MIME_WASM = {&MIME_MAP, NULL, ".wasm",
+                                                            "application/wasm"};
+static const struct lws_protocol_vhost_options MIME_MJS = {&MIME_WASM, NULL, ".mjs",
+                                                           "text/javascript"};
+
+/* ---------------------------------------------------------------- serve */
+
+static void shutdown_tick(lws_sorted_usec_list_t *sul)
+{
+    (void)sul;
+}
+
+static void say_goodbye(srv_server *srv)
+{
+    srv->stopping = true;
+    for (srv_conn *c = srv->conns; c; c = c->next)
+        srv_bye(c, "shutdown");
+    /* Give the byes a moment to go out. */
+    lws_sorted_usec_list_t sul;
+    memset(&sul, 0, sizeof sul);
+    for (int i = 0; i < 20 && srv->conns; i++) {
+        lws_sul_schedule(srv->ctx, 0, &sul, shutdown_tick, 50 * LWS_US_PER_MS);
+        if (lws_service(srv->ctx, 0) < 0)
+            break;
+    }
+    lws_sul_cancel(&sul);
+}
+
+int barbu_serve(const barbu_serve_options *options)
+{
+    char host[128];
+    int port;
+    if (parse_listen(options->listen ? options->listen : "127.0.0.1:2118", host, sizeof host,
+                     &port) != 0) {
+        fprintf(stderr, "barbu serve: --listen wants HOST:PORT, not '%s'\n", options->listen);
+        return 1;
+    }
+    char err[256];
+    store *db = store_sqlite_open(options->db, err, sizeof err);
+    if (db == NULL) {
+        fprintf(stderr, "barbu serve: cannot open the database %s: %s\n", options->db, err);
+        return 1;
+    }
+
+    srv_server *srv = calloc(1, sizeof *srv);
+    if (srv == NULL) {
+        store_close(db);
+        return 1;
+    }
+    srv->opt = options;
+    srv->store = db;
+    srv->quiet = options->quiet;
+    srv->max_tables = options->max_tables > 0 ? options->max_tables : SRV_MAX_TABLES;
+    int status = 1;
+
+    if (srv_restore(srv) != 0)
+        goto out;
+
+    lws_set_log_level(options->quiet ? 0 : LLL_ERR, lws_log_line);
+
+    static struct lws_protocols protocols[] = {
+        {"barbu", callback, sizeof(void *), 0, 0, NULL, 0},
+        {NULL, NULL, 0, 0, 0, NULL, 0},
+    };
+    struct lws_http_mount mount;
+    memset(&mount, 0, sizeof mount);
+    mount.mountpoint = "/";
+    mount.mountpoint_len = 1;
+    mount.origin = options->web_dir;
+    mount.def = "index.html";
+    mount.origin_protocol = LWSMPRO_FILE;
+    mount.extra_mimetypes = &MIME_MJS;
+
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
+    info.user = srv;
+    info.protocols = protocols;
+    info.port = port;
+    info.vhost_name = "barbu";
+    /* A numeric IPv4 address binds that address only (lws binds every
+     * interface unless IPv6 is off); 0.0.0.0 serves every IPv4 interface. */
+    bool v6 = strchr(host, ':') != NULL;
+    if (!v6)
+        info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+    if (strcmp(host, "0.0.0.0") != 0 && strcmp(host, "::") != 0)
+        info.iface = host;
+    if (options->web_dir)
+        info.mounts = &mount;
+    info.timeout_secs = 30;
+
+    srv->ctx = lws_create_context(&info);
+    if (srv->ctx == NULL) {
+        fprintf(stderr, "barbu serve: cannot start libwebsockets\n");
+        goto out;
+    }
+    srv->vhost = lws_create_vhost(srv->ctx, &info);
+    if (srv->vhost == NULL) {
+        fprintf(stderr, "barbu serve: cannot listen on %s:%d\n", host, port);
+        goto out;
+    }
+    srv->bots = srv_bots_start(srv->ctx, options->bot_threads);
+    if (srv->bots == NULL) {
+        fprintf(stderr, "barbu serve: cannot start the computer players' threads\n");
+        goto out;
+    }
+
+    signal_ctx = srv->ctx;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    int real_port = lws_get_vhost_listen_port(srv->vhost);
+    printf("barbu serve: listening on ws://%s%s%s:%d/ws\n", v6 ? "[" : "", host, v6 ? "]" : "",
+           real_port);
+    fflush(stdout);
+    srv_log(srv, "%d tables restored, %d computer player threads, database %s", srv->n_tables,
+            srv_bots_threads(srv->bots), options->db);
+
+    lws_sul_schedule(srv->ctx, 0, &srv->tick_sul, tick, LWS_US_PER_SEC);
+    for (srv_table *t = srv->tables; t; t = t->next)
+        srv_table_schedule(t);
+
+    while (!stop_requested)
+        if (lws_service(srv->ctx, 0) < 0)
+            break;
+
+    srv_log(srv, "shutting down");
+    /* No computer player may be asked to think once its threads are gone:
+     * a table's delay timer can still fire while the byes go out. */
+    srv->stopping = true;
+    for (srv_table *t = srv->tables; t; t = t->next)
+        lws_sul_cancel(&t->bot_sul);
+    srv_bots_stop(srv->bots);
+    srv->bots = NULL;
+    say_goodbye(srv);
+    status = 0;
+
+out:
+    srv->stopping = true;
+    srv_bots_stop(srv->bots);
+    srv->bots = NULL;
+    if (srv->ctx) {
+        lws_sul_cancel(&srv->tick_sul);
+        for (srv_table *t = srv->tables; t; t = t->next)
+            lws_sul_cancel(&t->bot_sul);
+        signal_ctx = NULL;
+        lws_context_destroy(srv->ctx);
+        srv->ctx = NULL;
+    }
+    while (srv->tables)
+        srv_table_free(srv->tables);
+    srv_map_free(&srv->table_map);
+    srv_lobby_forget(srv);
+    srv_sessions_free(srv);
+    store_close(srv->store);
+    free(srv);
+    return status;
+}

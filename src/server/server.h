@@ -1,0 +1,32 @@
+/*
+ * server.h - barbu serve: the event loop that owns every table.
+ */
+#ifndef BARBU_SERVER_H
+#define BARBU_SERVER_H
+
+#include <stdbool.h>
+
+#include "barbu/barbu.h"
+
+typedef struct barbu_serve_options {
+    const char *listen;  /* "127.0.0.1:2118"; "0.0.0.0:2118" serves others; port 0
+                            takes any free port */
+    const char *db;      /* the SQLite database file */
+    const char *web_dir; /* static files served at /, or NULL for the built-in page */
+    int max_tables;      /* 0: the default (5000) */
+    int bot_threads;     /* computer players' worker threads; 0: the default */
+    bool quiet;          /* no log lines on stderr */
+
+    /* The score sheet of a game's deals as text, for the score message's
+     * "sheet" (barbu scoresheet's, from the CLI): a malloc'd string, or NULL.
+     * A NULL function leaves "sheet" out. */
+    char *(*sheet_text)(const barbu_rules *rules, const barbu_result *results, int n,
+                        const char *const names[4]);
+} barbu_serve_options;
+
+/* Runs the server until SIGINT or SIGTERM.  Prints "barbu serve: listening
+ * on ws://HOST:PORT/ws" on stdout (and flushes) once it accepts connections.
+ * Returns 0, or 1 after printing why it could not start. */
+int barbu_serve(const barbu_serve_options *options);
+
+#endif

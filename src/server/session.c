@@ -1,0 +1,241 @@
+/*
+ * session.c - sessions: a handle and a token that outlive connections.
+ * hello starts or resumes one; a lost connection leaves it (and its seat)
+ * in place; a session with no seat and no connection is forgotten after an
+ * hour.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+srv_session *srv_session_by_token(srv_server *srv, const char *token)
+{
+    return srv_map_get(&srv->by_token, token);
+}
+
+srv_session *srv_session_add(srv_server *srv, const char *token, const char *name)
+{
+    char key[SRV_NAME_CAP];
+    srv_name_key(name, key);
+    if (srv_map_get(&srv->by_name, key) || srv_map_get(&srv->by_token, token))
+        return NULL;
+    srv_session *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return NULL;
+    snprintf(s->token, sizeof s->token, "%s", token);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    s->seat = s->kibitz = -1;
+    s->idle_since = srv_now();
+    if (srv_map_put(&srv->by_token, s->token, s) != 0) {
+        free(s);
+        return NULL;
+    }
+    if (srv_map_put(&srv->by_name, key, s) != 0) {
+        srv_map_del(&srv->by_token, s->token);
+        free(s);
+        return NULL;
+    }
+    s->next = srv->sessions;
+    if (srv->sessions)
+        srv->sessions->prev = s;
+    srv->sessions = s;
+    return s;
+}
+
+static void session_free(srv_server *srv, srv_session *s)
+{
+    char key[SRV_NAME_CAP];
+    srv_name_key(s->name, key);
+    srv_map_del(&srv->by_name, key);
+    srv_map_del(&srv->by_token, s->token);
+    if (s->prev)
+        s->prev->next = s->next;
+    else
+        srv->sessions = s->next;
+    if (s->next)
+        s->next->prev = s->prev;
+    free(s);
+}
+
+void srv_sessions_free(srv_server *srv)
+{
+    while (srv->sessions)
+        session_free(srv, srv->sessions);
+    srv_map_free(&srv->by_token);
+    srv_map_free(&srv->by_name);
+}
+
+static void new_token(char out[PROTO_TOKEN_LEN + 1])
+{
+    unsigned char raw[PROTO_TOKEN_LEN / 2];
+    if (srv_random(raw, sizeof raw) != 0)
+        abort(); /* no random source: no safe token can be made */
+    static const char HEX[] = "0123456789abcdef";
+    for (size_t i = 0; i < sizeof raw; i++) {
+        out[2 * i] = HEX[raw[i] >> 4];
+        out[2 * i + 1] = HEX[raw[i] & 15];
+    }
+    out[PROTO_TOKEN_LEN] = '\0';
+}
+
+static void welcome(srv_conn *c, srv_session *s, const proto_msg *msg)
+{
+    json_t *w = json_pack("{s:s, s:i, s:s, s:s, s:s}", "type", "welcome", "version", PROTO_VERSION,
+                          "name", s->name, "token", s->token, "server", "barbu " BARBU_VERSION);
+    srv_send(c, srv_with_id(w, msg));
+    srv_send_lobby(c, NULL);
+}
+
+/* A session's connection came back (or was replaced): its seat is present
+ * again, and a computer player that took it stands. */
+static void resume(srv_session *s)
+{
+    srv_table *t = s->table;
+    if (t == NULL)
+        return;
+    if (s->seat >= 0 && t->seats[s->seat].person == s) {
+        srv_seat *st = &t->seats[s->seat];
+        bool changed = st->away_since != 0 || st->bot;
+        if (st->bot) {
+            st->bot = false;
+            st->took_over = false;
+            snprintf(st->name, sizeof st->name, "%s", s->name);
+            srv_log(t->srv, "table %lld: %s takes seat %s back from the computer player",
+                    (long long)t->id, s->name, barbu_seat_name(s->seat));
+        }
+        st->away_since = 0;
+        st->grace_over = false;
+        if (changed) {
+            srv_seat_store(t, s->seat);
+            srv_broadcast_table(t, s);
+            srv_lobby_listed(t);
+        }
+    }
+    srv_send_table(t, s);
+    srv_send_view(t, s);
+    t->empty_since = 0;
+    srv_table_schedule(t);
+}
+
+void srv_hello(srv_conn *c, const proto_msg *msg)
+{
+    srv_server *srv = c->srv;
+    if (c->session) {
+        srv_error(c, msg, "hello_twice", "this connection has said hello already");
+        return;
+    }
+    if (msg->version != PROTO_VERSION) {
+        srv_error(c, msg, "version", "this server speaks version %d", PROTO_VERSION);
+        return;
+    }
+    if (msg->token[0]) {
+        srv_session *s = srv_session_by_token(srv, msg->token);
+        if (s == NULL) {
+            srv_error(c, msg, "bad_token", "no session has that token");
+            return;
+        }
+        if (msg->name[0] && strcmp(msg->name, s->name) != 0) {
+            srv_error(c, msg, "bad_name", "this session's name is %s", s->name);
+            return;
+        }
+        srv_conn *old = s->conn;
+        if (old) {
+            /* The old connection hears bye but the session stays present. */
+            old->session = NULL;
+            s->conn = NULL;
+            srv_bye(old, "replaced");
+        }
+        s->conn = c;
+        c->session = s;
+        srv_log(srv, "connection %llu resumes %s%s", (unsigned long long)c->id, s->name,
+                old ? " (the old connection is replaced)" : "");
+        welcome(c, s, msg);
+        resume(s);
+        return;
+    }
+    if (msg->name[0] == '\0') {
+        srv_error(c, msg, "bad_field", "hello needs a name or a token");
+        return;
+    }
+    if (!proto_name_ok(msg->name)) {
+        srv_error(c, msg, "bad_name",
+                  "a name is 1-20 letters, digits, '_', '-', '.' and single inner spaces");
+        return;
+    }
+    char key[SRV_NAME_CAP];
+    srv_name_key(msg->name, key);
+    if (srv_map_get(&srv->by_name, key)) {
+        srv_error(c, msg, "name_taken", "the name %s is in use", msg->name);
+        return;
+    }
+    char token[PROTO_TOKEN_LEN + 1];
+    new_token(token);
+    if (srv->store->ops->session_put(srv->store, token, msg->name) != 0) {
+        srv_log(srv, "store: %s", store_error(srv->store));
+        srv_error(c, msg, "server", "the session could not be saved; try again");
+        return;
+    }
+    srv_session *s = srv_session_add(srv, token, msg->name);
+    if (s == NULL) {
+        srv->store->ops->session_forget(srv->store, token);
+        srv_error(c, msg, "server", "out of memory");
+        return;
+    }
+    s->conn = c;
+    c->session = s;
+    srv_log(srv, "connection %llu is %s (new session)", (unsigned long long)c->id, s->name);
+    welcome(c, s, msg);
+}
+
+void srv_session_lost(srv_session *s)
+{
+    srv_table *t = s->table;
+    s->idle_since = srv_now();
+    if (t == NULL || t->srv->stopping)
+        return;
+    srv_log(t->srv, "%s lost the connection at table %lld", s->name, (long long)t->id);
+    if (s->kibitz >= 0) {
+        /* A kibitzer who is not there watches nothing. */
+        srv_kibitz_remove(t, s);
+        srv_broadcast_table(t, NULL);
+        srv_lobby_listed(t);
+        return;
+    }
+    if (s->seat < 0)
+        return;
+    int seat = s->seat;
+    srv_seat *st = &t->seats[seat];
+    if (!t->started) {
+        /* Before the game a dropped player's seat is free at once. */
+        srv_table_detach(s);
+        srv_seat_store(t, seat);
+        srv_broadcast_table(t, NULL);
+        srv_lobby_listed(t);
+        return;
+    }
+    if (srv_table_over(t) || st->person != s || st->bot)
+        return;
+    st->away_since = srv_now();
+    st->grace_over = false;
+    srv_broadcast_table(t, NULL);
+    srv_lobby_listed(t);
+}
+
+void srv_sessions_tick(srv_server *srv)
+{
+    int64_t now = srv_now();
+    srv_session *next;
+    for (srv_session *s = srv->sessions; s; s = next) {
+        next = s->next;
+        if (s->conn || s->table || now - s->idle_since < SRV_SESSION_IDLE)
+            continue;
+        if (srv->store->ops->session_forget(srv->store, s->token) != 0) {
+            srv_log(srv, "store: %s", store_error(srv->store));
+            continue;
+        }
+        srv_log(srv, "session %s forgotten", s->name);
+        session_free(srv, s);
+    }
+}

@@ -1,0 +1,826 @@
+/*
+ * table.c - a table: its rules and options, four seats, its kibitzers and
+ * the game (a barbu_state and the actions that made it).  Every accepted
+ * action goes through srv_table_commit: stored first, then applied, then
+ * each player and kibitzer gets the view of its own seat.  Nothing here
+ * serialises a state: messages are built from views only.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static const char *const KIBITZ_NAMES[] = {"none", "seat", "all"};
+static const char *const TAKEOVER_NAMES[] = {"vote", "bot"};
+
+/* ------------------------------------------------------------- lifetime */
+
+srv_table *srv_table_new(srv_server *srv, int64_t id)
+{
+    srv_table *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->srv = srv;
+    t->id = id;
+    t->kibitz = PROTO_KIBITZ_SEAT;
+    t->grace = 300;
+    t->takeover = PROTO_TAKEOVER_VOTE;
+    t->delay = 600;
+    snprintf(t->level, sizeof t->level, "heuristic");
+    t->listed_deal = -1;
+    char key[24];
+    srv_table_key(id, key);
+    if (srv_map_put(&srv->table_map, key, t) != 0) {
+        free(t);
+        return NULL;
+    }
+    t->next = srv->tables;
+    if (srv->tables)
+        srv->tables->prev = t;
+    srv->tables = t;
+    srv->n_tables++;
+    srv_lobby_forget(srv);
+    return t;
+}
+
+void srv_table_free(srv_table *t)
+{
+    if (t == NULL)
+        return;
+    srv_server *srv = t->srv;
+    lws_sul_cancel(&t->bot_sul);
+    char key[24];
+    srv_table_key(t->id, key);
+    srv_map_del(&srv->table_map, key);
+    if (t->prev)
+        t->prev->next = t->next;
+    else
+        srv->tables = t->next;
+    if (t->next)
+        t->next->prev = t->prev;
+    srv->n_tables--;
+    srv_lobby_forget(srv);
+    free(t->house);
+    free(t->actions);
+    free(t->results);
+    free(t->kibitzers);
+    free(t);
+}
+
+srv_table *srv_table_find(srv_server *srv, int64_t id)
+{
+    char key[24];
+    srv_table_key(id, key);
+    return srv_map_get(&srv->table_map, key);
+}
+
+void srv_table_close(srv_table *t)
+{
+    srv_server *srv = t->srv;
+    int64_t now = srv_now();
+    for (int k = 0; k < 4; k++) {
+        srv_session *s = t->seats[k].person;
+        if (s && s->table == t) {
+            s->table = NULL;
+            s->seat = -1;
+            s->idle_since = now;
+        }
+    }
+    for (int i = 0; i < t->n_kibitzers; i++) {
+        srv_session *s = t->kibitzers[i];
+        s->table = NULL;
+        s->kibitz = -1;
+        s->idle_since = now;
+    }
+    int64_t id = t->id;
+    srv_log(srv, "table %lld leaves memory", (long long)id);
+    srv_table_free(t);
+    srv_lobby_closed(srv, id);
+}
+
+/* --------------------------------------------------------------- states */
+
+bool srv_table_over(const srv_table *t)
+{
+    return t->started && barbu_over(&t->state);
+}
+
+bool srv_seat_present(const srv_seat *st)
+{
+    return st->bot || (st->person && st->person->conn);
+}
+
+bool srv_table_paused(const srv_table *t)
+{
+    if (!t->started || srv_table_over(t))
+        return false;
+    for (int k = 0; k < 4; k++)
+        if (!srv_seat_present(&t->seats[k]))
+            return true;
+    return false;
+}
+
+bool srv_seat_free(const srv_table *t, int seat)
+{
+    const srv_seat *st = &t->seats[seat];
+    if (!t->started)
+        return st->person == NULL && !st->bot;
+    if (srv_table_over(t))
+        return false;
+    if (st->bot)
+        return st->took_over;
+    if (st->person == NULL)
+        return true;
+    return st->person->conn == NULL && st->grace_over;
+}
+
+const char *srv_table_state_name(const srv_table *t)
+{
+    if (!t->started)
+        return "waiting";
+    if (srv_table_over(t))
+        return "over";
+    return srv_table_paused(t) ? "paused" : "playing";
+}
+
+int srv_table_store_state(const srv_table *t)
+{
+    if (!t->started)
+        return STORE_WAITING;
+    return srv_table_over(t) ? STORE_OVER : STORE_PLAYING;
+}
+
+/* ---------------------------------------------------- rules and options */
+
+/* Whether a rules text names its own preset (its first setting). */
+static bool names_preset(const char *text)
+{
+    const char *p = text;
+    while (*p) {
+        const char *end = strchr(p, '\n');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        size_t i = 0;
+        while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r'))
+            i++;
+        if (i < n && p[i] != '#')
+            return n - i >= 6 && strncmp(p + i, "preset", 6) == 0 &&
+                   strchr(" \t=", i + 6 < n ? p[i + 6] : '#') != NULL;
+        if (end == NULL)
+            break;
+        p = end + 1;
+    }
+    return false;
+}
+
+int srv_rules_build(const char *preset, const char *house, barbu_rules *rules, char *why,
+                    size_t cap)
+{
+    if (barbu_rules_preset(rules, preset) != 0) {
+        snprintf(why, cap, "unknown preset '%s' (barbu rules --list)", preset);
+        return -1;
+    }
+    barbu_diag d = {0};
+    if (house && house[0]) {
+        /* A rules file starts from uk unless it names a preset: the table's
+         * preset goes first, so that the house rules apply over it. */
+        bool own = names_preset(house);
+        size_t hlen = strlen(house), plen = strlen(preset);
+        char *text = malloc(hlen + plen + 16);
+        if (text == NULL) {
+            snprintf(why, cap, "out of memory");
+            return -1;
+        }
+        size_t len =
+            own ? (size_t)snprintf(text, hlen + 1, "%s", house)
+                : (size_t)snprintf(text, hlen + plen + 16, "preset = %s\n%s", preset, house);
+        int err = barbu_rules_parse(rules, text, len, &d);
+        free(text);
+        if (err != 0) {
+            snprintf(why, cap, "line %d: %s", d.line - (own ? 0 : 1), d.msg);
+            return -1;
+        }
+        if (own && strcmp(rules->preset, preset) != 0) {
+            snprintf(why, cap, "line 1: the house rules start from '%s', the table from '%s'",
+                     rules->preset, preset);
+            return -1;
+        }
+    }
+    if (barbu_rules_check(rules, &d) != 0) {
+        if (d.line > 0)
+            snprintf(why, cap, "line %d: %s", d.line, d.msg);
+        else
+            snprintf(why, cap, "%s", d.msg);
+        return -1;
+    }
+    return 0;
+}
+
+char *srv_options_text(const srv_table *t)
+{
+    json_t *o =
+        json_pack("{s:s, s:i, s:s, s:s, s:i}", "kibitz", KIBITZ_NAMES[t->kibitz], "grace", t->grace,
+                  "takeover", TAKEOVER_NAMES[t->takeover], "level", t->level, "delay", t->delay);
+    char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    return text;
+}
+
+void srv_options_parse(srv_table *t, const char *text)
+{
+    json_t *o = json_loads(text ? text : "{}", 0, NULL);
+    if (o == NULL)
+        return;
+    const char *s;
+    json_t *v;
+    if ((s = json_string_value(json_object_get(o, "kibitz"))) != NULL)
+        for (int i = 0; i < 3; i++)
+            if (strcmp(s, KIBITZ_NAMES[i]) == 0)
+                t->kibitz = i;
+    if ((s = json_string_value(json_object_get(o, "takeover"))) != NULL)
+        t->takeover = strcmp(s, "bot") == 0 ? PROTO_TAKEOVER_BOT : PROTO_TAKEOVER_VOTE;
+    if ((s = json_string_value(json_object_get(o, "level"))) != NULL)
+        snprintf(t->level, sizeof t->level, "%s", s);
+    if (json_is_integer(v = json_object_get(o, "grace")))
+        t->grace = (int)json_integer_value(v);
+    if (json_is_integer(v = json_object_get(o, "delay")))
+        t->delay = (int)json_integer_value(v);
+    json_decref(o);
+}
+
+/* ---------------------------------------------------------------- seats */
+
+void srv_bot_name(const char *level, int seat, char *buf, size_t cap)
+{
+    /* The seat makes four computer players' names (and sheets) tell apart. */
+    snprintf(buf, cap, "%s bot %s", level, barbu_seat_name(seat));
+}
+
+int srv_seat_store(srv_table *t, int seat)
+{
+    const srv_seat *st = &t->seats[seat];
+    store_seat ss = {
+        .seat = seat,
+        .name = st->name[0] ? st->name : NULL,
+        .player = st->player[0] ? st->player : NULL,
+        /* A person displaced by a computer player keeps the seat's token, so
+         * that it takes the seat back after a restart too. */
+        .token = st->person ? st->person->token : NULL,
+        .bot = st->bot,
+        .level = st->bot ? st->level : NULL,
+    };
+    store *db = t->srv->store;
+    if (db->ops->seat_put(db, t->id, &ss) != 0) {
+        srv_log(t->srv, "store: table %lld seat %s: %s", (long long)t->id, barbu_seat_name(seat),
+                store_error(db));
+        return -1;
+    }
+    return 0;
+}
+
+int srv_seat_bot(srv_table *t, int seat, const char *level, bool took_over)
+{
+    srv_seat *st = &t->seats[seat];
+    srv_seat saved = *st;
+    st->bot = true;
+    st->took_over = took_over;
+    snprintf(st->level, sizeof st->level, "%s", level);
+    srv_bot_name(level, seat, st->name, sizeof st->name);
+    if (srv_seat_store(t, seat) != 0) {
+        *st = saved;
+        return -1;
+    }
+    srv_log(t->srv, "table %lld: a %s computer player sits %s", (long long)t->id, level,
+            barbu_seat_name(seat));
+    return 0;
+}
+
+void srv_kibitz_remove(srv_table *t, srv_session *s)
+{
+    for (int i = 0; i < t->n_kibitzers; i++) {
+        if (t->kibitzers[i] == s) {
+            memmove(&t->kibitzers[i], &t->kibitzers[i + 1],
+                    (size_t)(t->n_kibitzers - i - 1) * sizeof t->kibitzers[0]);
+            t->n_kibitzers--;
+            break;
+        }
+    }
+    if (s->table == t) {
+        s->table = NULL;
+        s->kibitz = -1;
+    }
+}
+
+void srv_table_detach(srv_session *s)
+{
+    srv_table *t = s->table;
+    if (t == NULL)
+        return;
+    if (s->kibitz >= 0) {
+        srv_kibitz_remove(t, s);
+        return;
+    }
+    if (s->seat >= 0) {
+        srv_seat *st = &t->seats[s->seat];
+        if (st->person == s) {
+            st->person = NULL;
+            if (!st->bot && !srv_table_over(t))
+                st->name[0] = '\0';
+            st->away_since = 0;
+            st->grace_over = false;
+        }
+    }
+    s->table = NULL;
+    s->seat = -1;
+    s->kibitz = -1;
+}
+
+/* ------------------------------------------------------------- the game */
+
+bool srv_table_maybe_start(srv_table *t)
+{
+    if (t->started)
+        return false;
+    for (int k = 0; k < 4; k++)
+        if (t->seats[k].person == NULL && !t->seats[k].bot)
+            return false;
+    int err = barbu_init(&t->state, &t->rules, t->seed);
+    if (err != 0) {
+        srv_log(t->srv, "table %lld: the game cannot start: %s", (long long)t->id,
+                barbu_strerror(err));
+        return false;
+    }
+    /* The players of record and the state are stored before the game starts
+     * in memory: a table the store still calls waiting would come back
+     * without its game after a restart.  On failure the table keeps waiting
+     * and the tick tries again. */
+    store *db = t->srv->store;
+    bool stored = true;
+    for (int k = 0; k < 4 && stored; k++) {
+        memcpy(t->seats[k].player, t->seats[k].name, sizeof t->seats[k].player);
+        stored = srv_seat_store(t, k) == 0;
+    }
+    if (stored && db->ops->table_set_state(db, t->id, STORE_PLAYING) != 0) {
+        srv_log(t->srv, "store: table %lld: %s", (long long)t->id, store_error(db));
+        stored = false;
+    }
+    if (!stored) {
+        for (int k = 0; k < 4; k++)
+            t->seats[k].player[0] = '\0';
+        return false;
+    }
+    t->started = true;
+    srv_log(t->srv, "table %lld: the game starts (%s, %s %s %s %s)", (long long)t->id, t->preset,
+            t->seats[0].name, t->seats[1].name, t->seats[2].name, t->seats[3].name);
+    return true;
+}
+
+static int reserve_actions(srv_table *t)
+{
+    if (t->n < t->cap)
+        return 0;
+    uint32_t cap = t->cap ? t->cap * 2 : 256;
+    barbu_action *a = realloc(t->actions, cap * sizeof *a);
+    if (a == NULL)
+        return -1;
+    t->actions = a;
+    t->cap = cap;
+    return 0;
+}
+
+static int push_result(srv_table *t, const barbu_result *r)
+{
+    if (t->n_results == t->cap_results) {
+        int cap = t->cap_results ? t->cap_results * 2 : 32;
+        barbu_result *p = realloc(t->results, (size_t)cap * sizeof *p);
+        if (p == NULL)
+            return -1;
+        t->results = p;
+        t->cap_results = cap;
+    }
+    t->results[t->n_results++] = *r;
+    return 0;
+}
+
+int srv_table_commit(srv_table *t, const barbu_action *a)
+{
+    srv_server *srv = t->srv;
+    if (reserve_actions(t) != 0)
+        return -1;
+    char text[STORE_ACTION_TEXT];
+    store_action_text(a, text);
+    if (srv->store->ops->action_append(srv->store, t->id, t->n, text) != 0) {
+        srv_log(srv, "store: table %lld action %u: %s", (long long)t->id, t->n,
+                store_error(srv->store));
+        return -1;
+    }
+    uint16_t deal = t->state.t.deal;
+    int err = barbu_apply(&t->state, a);
+    if (err != 0) {
+        /* Checked just before: cannot happen.  The stored action would stop
+         * the replay here after a restart. */
+        srv_log(srv, "table %lld: the engine refused a checked action: %s", (long long)t->id,
+                barbu_strerror(err));
+        t->broken = true;
+        return -1;
+    }
+    t->actions[t->n++] = *a;
+    if (t->state.t.deal != deal)
+        push_result(t, &t->state.t.last);
+    bool over = barbu_over(&t->state);
+    srv_broadcast_views(t, a, NULL);
+    if (over) {
+        if (srv->store->ops->table_set_state(srv->store, t->id, STORE_OVER) != 0)
+            srv_log(srv, "store: table %lld: %s", (long long)t->id, store_error(srv->store));
+        srv_log(srv, "table %lld: the game is over after %u actions (%d %d %d %d)",
+                (long long)t->id, t->n, t->state.t.total[0], t->state.t.total[1],
+                t->state.t.total[2], t->state.t.total[3]);
+        srv_broadcast_table(t, NULL);
+    }
+    if (over || t->state.t.deal != t->listed_deal)
+        srv_lobby_listed(t);
+    srv_table_schedule(t);
+    return 0;
+}
+
+/* ------------------------------------------------------ computer players */
+
+static uint64_t bot_seed(uint64_t seed, uint32_t at, int seat)
+{
+    barbu_rng rng;
+    barbu_rng_seed(&rng,
+                   seed ^ (((uint64_t)at << 2 | (uint64_t)seat) * UINT64_C(0x9e3779b97f4a7c15)));
+    barbu_rng_next(&rng);
+    return barbu_rng_next(&rng);
+}
+
+/* The seat of the computer player to act now, or -1. */
+static int bot_to_move(const srv_table *t)
+{
+    if (!t->started || t->broken || srv_table_over(t) || srv_table_paused(t))
+        return -1;
+    int seat = barbu_to_move(&t->state);
+    return seat >= 0 && t->seats[seat].bot ? seat : -1;
+}
+
+static void submit_job(srv_table *t)
+{
+    int seat = bot_to_move(t);
+    if (seat < 0 || t->job_out || t->srv->stopping || t->srv->bots == NULL)
+        return;
+    srv_job *job = calloc(1, sizeof *job);
+    if (job == NULL)
+        return;
+    job->table = t->id;
+    job->at = t->n;
+    job->seat = seat;
+    job->seed = bot_seed(t->seed, t->n, seat);
+    snprintf(job->kind, sizeof job->kind, "%s", t->seats[seat].level);
+    job->rules = t->rules;
+    barbu_view_of(&t->state, seat, &job->view);
+    job->view.rules = &job->rules;
+    t->job_out = true;
+    srv_bots_submit(t->srv->bots, job);
+}
+
+static void bot_timer(lws_sorted_usec_list_t *sul)
+{
+    srv_table *t = lws_container_of(sul, srv_table, bot_sul);
+    t->timer_on = false;
+    submit_job(t);
+}
+
+static void schedule_after(srv_table *t, int ms)
+{
+    if (ms <= 0) {
+        submit_job(t);
+        return;
+    }
+    t->timer_on = true;
+    lws_sul_schedule(t->srv->ctx, 0, &t->bot_sul, bot_timer, (lws_usec_t)ms * LWS_US_PER_MS);
+}
+
+void srv_table_schedule(srv_table *t)
+{
+    if (t->job_out || t->timer_on || t->srv->stopping || bot_to_move(t) < 0)
+        return;
+    schedule_after(t, t->delay);
+}
+
+void srv_bots_drain(srv_server *srv)
+{
+    if (srv->bots == NULL)
+        return;
+    srv_job *job;
+    while ((job = srv_bots_done(srv->bots)) != NULL) {
+        srv_table *t = srv_table_find(srv, job->table);
+        if (t == NULL || srv->stopping) {
+            free(job);
+            continue;
+        }
+        t->job_out = false;
+        bool fresh = job->at == t->n && bot_to_move(t) == job->seat;
+        if (fresh && job->err != 0) {
+            /* Not in a tight loop: try again in a while. */
+            srv_log(srv, "table %lld: the computer player at %s failed: %s", (long long)t->id,
+                    barbu_seat_name(job->seat), barbu_strerror(job->err));
+            free(job);
+            if (!t->timer_on)
+                schedule_after(t, 5000);
+            continue;
+        } else if (fresh) {
+            barbu_action a = job->action;
+            a.seat = (int8_t)job->seat;
+            int err = barbu_check(&t->state, &a);
+            if (err != 0) {
+                srv_log(srv, "table %lld: the computer player at %s chose an illegal action: %s",
+                        (long long)t->id, barbu_seat_name(job->seat), barbu_strerror(err));
+                free(job);
+                if (!t->timer_on)
+                    schedule_after(t, 5000);
+                continue;
+            } else if (srv_table_commit(t, &a) != 0) {
+                /* The store refused it: try again in a while. */
+                free(job);
+                if (!t->timer_on)
+                    schedule_after(t, t->delay > 1000 ? t->delay : 1000);
+                continue;
+            }
+        }
+        free(job);
+        srv_table_schedule(t);
+    }
+}
+
+/* ------------------------------------------------------------- messages */
+
+static json_t *seat_json(const srv_table *t, int k, int64_t now)
+{
+    const srv_seat *st = &t->seats[k];
+    json_t *o = json_pack("{s:s}", "seat", barbu_seat_name(k));
+    if (o == NULL)
+        return NULL;
+    if (st->name[0] && (st->bot || st->person || srv_table_over(t)))
+        json_object_set_new(o, "name", json_string(st->name));
+    if (st->player[0])
+        json_object_set_new(o, "player", json_string(st->player));
+    json_object_set_new(o, "bot", json_boolean(st->bot));
+    json_object_set_new(o, "connected", json_boolean(srv_seat_present(st)));
+    if (!st->bot && st->away_since != 0 && !srv_table_over(t))
+        json_object_set_new(o, "away", json_integer(now - st->away_since));
+    json_object_set_new(o, "free", json_boolean(srv_seat_free(t, k)));
+    return o;
+}
+
+json_t *srv_table_json(const srv_table *t, const srv_session *you)
+{
+    int64_t now = srv_now();
+    json_t *m =
+        json_pack("{s:s, s:I, s:s}", "type", "table", "id", (json_int_t)t->id, "rules", t->preset);
+    if (m == NULL)
+        return NULL;
+    if (t->house[0])
+        json_object_set_new(m, "house", json_string(t->house));
+    json_object_set_new(m, "kibitz", json_string(KIBITZ_NAMES[t->kibitz]));
+    json_object_set_new(m, "grace", json_integer(t->grace));
+    json_object_set_new(m, "takeover", json_string(TAKEOVER_NAMES[t->takeover]));
+    json_object_set_new(m, "delay", json_integer(t->delay));
+    json_object_set_new(m, "level", json_string(t->level));
+    json_object_set_new(m, "state", json_string(srv_table_state_name(t)));
+    json_object_set_new(m, "at", json_integer(t->n));
+    json_t *seats = json_array();
+    for (int k = 0; k < 4; k++)
+        json_array_append_new(seats, seat_json(t, k, now));
+    json_object_set_new(m, "seats", seats);
+    json_t *kib = json_array();
+    for (int i = 0; i < t->n_kibitzers; i++)
+        json_array_append_new(kib, json_string(t->kibitzers[i]->name));
+    json_object_set_new(m, "kibitzers", kib);
+    if (srv_table_over(t)) {
+        char seed[24];
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)t->seed);
+        json_object_set_new(m, "seed", json_string(seed));
+    }
+    if (you && you->table == t) {
+        if (you->seat >= 0)
+            json_object_set_new(m, "you", json_pack("{s:s}", "seat", barbu_seat_name(you->seat)));
+        else if (you->kibitz >= 0)
+            json_object_set_new(m, "you",
+                                json_pack("{s:s}", "kibitz", proto_seat_name(you->kibitz)));
+    }
+    return m;
+}
+
+void srv_send_table(srv_table *t, srv_session *to)
+{
+    if (to && to->conn)
+        srv_send(to->conn, srv_table_json(t, to));
+}
+
+void srv_broadcast_table(srv_table *t, const srv_session *except)
+{
+    for (int k = 0; k < 4; k++) {
+        srv_session *s = t->seats[k].person;
+        if (s && s != except && s->table == t && s->seat == k)
+            srv_send_table(t, s);
+    }
+    /* Backwards: a kibitzer cut for not reading leaves the list meanwhile. */
+    for (int i = t->n_kibitzers - 1; i >= 0; i--)
+        if (i < t->n_kibitzers && t->kibitzers[i] != except)
+            srv_send_table(t, t->kibitzers[i]);
+}
+
+/* The view seat of a session at its table, or -1. */
+static int viewpoint(const srv_table *t, const srv_session *s)
+{
+    if (s->seat >= 0)
+        return t->seats[s->seat].person == s && !t->seats[s->seat].bot ? s->seat : -1;
+    if (s->kibitz == PROTO_SEAT_ALL)
+        return t->kibitz == PROTO_KIBITZ_ALL ? BARBU_ALL_SEATS : -1;
+    return s->kibitz;
+}
+
+static json_t *view_message(srv_table *t, int seat, const barbu_action *last, bool with_legal)
+{
+    barbu_view *v = malloc(sizeof *v);
+    if (v == NULL)
+        return NULL;
+    barbu_view_of(&t->state, seat, v);
+    json_t *m =
+        json_pack("{s:s, s:I, s:i}", "type", "view", "table", (json_int_t)t->id, "at", (int)t->n);
+    if (m) {
+        if (last)
+            json_object_set_new(
+                m, "last",
+                proto_action_json(&t->rules, last, seat == last->seat || seat == BARBU_ALL_SEATS));
+        json_object_set_new(m, "view", proto_view_json(v));
+        if (with_legal) {
+            json_t *legal = proto_legal_json(v);
+            if (legal)
+                json_object_set_new(m, "legal", legal);
+        }
+    }
+    free(v);
+    return m;
+}
+
+void srv_send_view(srv_table *t, srv_session *to)
+{
+    if (!t->started || to == NULL || to->conn == NULL || to->table != t)
+        return;
+    int seat = viewpoint(t, to);
+    if (seat < 0)
+        return;
+    srv_send(to->conn, view_message(t, seat, NULL, to->seat >= 0));
+}
+
+/* One text per viewpoint (a seat or all; with or without legal), made when
+ * first needed. */
+typedef struct view_cache {
+    char *text[5][2];
+    size_t len[5][2];
+} view_cache;
+
+static void send_cached(srv_table *t, view_cache *vc, srv_session *s, const barbu_action *last)
+{
+    if (s->conn == NULL)
+        return;
+    int seat = viewpoint(t, s);
+    if (seat < 0)
+        return;
+    int legal = s->seat >= 0;
+    if (vc->text[seat][legal] == NULL) {
+        json_t *m = view_message(t, seat, last, legal);
+        if (m == NULL)
+            return;
+        vc->text[seat][legal] = proto_dump(m, &vc->len[seat][legal]);
+        json_decref(m);
+        if (vc->text[seat][legal] == NULL)
+            return;
+    }
+    srv_send_text(s->conn, vc->text[seat][legal], vc->len[seat][legal]);
+}
+
+void srv_broadcast_views(srv_table *t, const barbu_action *last, const srv_session *except)
+{
+    if (!t->started)
+        return;
+    view_cache vc = {0};
+    for (int k = 0; k < 4; k++) {
+        srv_session *s = t->seats[k].person;
+        if (s && s != except && s->table == t && s->seat == k)
+            send_cached(t, &vc, s, last);
+    }
+    for (int i = t->n_kibitzers - 1; i >= 0; i--)
+        if (i < t->n_kibitzers && t->kibitzers[i] != except)
+            send_cached(t, &vc, t->kibitzers[i], last);
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 2; j++)
+            free(vc.text[i][j]);
+}
+
+/* ----------------------------------------------------------------- tick */
+
+static bool anyone_connected(const srv_table *t)
+{
+    for (int k = 0; k < 4; k++) {
+        const srv_seat *st = &t->seats[k];
+        if (st->person && st->person->conn && st->person->table == t)
+            return true;
+    }
+    for (int i = 0; i < t->n_kibitzers; i++)
+        if (t->kibitzers[i]->conn)
+            return true;
+    return false;
+}
+
+static bool anyone_seated(const srv_table *t)
+{
+    for (int k = 0; k < 4; k++)
+        if (t->seats[k].person)
+            return true;
+    return t->n_kibitzers > 0;
+}
+
+static void grace_tick(srv_table *t, int64_t now)
+{
+    bool changed = false;
+    for (int k = 0; k < 4; k++) {
+        srv_seat *st = &t->seats[k];
+        if (st->bot || st->grace_over || st->away_since == 0)
+            continue;
+        if (st->person && st->person->conn)
+            continue;
+        if (now - st->away_since < t->grace)
+            continue;
+        st->grace_over = true;
+        changed = true;
+        srv_log(t->srv, "table %lld: the grace period of seat %s is over", (long long)t->id,
+                barbu_seat_name(k));
+        /* A takeover the store refused is tried again at the next tick. */
+        if (t->takeover == PROTO_TAKEOVER_BOT && srv_seat_bot(t, k, t->level, true) != 0)
+            st->grace_over = false;
+    }
+    if (changed) {
+        srv_broadcast_table(t, NULL);
+        srv_lobby_listed(t);
+        srv_table_schedule(t);
+    }
+}
+
+void srv_tables_tick(srv_server *srv)
+{
+    int64_t now = srv_now();
+    srv_table *next;
+    for (srv_table *t = srv->tables; t; t = next) {
+        next = t->next;
+        if (t->started && !srv_table_over(t)) {
+            grace_tick(t, now);
+            /* A game that nobody, player or kibitzer, has come back to for
+             * a day is abandoned: it leaves memory and is not loaded again,
+             * and its record stays in the store. */
+            if (anyone_connected(t)) {
+                t->empty_since = 0;
+            } else if (t->empty_since == 0) {
+                t->empty_since = now;
+            } else if (now - t->empty_since >= SRV_GAME_ABANDON) {
+                store *db = srv->store;
+                if (db->ops->table_set_state(db, t->id, STORE_OVER) != 0) {
+                    srv_log(srv, "store: table %lld: %s", (long long)t->id, store_error(db));
+                    continue;
+                }
+                srv_log(srv, "table %lld: abandoned mid-game, closed", (long long)t->id);
+                srv_table_close(t);
+            }
+            continue;
+        }
+        if (!t->started && srv_table_maybe_start(t)) {
+            /* Its start was refused by the store at the last change. */
+            srv_broadcast_table(t, NULL);
+            srv_broadcast_views(t, NULL, NULL);
+            srv_lobby_listed(t);
+            srv_table_schedule(t);
+            continue;
+        }
+        /* A finished table nobody looks at, or a table nobody waits at,
+         * leaves memory after a while. */
+        bool idle = srv_table_over(t) ? !anyone_connected(t) : !anyone_seated(t);
+        if (!idle) {
+            t->empty_since = 0;
+            continue;
+        }
+        if (t->empty_since == 0) {
+            t->empty_since = now;
+            continue;
+        }
+        if (now - t->empty_since < SRV_TABLE_IDLE)
+            continue;
+        if (!t->started) {
+            /* Abandoned before its game: it will not be loaded again. */
+            store *db = srv->store;
+            if (db->ops->table_set_state(db, t->id, STORE_OVER) != 0)
+                srv_log(srv, "store: table %lld: %s", (long long)t->id, store_error(db));
+        }
+        srv_table_close(t);
+    }
+}
