@@ -18,6 +18,8 @@ int cmd_replay(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_rules(int argc, char **argv);
 int cmd_scoresheet(int argc, char **argv);
+int cmd_serve(int argc, char **argv);   /* serve.c */
+int cmd_connect(int argc, char **argv); /* connect.c */
 
 /* Rules from --rules: a preset name, or a rules file.  Prints the error
  * (with the file and line) to stderr and returns nonzero on failure. */
@@ -107,6 +109,15 @@ typedef struct play_ui {
     bool too_small; /* the terminal is below 80x24: nothing moves */
     bool watch;     /* --watch: four computer players, the view is a spectator's
                        of one seat's cards and no prompt is ever the human's */
+    /* Set by a client that shows a table it does not run (barbu connect);
+     * NULL (0) for barbu play's own texts. */
+    const char *title;        /* the title bar instead of the seed and rules */
+    const char *title_keys;   /* its right end instead of "? help  q quit" */
+    bool title_alert;         /* that end shown as a warning (a lost connection) */
+    const char *quit_note;    /* the quit prompt's line instead of the record's path */
+    const char *help_more[2]; /* the keys box's last two lines (quit, hurry) */
+    bool remote;              /* the game runs elsewhere: no key hurries it, and a deal's
+                                 result stays up until a key closes it */
 
     /* Owned by the keys. */
     int overlay;             /* PLAY_* overlay */
@@ -139,12 +150,13 @@ typedef struct play_ui {
 } play_ui;
 
 /* Checks that the terminal can show the game (a tty with cursor addressing);
- * prints the reason to stderr and returns nonzero when it cannot. */
-int play_screen_check(void);
+ * prints the reason to stderr, after prog ("barbu play"), and returns
+ * nonzero when it cannot. */
+int play_screen_check(const char *prog);
 
 /* Opens and closes the curses screen; play_screen_open prints the reason to
  * stderr and returns nonzero when it fails. */
-int play_screen_open(void);
+int play_screen_open(const char *prog);
 void play_screen_close(void);
 
 /* Whether the terminal is large enough for the table (80x24). */
@@ -155,6 +167,15 @@ void play_screen_repaint(void);
 
 /* Draws the whole screen from *ui. */
 void play_draw(const play_ui *ui);
+
+/* Draws the table from *ui into a part of the terminal (height x width
+ * from (top, left)), without clearing or refreshing the screen: for a client
+ * that draws panels of its own around it (barbu connect).  The score
+ * sheet takes the whole part. */
+void play_paint(const play_ui *ui, int top, int left, int height, int width);
+
+/* Whether a part of the terminal is large enough for the table. */
+bool play_area_fits(int height, int width);
 
 /* Waits up to timeout_ms (forever if negative) for a key; -1 if none. */
 int play_read_key(int timeout_ms);

@@ -11,6 +11,8 @@ static const struct {
     int (*run)(int argc, char **argv);
     const char *summary;
 } COMMANDS[] = {
+    {"serve", cmd_serve, "host tables for players over the network (WebSocket, port 2118)"},
+    {"connect", cmd_connect, "join a barbu server from the terminal: lobby, tables, play, chat"},
     {"play", cmd_play, "play against three computer players in the terminal"},
     {"selfplay", cmd_selfplay, "computer players play whole games; one JSON line per game"},
     {"replay", cmd_replay, "replay a game record through the engine and print its score sheet"},

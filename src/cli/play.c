@@ -529,7 +529,7 @@ int cmd_play(int argc, char **argv)
         return status;
     /* The suit symbols need the user's (UTF-8) locale. */
     setlocale(LC_ALL, "");
-    if (play_screen_check() != 0 || game_start(&g, &o) != 0) {
+    if (play_screen_check("barbu play") != 0 || game_start(&g, &o) != 0) {
         game_free(&g);
         return 1;
     }
@@ -549,7 +549,7 @@ int cmd_play(int argc, char **argv)
         ui.overlay = PLAY_DRAW;
     /* Our handlers go first, so that curses keeps them. */
     install_signals();
-    if (play_screen_open() != 0) {
+    if (play_screen_open("barbu play") != 0) {
         game_free(&g);
         return 1;
     }

@@ -25,6 +25,10 @@ const char *scr_rank_text(int rank);
 void scr_origin(int *y, int *x);
 void scr_set_origin(int y, int x);
 
+/* The part of the terminal play_paint draws in (the score sheets use all
+ * of it). */
+void scr_area(int *y, int *x, int *h, int *w);
+
 /* Whether the terminal shows UTF-8 (suit symbols, box lines). */
 bool scr_utf8(void);
 const char *scr_suit_glyph(int suit);
@@ -65,6 +69,10 @@ void scr_scroll_window(int n, int rows, int scroll, int *first, int *last);
 
 /* The keys box: lines starting with a space are keys, the others headings. */
 void scr_help_box(const char *title, const char *const *text, int n);
+
+/* The keys box's last two lines: quitting, and hurrying the others (or
+ * what a client puts there instead, ui->help_more). */
+void scr_help_tail(const play_ui *ui, const char *tail[2]);
 
 /* "1st" ... "4th"; whether a seat is the human's (never when watching);
  * whether a deal's contracts include one of a kind; layouts; play. */
@@ -108,7 +116,7 @@ void fife_draw_draw(const play_ui *ui);
 void fife_draw_cuts(const play_ui *ui);
 void fife_draw_deal_end(const play_ui *ui);
 void fife_draw_sheet(const play_ui *ui, bool final);
-void fife_draw_help(void);
+void fife_draw_help(const play_ui *ui);
 
 /* The status line (what is happening, what to do) and the keys line. */
 bool fife_status_text(const play_ui *ui, char *buf, size_t cap);

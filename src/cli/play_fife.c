@@ -692,8 +692,8 @@ bool fife_status_text(const play_ui *ui, char *buf, size_t cap)
                             : t->phase == BARBU_PHASE_CUT     ? "cuts the Unused Pack"
                             : t->phase == BARBU_PHASE_PASS_ON ? "is choosing 3 cards to pass"
                                                               : "to play";
-        snprintf(buf, cap, "%s (%s) %s%s  (any key hurries)", scr_seat_word(mover),
-                 ui->names[mover], doing, scr_glyph("\u2026", "..."));
+        snprintf(buf, cap, "%s (%s) %s%s%s", scr_seat_word(mover), ui->names[mover], doing,
+                 scr_glyph("\u2026", "..."), ui->remote ? "" : "  (any key hurries)");
         return true;
     }
     bool must_pass;
@@ -730,9 +730,10 @@ const char *fife_keys_text(const play_ui *ui)
     if (!mine && !silly(t))
         return NULL;
     if (!mine)
-        return ui->watch
+        return ui->watch && !ui->remote
                    ? "watching: any key hurries  c cuts  s sheet  l last trick  ? help  q quit"
-                   : "c the deal's cuts  s sheet  l last trick  ? help  q quit";
+               : ui->watch ? "watching  c cuts  s sheet  l last trick  ? help  q quit"
+                           : "c the deal's cuts  s sheet  l last trick  ? help  q quit";
     switch (t->phase) {
     case BARBU_PHASE_DECLARE:
         return "1-7 tick  l The Lot  0 clear  Up/Down choices  Enter call  s sheet  ? help";
@@ -994,7 +995,8 @@ void fife_draw_draw(const play_ui *ui)
         scr_putf(y + 10, x + 2, w - 4, A_NORMAL,
                  "%s is the first Caller; the Caller moves clockwise.", scr_seat_word(winner));
     scr_put(y + 12, x + 2, w - 4, A_BOLD,
-            ui->watch ? "The game goes on in a moment (any key: now)." : "Press any key.");
+            ui->watch && !ui->remote ? "The game goes on in a moment (any key: now)."
+                                     : "Press any key.");
 }
 
 void fife_draw_cuts(const play_ui *ui)
@@ -1252,8 +1254,10 @@ void fife_draw_sheet(const play_ui *ui, bool final)
     const barbu_sheet *sh = ui->sheet;
     int save_y, save_x;
     scr_origin(&save_y, &save_x);
-    int h = LINES, w = COLS > 100 ? 100 : COLS;
-    scr_set_origin(0, (COLS - w) / 2);
+    int ay, ax, ah, aw;
+    scr_area(&ay, &ax, &ah, &aw);
+    int h = ah, w = aw > 100 ? 100 : aw;
+    scr_set_origin(ay, ax + (aw - w) / 2);
     scr_frame(0, 0, h, w, final ? "Game over: the score sheet" : "The score sheet");
     /* Player, the seven Calls, the Round's TOTAL. */
     int c_name = 2, name_w = 13, total_w = 7;
@@ -1372,16 +1376,16 @@ void fife_draw_sheet(const play_ui *ui, bool final)
     scr_put(h - 2, 2, w - 4, A_DIM,
             "FC/SC/TC Choice  B Banana  T/t Beef/Cherry Tomato  C Constipatience");
     scr_put(h - 1, 2, w - 4, A_DIM,
-            final ? " Up/Down scroll, any other key leaves "
-                  : " Up/Down scroll, any other key closes ");
+            final && !ui->remote ? " Up/Down scroll, any other key leaves "
+                                 : " Up/Down scroll, any other key closes ");
     scr_set_origin(save_y, save_x);
 }
 
 /* ------------------------------------------------------------------- help */
 
-void fife_draw_help(void)
+void fife_draw_help(const play_ui *ui)
 {
-    static const char *const TEXT[] = {
+    const char *TEXT[] = {
         "The Call (you are the Caller of a Player Round)",
         "  1-5 Aces KH Queens Hearts Tricks   6 Single, 7 Double Patience",
         "  l The Lot   0 clear   Up/Down walk the choices   Enter calls",
@@ -1395,8 +1399,10 @@ void fife_draw_help(void)
         "  space, qh  tick 3 cards to pass;  r clears;  Enter passes",
         "Any time",
         "  s  score sheet     l  last trick     ?  this help",
-        "  q  quit (asks first; the record is saved)",
-        "  any other key while the others play: hurry them up",
+        "",
+        "",
     };
-    scr_help_box("Keys: the Fife game", TEXT, (int)(sizeof TEXT / sizeof TEXT[0]));
+    int n = (int)(sizeof TEXT / sizeof TEXT[0]);
+    scr_help_tail(ui, &TEXT[n - 2]);
+    scr_help_box("Keys: the Fife game", TEXT, n);
 }

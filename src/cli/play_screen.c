@@ -35,6 +35,9 @@ static const char *const RANK_TEXT[] = {"",  "",  "2",  "3", "4", "5", "6", "7",
 /* Where the canvas starts, and the glyph set (set by play_screen_open). */
 static int OY, OX;
 static bool UTF8, COLOUR;
+/* The part of the terminal the table is drawn in (play_paint): the whole
+ * terminal for barbu play, less the panels of barbu connect. */
+static int AY, AX, AH, AW;
 
 const char *scr_seat_word(int seat)
 {
@@ -58,6 +61,14 @@ void scr_set_origin(int y, int x)
     OX = x;
 }
 
+void scr_area(int *y, int *x, int *h, int *w)
+{
+    *y = AY;
+    *x = AX;
+    *h = AH;
+    *w = AW;
+}
+
 bool scr_utf8(void)
 {
     return UTF8;
@@ -65,21 +76,22 @@ bool scr_utf8(void)
 
 /* ------------------------------------------------------------------ screen */
 
-int play_screen_check(void)
+int play_screen_check(const char *prog)
 {
     if (!isatty(0) || !isatty(1)) {
-        fprintf(stderr, "barbu play: needs a terminal on standard input and output "
-                        "(for games without one, see 'barbu selfplay')\n");
+        fprintf(stderr, "%s: needs a terminal on standard input and output%s\n", prog,
+                strcmp(prog, "barbu play") == 0 ? " (for games without one, see 'barbu selfplay')"
+                                                : "");
         return 1;
     }
     const char *term = getenv("TERM");
     if (term == NULL || *term == '\0') {
-        fprintf(stderr, "barbu play: TERM is not set, so the terminal is unknown\n");
+        fprintf(stderr, "%s: TERM is not set, so the terminal is unknown\n", prog);
         return 1;
     }
     int err = 0;
     if (setupterm(NULL, 1, &err) != OK) {
-        fprintf(stderr, "barbu play: the terminal type '%s' is unknown here\n", term);
+        fprintf(stderr, "%s: the terminal type '%s' is unknown here\n", prog, term);
         return 1;
     }
     /* A full-screen game needs cursor addressing, which "dumb" lacks. */
@@ -88,18 +100,18 @@ int play_screen_check(void)
     del_curterm(cur_term);
     if (!addressable) {
         fprintf(stderr,
-                "barbu play: the terminal '%s' cannot move the cursor; run it in a "
+                "%s: the terminal '%s' cannot move the cursor; run it in a "
                 "full-screen terminal (TERM=xterm-256color, for example)\n",
-                term);
+                prog, term);
         return 1;
     }
     return 0;
 }
 
-int play_screen_open(void)
+int play_screen_open(const char *prog)
 {
     if (newterm(NULL, stdout, stdin) == NULL) {
-        fprintf(stderr, "barbu play: cannot start the screen on terminal '%s'\n", getenv("TERM"));
+        fprintf(stderr, "%s: cannot start the screen on terminal '%s'\n", prog, getenv("TERM"));
         return 1;
     }
     const char *codeset = nl_langinfo(CODESET);
@@ -135,6 +147,11 @@ void play_screen_close(void)
 bool play_screen_fits(void)
 {
     return LINES >= CANVAS_H && COLS >= CANVAS_W;
+}
+
+bool play_area_fits(int height, int width)
+{
+    return height >= CANVAS_H && width >= CANVAS_W;
 }
 
 void play_screen_repaint(void)
@@ -447,10 +464,16 @@ static void draw_title(const play_ui *ui)
     if (!play_fife(ui))
         snprintf(where, sizeof where, " %s deal %d of %d", scr_glyph("\u00b7", "-"), deal,
                  t->n_deals);
-    scr_putf(0, 1, 63, bar | A_BOLD, "barbu %s %s seed %" PRIu64 " %s rules %s%s",
-             ui->watch ? "watch" : "play", scr_glyph("\u00b7", "-"), ui->seed,
-             scr_glyph("\u00b7", "-"), ui->rules_name, where);
-    scr_put(0, CANVAS_W - 15, 14, bar, "? help  q quit");
+    if (ui->title != NULL)
+        scr_putf(0, 1, 63, bar | A_BOLD, "%s%s", ui->title, where);
+    else
+        scr_putf(0, 1, 63, bar | A_BOLD, "barbu %s %s seed %" PRIu64 " %s rules %s%s",
+                 ui->watch ? "watch" : "play", scr_glyph("\u00b7", "-"), ui->seed,
+                 scr_glyph("\u00b7", "-"), ui->rules_name, where);
+    const char *keys = ui->title_keys != NULL ? ui->title_keys : "? help  q quit";
+    int w = scr_text_width(keys);
+    scr_put(0, CANVAS_W - 1 - w, w,
+            ui->title_alert ? scr_colour(PAIR_ERROR) | A_BOLD | A_REVERSE : bar, keys);
 }
 
 static void draw_contract(const play_ui *ui)
@@ -799,8 +822,8 @@ static void status_text(const play_ui *ui, char *buf, size_t cap)
                             : t->phase == BARBU_PHASE_BID     ? "is deciding whom to double"
                             : t->phase == BARBU_PHASE_ARRANGE ? "is setting the rows"
                                                               : "to play";
-        snprintf(buf, cap, "%s (%s) %s%s  (any key hurries)", SEAT_WORDS[mover], ui->names[mover],
-                 doing, scr_glyph("\u2026", "..."));
+        snprintf(buf, cap, "%s (%s) %s%s%s", SEAT_WORDS[mover], ui->names[mover], doing,
+                 scr_glyph("\u2026", "..."), ui->remote ? "" : "  (any key hurries)");
         return;
     }
     switch (t->phase) {
@@ -857,7 +880,9 @@ static void draw_status(const play_ui *ui)
                          ui->msg);
 
     const char *keys = ui->watch
-                           ? "watching: any key hurries  s sheet  l last trick  ? help  q quit"
+                           ? (ui->remote ? "watching  s sheet  l last trick  ? help  q quit"
+                                         : "watching: any key hurries  s sheet  l last trick  ? "
+                                           "help  q quit")
                            : "s sheet  l last trick  ? help  q quit";
     if (mine && ui->view.t.phase == BARBU_PHASE_ARRANGE)
         keys = "b m f put the card in a row  u out  g suggest  r restart  Enter set  ? help";
@@ -1098,9 +1123,17 @@ static void draw_bid_prompt(const play_ui *ui)
 
 /* ---------------------------------------------------------------- overlays */
 
-static void draw_help(void)
+void scr_help_tail(const play_ui *ui, const char *tail[2])
 {
-    static const char *const LINES_[] = {
+    tail[0] =
+        ui->help_more[0] != NULL ? ui->help_more[0] : "  q  quit (asks first; the record is saved)";
+    tail[1] = ui->help_more[1] != NULL ? ui->help_more[1]
+                                       : "  any other key while the others play: hurry them up";
+}
+
+static void draw_help(const play_ui *ui)
+{
+    const char *LINES_[] = {
         "Playing a card",
         "  Left/Right, Home/End   move the cursor over your hand",
         "  Enter or space         play the card under the cursor",
@@ -1117,10 +1150,12 @@ static void draw_help(void)
         "  g  r  Enter            computer's rows, start again, set them",
         "Any time",
         "  s  score sheet     l  last trick     ?  this help",
-        "  q  quit (asks first; the record is saved)",
-        "  any other key while the others play: hurry them up",
+        "",
+        "",
     };
-    scr_help_box("Keys", LINES_, (int)(sizeof LINES_ / sizeof LINES_[0]));
+    int n = (int)(sizeof LINES_ / sizeof LINES_[0]);
+    scr_help_tail(ui, &LINES_[n - 2]);
+    scr_help_box("Keys", LINES_, n);
 }
 
 void scr_scroll_window(int n, int rows, int scroll, int *first, int *last)
@@ -1168,7 +1203,10 @@ static void draw_quit(const play_ui *ui)
     int y = 9, x = 14, w = 52, h = 6;
     scr_frame(y, x, h, w, "Quit?");
     scr_put(y + 1, x + 2, w - 4, A_BOLD, "Leave the game now?  y = yes, any other key = no");
-    scr_putf(y + 2, x + 2, w - 4, A_NORMAL, "The record is saved to %s", ui->record_path);
+    if (ui->quit_note != NULL)
+        scr_put_wrapped(y + 2, x + 2, w - 4, 0, 2, A_NORMAL, ui->quit_note);
+    else
+        scr_putf(y + 2, x + 2, w - 4, A_NORMAL, "The record is saved to %s", ui->record_path);
     if (ui->view.t.to_move == ui->view.seat && scr_playing(&ui->view.t))
         scr_put(y + 4, x + 2, w - 4, A_DIM, "(typing a queen? c d h s plays it)");
 }
@@ -1207,6 +1245,8 @@ void scr_press_a_key(const play_ui *ui, int y, int x, int w)
 {
     if (ui->view.t.phase == BARBU_PHASE_OVER)
         scr_put(y, x, w, A_BOLD, "That was the last deal. Press any key.");
+    else if (ui->remote)
+        scr_put(y, x, w, A_BOLD, "Press any key to go on (s: the sheet).");
     else if (ui->watch)
         scr_put(y, x, w, A_BOLD, "The next deal starts in a moment (any key: now; s: the sheet).");
     else
@@ -1357,9 +1397,9 @@ static void draw_sheet(const play_ui *ui, bool final)
 {
     const barbu_rules *rules = ui->view.rules;
     int save_oy = OY, save_ox = OX;
-    int h = LINES, w = COLS > 100 ? 100 : COLS;
-    OY = 0;
-    OX = (COLS - w) / 2;
+    int h = AH, w = AW > 100 ? 100 : AW;
+    OY = AY;
+    OX = AX + (AW - w) / 2;
     scr_frame(0, 0, h, w, final ? "Game over: the score sheet" : "Score sheet");
     /* deal, declarer, contract, doubles (as wide as the terminal allows),
      * then the four scores at the right. */
@@ -1391,7 +1431,7 @@ static void draw_sheet(const play_ui *ui, bool final)
         scr_put(3, 4, w - 8, A_DIM, "No deal has been completed yet.");
     const barbu_table *t = &ui->view.t;
     int y = h - 6;
-    mvhline(y, OX + 1, UTF8 ? ACS_HLINE : '-', w - 2);
+    mvhline(OY + y, OX + 1, UTF8 ? ACS_HLINE : '-', w - 2);
     scr_put(y + 1, 12, 20, A_BOLD, "total");
     scr_putf(y + 1, c_scores, 28, A_BOLD, "%+6" PRId32 " %+6" PRId32 " %+6" PRId32 " %+6" PRId32,
              t->total[0], t->total[1], t->total[2], t->total[3]);
@@ -1419,8 +1459,8 @@ static void draw_sheet(const play_ui *ui, bool final)
     scr_put(y + 2, 2, 36, A_DIM, "still to declare (deals: choices)");
     scr_put(y + 2, w - 40, 38, A_DIM, "SxNW: S doubled N and W; xx: redoubled");
     scr_put(h - 1, 2, w - 4, A_DIM,
-            final ? " Up/Down scroll, any other key leaves "
-                  : " Up/Down scroll, any other key closes ");
+            final && !ui->remote ? " Up/Down scroll, any other key leaves "
+                                 : " Up/Down scroll, any other key closes ");
     OY = save_oy;
     OX = save_ox;
 }
@@ -1430,18 +1470,27 @@ static void draw_sheet(const play_ui *ui, bool final)
 void play_draw(const play_ui *ui)
 {
     erase();
-    if (!play_screen_fits()) {
+    play_paint(ui, 0, 0, LINES, COLS);
+    refresh();
+}
+
+void play_paint(const play_ui *ui, int top, int left, int height, int width)
+{
+    AY = top;
+    AX = left;
+    AH = height;
+    AW = width;
+    if (!play_area_fits(height, width)) {
         /* Too small for the table: say so rather than draw a jumble. */
         char size[64];
-        snprintf(size, sizeof size, "to at least %dx%d (it is %dx%d now).", CANVAS_W, CANVAS_H,
-                 COLS, LINES);
+        snprintf(size, sizeof size, "to at least %dx%d (it is %dx%d now).", CANVAS_W + COLS - width,
+                 CANVAS_H + LINES - height, COLS, LINES);
         const char *say[] = {"Please enlarge the terminal", size, "The game waits; q quits."};
         for (int i = 0; i < 3; i++) {
-            int len = (int)strlen(say[i]), y = LINES / 2 - 1 + i;
+            int len = (int)strlen(say[i]), y = top + height / 2 - 1 + i;
             if (y >= 0 && y < LINES)
-                mvaddnstr(y, len < COLS ? (COLS - len) / 2 : 0, say[i], COLS);
+                mvaddnstr(y, left + (len < width ? (width - len) / 2 : 0), say[i], width);
         }
-        refresh();
         return;
     }
     if (ui->overlay == PLAY_SHEET || ui->overlay == PLAY_OVER) {
@@ -1449,11 +1498,10 @@ void play_draw(const play_ui *ui)
             fife_draw_sheet(ui, ui->overlay == PLAY_OVER);
         else
             draw_sheet(ui, ui->overlay == PLAY_OVER);
-        refresh();
         return;
     }
-    OY = (LINES - CANVAS_H) / 2;
-    OX = (COLS - CANVAS_W) / 2;
+    OY = top + (height - CANVAS_H) / 2;
+    OX = left + (width - CANVAS_W) / 2;
     int me = ui->view.seat;
     draw_title(ui);
     draw_contract(ui);
@@ -1483,9 +1531,9 @@ void play_draw(const play_ui *ui)
         break;
     case PLAY_HELP:
         if (play_fife(ui))
-            fife_draw_help();
+            fife_draw_help(ui);
         else
-            draw_help();
+            draw_help(ui);
         break;
     case PLAY_DRAW:
         fife_draw_draw(ui);
@@ -1508,7 +1556,6 @@ void play_draw(const play_ui *ui)
     default:
         break;
     }
-    refresh();
 }
 
 /* --------------------------------------------------------------- messages */

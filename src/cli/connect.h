@@ -1,0 +1,285 @@
+/*
+ * connect.h - barbu connect, the terminal client of barbu serve.
+ *
+ * Four files share one client value:
+ *   connect.c         options, the token file, the main loop
+ *   connect_net.c     the WebSocket (libwebsockets): connecting, reconnecting
+ *                     with backoff, the outbound queue; the keyboard and a
+ *                     timer on the same loop
+ *   connect_msg.c     the protocol: what the server says, and what we send
+ *   connect_screen.c  the lobby, the create form, the panels around the
+ *                     table, and the keys; the table itself is barbu play's
+ *                     screen (play_paint, play_key) drawing the view the
+ *                     server sent
+ * Nothing here decides a rule: the view comes from the server, the menus
+ * from barbu_view_legal, and every action is checked by barbu_view_check
+ * before it is sent and by the server after.
+ */
+#ifndef BARBU_CONNECT_H
+#define BARBU_CONNECT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "proto.h"
+
+#define CN_DEFAULT_URL  "ws://127.0.0.1:2118"
+#define CN_NAME_CAP     48  /* a handle as shown: a player's, or a computer's */
+#define CN_CHAT_LINES   200 /* chat lines kept */
+#define CN_RETRY_MAX_MS 30000
+
+/* The connection. */
+enum {
+    CN_OFFLINE,    /* waiting to try again (retry_at) */
+    CN_CONNECTING, /* the WebSocket is being opened */
+    CN_HELLO,      /* open; hello sent, waiting for welcome */
+    CN_READY,      /* welcomed */
+    CN_STOPPED,    /* not trying again: replaced, or the server refused us */
+};
+
+/* The screen. */
+enum { CN_LOBBY, CN_TABLE };
+
+/* What covers the screen for a moment (besides barbu play's overlays). */
+enum {
+    CN_NO_OVERLAY,
+    CN_FORM,       /* the lobby: a new table */
+    CN_PICK_SIT,   /* the lobby: which seat to sit at */
+    CN_PICK_WATCH, /* the lobby: which seat to kibitz */
+    CN_MENU,       /* the table: the table's menu */
+    CN_PICK_BOT,   /* the table: which seat gets a computer player */
+    CN_LEAVE,      /* the table: leave it? */
+    CN_SCORE,      /* the table: the server's score window */
+    CN_SEATS,      /* the table: seats and kibitzers (small terminals) */
+    CN_CHATLOG,    /* the chat log (small terminals) */
+};
+
+enum { CN_CHAT_LOBBY, CN_CHAT_TABLE, CN_CHAT_NOTE };
+
+typedef struct cn_chat_line {
+    uint8_t kind; /* CN_CHAT_* */
+    char from[CN_NAME_CAP];
+    char text[PROTO_MAX_CHAT + 1];
+} cn_chat_line;
+
+/* A table in the lobby (docs/protocol.md, lobby). */
+typedef struct cn_summary {
+    int64_t id;
+    char rules[16];
+    bool house;
+    char state[12];
+    char kibitz[8];
+    struct {
+        bool taken;
+        bool bot, away;
+        char name[CN_NAME_CAP];
+    } seat[4];
+    int kibitzers, deal, deals;
+} cn_summary;
+
+/* A seat of the table we are at (docs/protocol.md, table). */
+typedef struct cn_seat {
+    bool taken; /* somebody sits there */
+    char name[CN_NAME_CAP];
+    char player[CN_NAME_CAP];
+    bool bot, connected, free;
+    int away; /* seconds away when the table message came, -1 if present */
+} cn_seat;
+
+typedef struct cn_table {
+    int64_t id;
+    char rules_name[16];
+    char house[PROTO_MAX_HOUSE + 1];
+    char kibitz[8];
+    char takeover[8];
+    char state[12];
+    char seed[24]; /* once the game is over */
+    int grace, delay;
+    cn_seat seat[4];
+    int n_kibitzers;
+    char kibitzers[256]; /* "carol, dave" */
+    int you_seat;        /* 0-3, or -1 when kibitzing */
+    int kibitz_seat;     /* 0-3, PROTO_SEAT_ALL, or -1 when seated */
+    long long received;  /* ms: when the table message came (away counts on) */
+} cn_table;
+
+/* The create form. */
+enum {
+    CN_F_RULES,
+    CN_F_SEED,
+    CN_F_SEAT,
+    CN_F_BOTS,
+    CN_F_LEVEL,
+    CN_F_KIBITZ,
+    CN_F_DELAY,
+    CN_F_GRACE,
+    CN_F_TAKEOVER,
+    CN_F_HOUSE,
+    CN_F_CREATE,
+    CN_F_COUNT
+};
+
+typedef struct cn_form {
+    int field;
+    int preset;      /* index for barbu_preset_name */
+    char seed[24];   /* "" for a fresh one */
+    int seat;        /* 0-3, or 4: do not sit */
+    int bots;        /* 0: none, 1: the empty seats */
+    int level;       /* 0 heuristic, 1 random */
+    int kibitz;      /* 0 seat, 1 all, 2 none */
+    char delay[8];   /* ms */
+    char grace[8];   /* s */
+    int takeover;    /* 0 vote, 1 bot */
+    char house[256]; /* a rules file to send as the house rules, "" for none */
+} cn_form;
+
+typedef struct cn_net cn_net; /* connect_net.c */
+
+typedef struct cn {
+    /* Options. */
+    char url[640];
+    char host[256];
+    int port;
+    char path[256];
+    bool tls;
+    char name[PROTO_MAX_NAME + 1];
+    char token_path[4096];
+    char token[PROTO_TOKEN_LEN + 1];
+
+    /* The connection (connect_net.c). */
+    cn_net *net;
+    int conn;           /* CN_OFFLINE ... */
+    int attempts;       /* failed attempts since the last welcome */
+    long long retry_at; /* ms: the next attempt, while offline */
+    char conn_why[160]; /* why the last connection ended */
+    char server[64];    /* the server's version, from welcome */
+    int32_t next_id;
+    bool quit;
+    bool was_ready; /* the connection that ended had been welcomed */
+    bool fatal;     /* the server refused the hello: not tried again */
+
+    /* What the server told us. */
+    cn_summary *tables;
+    int n_tables, cap_tables;
+    int screen; /* CN_LOBBY, CN_TABLE */
+    cn_table table;
+    barbu_rules rules; /* the table's rules: the view points at them */
+    bool have_rules, have_view;
+    uint32_t at;            /* the latest view's action count */
+    int64_t rejoin_id;      /* after a welcome: the table the session may get back */
+    long long rejoin_until; /* ms: and until when the table screen waits for it */
+    bool leaving;           /* leave sent: the next lobby message is ours */
+    bool want_score;        /* the score window waits for the score message */
+    char names[4][CN_NAME_CAP + 24];
+    char title[160];
+    char title_keys[64];
+    barbu_result *results; /* the table's deals so far */
+    int n_results, cap_results;
+    barbu_sheet sheet; /* the Fife game's sheet of those deals */
+    bool over_shown;   /* the final sheet has been put up once */
+    int watch_seat;    /* kibitzing every hand: the seat at the bottom */
+    play_ui ui;        /* barbu play's screen state */
+
+    /* The score window (the server's score message). */
+    char **score_lines;
+    int n_score_lines, score_scroll;
+
+    /* Chat. */
+    cn_chat_line chat[CN_CHAT_LINES];
+    int n_chat;      /* lines kept (the oldest first) */
+    bool typing;     /* the chat line is open */
+    bool chat_panel; /* the table screen has room for the chat panel */
+    char line[PROTO_MAX_CHAT + 1];
+    int chat_scroll;
+
+    /* The screen. */
+    int overlay; /* CN_* overlay */
+    int sel;     /* the lobby: the highlighted table */
+    int list_top;
+    cn_form form;
+    char status[240]; /* the status line (lobby) */
+    bool status_error;
+    bool dirty; /* redraw after this turn of the loop */
+} cn;
+
+/* ----------------------------------------------------------- connect.c */
+
+long long cn_now_ms(void);
+
+/* Whether SIGINT, SIGTERM or SIGHUP came: the loop ends. */
+bool cn_signalled(void);
+
+/* Saves the session's token in the token file (0600); forgets it with
+ * token NULL.  Errors go to the status line. */
+void cn_token_save(cn *c, const char *token);
+
+/* A note in the chat log (connection lost, joined ...). */
+void cn_note(cn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The status line of the lobby, and the message line of the table. */
+void cn_status(cn *c, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ------------------------------------------------------- connect_net.c */
+
+/* Creates the loop: the keyboard, the timer, and the first connection.
+ * Prints the reason and returns nonzero on failure. */
+int cn_net_start(cn *c);
+
+/* Runs the loop until c->quit. */
+void cn_net_run(cn *c);
+
+/* Tears down the loop and every connection. */
+void cn_net_free(cn *c);
+
+/* Queues a message (stealing the reference).  Returns 0, or -1 when there
+ * is no connection to send it on (the message is dropped). */
+int cn_send(cn *c, json_t *msg);
+
+/* Closes the connection: to try again after the backoff, or (stop) not
+ * until the user asks. */
+void cn_net_drop(cn *c, bool stop);
+
+/* Tries again at once (after a stop, or to cut a wait short). */
+void cn_net_retry_now(cn *c);
+
+/* ------------------------------------------------------- connect_msg.c */
+
+/* The connection is open: say hello. */
+void cn_on_open(cn *c);
+
+/* One message from the server (any text: a malformed one is shown and
+ * ignored). */
+void cn_on_message(cn *c, const char *text, size_t len);
+
+/* The connection ended (why: a sentence, or NULL). */
+void cn_on_closed(cn *c, const char *why);
+
+/* Client messages. */
+void cn_send_tables(cn *c);
+void cn_send_create(cn *c);
+void cn_send_sit(cn *c, int64_t table, int seat);
+void cn_send_kibitz(cn *c, int64_t table, int seat);
+void cn_send_leave(cn *c);
+void cn_send_bot(cn *c, int seat);
+void cn_send_act(cn *c, const barbu_action *action);
+void cn_send_chat(cn *c, const char *text);
+void cn_send_score(cn *c);
+void cn_send_record(cn *c);
+
+/* Builds ui->names and the titles from the table. */
+void cn_table_names(cn *c);
+
+/* ---------------------------------------------------- connect_screen.c */
+
+/* Draws the whole screen. */
+void cn_draw(cn *c);
+
+/* Handles one key. */
+void cn_key(cn *c, int key);
+
+/* The score window's text from a score message (lines copied). */
+void cn_score_set(cn *c, char **lines, int n);
+
+#endif
