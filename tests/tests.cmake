@@ -6,7 +6,7 @@ file(GLOB BARBU_UNIT_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/unit/test
 foreach(src ${BARBU_UNIT_TESTS})
   get_filename_component(name ${src} NAME_WE)
   add_executable(${name} ${src})
-  target_link_libraries(${name} PRIVATE barbu_ai PkgConfig::CMOCKA)
+  target_link_libraries(${name} PRIVATE barbu_ai barbu_proto barbu_store PkgConfig::CMOCKA)
   target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/src/engine ${CMAKE_SOURCE_DIR}/tests/unit)
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES LABELS unit)
@@ -49,3 +49,30 @@ set_tests_properties(cli_play PROPERTIES LABELS cli TIMEOUT 300)
 add_test(NAME cli_scoresheet
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/scoresheet.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR})
 set_tests_properties(cli_scoresheet PROPERTIES LABELS cli TIMEOUT 300)
+
+# End-to-end tests (tests/e2e): the real server (barbu serve, a child of
+# each test on a free port and its own database) driven over its protocol
+# by our own WebSocket client (tests/e2e/wsc.c).  Each scenario is one test,
+# labelled e2e (not unit: they need the server, not the sanitizer build).
+# The load benchmark (bench/load.sh) builds bench_load but no test runs it.
+add_library(barbu_e2e STATIC ${CMAKE_SOURCE_DIR}/tests/e2e/wsc.c ${CMAKE_SOURCE_DIR}/tests/e2e/e2e_lib.c
+                             ${CMAKE_SOURCE_DIR}/tests/e2e/leak.c)
+target_include_directories(barbu_e2e PUBLIC ${CMAKE_SOURCE_DIR}/tests/e2e)
+target_link_libraries(barbu_e2e PUBLIC barbu_engine PkgConfig::JANSSON)
+add_executable(e2e ${CMAKE_SOURCE_DIR}/tests/e2e/e2e.c)
+target_link_libraries(e2e PRIVATE barbu_e2e)
+foreach(scenario game resume restart hostile leak)
+  add_test(NAME e2e_${scenario} COMMAND e2e $<TARGET_FILE:barbu> ${scenario})
+  set_tests_properties(e2e_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
+endforeach()
+add_executable(bench_load ${CMAKE_SOURCE_DIR}/bench/load.c)
+target_link_libraries(bench_load PRIVATE barbu_e2e)
+
+# barbu connect (tests/cli/connect.sh)
+# The terminal client in tmux against a real barbu serve (port 0, its own
+# database): the lobby's form creates a table with three computer players,
+# a deal is played by keys, the client is killed and its saved token takes
+# the seat back, chat, the score window, the record, a kibitzer.
+add_test(NAME cli_connect
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/connect.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_connect PROPERTIES LABELS cli TIMEOUT 300)
