@@ -28,7 +28,8 @@ run: setup
 
 # Every test: unit, property, golden and CLI tests on the release build (the
 # score sheet page is rendered by headless Chromium, installed for this only); the
-# unit tests again under ASan + UBSan with the invariant checker; the
+# unit tests and the server's end-to-end tests again under ASan + UBSan (and
+# LeakSanitizer: the server must stop without a leak) with the invariant checker; the
 # formatting; short runs of the record-reader and protocol-decoder fuzzers.
 check:
 	@sh scripts/setup.sh check
@@ -46,7 +47,7 @@ $(ASAN_BUILD)/build.ninja:
 
 test-asan: $(ASAN_BUILD)/build.ninja
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -L unit
+	cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -L 'unit|e2e'
 
 $(FUZZ_BUILD)/build.ninja:
 	CC=clang cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DBARBU_FUZZ=ON $(CMAKE_FLAGS)
