@@ -161,97 +161,15 @@ static bool results_add(cn *c, const barbu_result *r)
 
 /* ---------------------------------------------------------------- actions */
 
-static int read_seat_array(const json_t *a, uint8_t *out)
-{
-    *out = 0;
-    if (a == NULL)
-        return 0;
-    if (!json_is_array(a))
-        return -1;
-    size_t i;
-    const json_t *v;
-    json_array_foreach(a, i, v)
-    {
-        int s = proto_seat_read(json_string_value(v) ? json_string_value(v) : "");
-        if (s < 0)
-            return -1;
-        *out |= (uint8_t)(1u << s);
-    }
-    return 0;
-}
-
-static int read_card_array(const json_t *a, barbu_cards *out)
-{
-    *out = 0;
-    if (a == NULL)
-        return 0;
-    if (!json_is_array(a))
-        return -1;
-    size_t i;
-    const json_t *v;
-    json_array_foreach(a, i, v)
-    {
-        int card = proto_card_read(json_string_value(v) ? json_string_value(v) : "");
-        if (card < 0)
-            return -1;
-        *out |= BARBU_BIT(card);
-    }
-    return 0;
-}
-
 /* A view's "last": an action as proto_action_json wrote it (a Pass-on's or
  * an arrangement's cards may be left out). */
 static int read_action(const json_t *o, const barbu_rules *rules, barbu_action *a)
 {
-    static const char *const TYPES[] = {"declare", "bid", "play",   "pass",
-                                        "pass_on", "cut", "arrange"};
-    const char *type = get_str(o, "type");
-    int seat = proto_seat_read(get_str(o, "seat") ? get_str(o, "seat") : "");
-    int kind = -1;
-    for (int i = 0; i < (int)(sizeof TYPES / sizeof TYPES[0]) && type != NULL; i++)
-        if (strcmp(type, TYPES[i]) == 0)
-            kind = i;
-    if (kind < 0 || seat < 0)
+    proto_action pa;
+    proto_error err;
+    if (proto_action_read(o, &pa, &err) != 0)
         return -1;
-    *a = barbu_act(kind, seat);
-    if (kind == BARBU_ACT_DECLARE) {
-        const json_t *keys = json_object_get(o, "contracts");
-        size_t i;
-        const json_t *v;
-        if (!json_is_array(keys))
-            return -1;
-        json_array_foreach(keys, i, v)
-        {
-            int k = barbu_contract_find(rules, json_string_value(v) ? json_string_value(v) : "");
-            if (k < 0)
-                return -1;
-            a->contracts |= (uint16_t)(1u << k);
-        }
-        const char *trump = get_str(o, "trump"), *rank = get_str(o, "rank");
-        if (trump != NULL) {
-            const char *p = strchr("CDHS", trump[0]);
-            if (trump[0] == '\0' || p == NULL)
-                return -1;
-            a->trump = (int8_t)(p - "CDHS");
-        }
-        if (rank != NULL) {
-            const char *p = strchr("23456789TJQKA", rank[0]);
-            if (rank[0] == '\0' || p == NULL)
-                return -1;
-            a->rank = (int8_t)(2 + (p - "23456789TJQKA"));
-        }
-    } else if (kind == BARBU_ACT_BID) {
-        if (read_seat_array(json_object_get(o, "double"), &a->doubles) != 0 ||
-            read_seat_array(json_object_get(o, "redouble"), &a->redoubles) != 0)
-            return -1;
-    } else if (kind == BARBU_ACT_ARRANGE) {
-        if (read_card_array(json_object_get(o, "back"), &a->cards) != 0 ||
-            read_card_array(json_object_get(o, "middle"), &a->middle) != 0)
-            return -1;
-    } else if (read_card_array(json_object_get(o, "cards"), &a->cards) != 0) {
-        return -1;
-    }
-    return 0;
+    return proto_action_resolve(&pa, rules, pa.seat, a, &err) == 0 ? 0 : -1;
 }
 
 /* ------------------------------------------------------------ the table */

@@ -594,7 +594,9 @@ static bool chat_bytes_ok(const unsigned char *s, size_t len)
     return true;
 }
 
-static int decode_action(reader *msg_rd, const json_t *obj, proto_action *a)
+/* With hidden_ok, a Pass-on or an arrangement may come without its cards, as
+ * the server shows it to the other seats. */
+static int decode_action(reader *msg_rd, const json_t *obj, bool hidden_ok, proto_action *a)
 {
     reader rd = {msg_rd->err, "action"};
     char q[24];
@@ -678,10 +680,10 @@ static int decode_action(reader *msg_rd, const json_t *obj, proto_action *a)
     case BARBU_ACT_PLAY:
         return get_cards(&rd, obj, "cards", true, 1, &a->cards) < 0 ? -1 : 0;
     case BARBU_ACT_PASS_ON:
-        return get_cards(&rd, obj, "cards", true, 0, &a->cards) < 0 ? -1 : 0;
+        return get_cards(&rd, obj, "cards", !hidden_ok, 0, &a->cards) < 0 ? -1 : 0;
     case BARBU_ACT_ARRANGE:
-        if (get_cards(&rd, obj, "back", true, 0, &a->cards) < 0 ||
-            get_cards(&rd, obj, "middle", true, 0, &a->middle) < 0)
+        if (get_cards(&rd, obj, "back", !hidden_ok, 0, &a->cards) < 0 ||
+            get_cards(&rd, obj, "middle", !hidden_ok, 0, &a->middle) < 0)
             return -1;
         return 0;
     default:
@@ -843,7 +845,7 @@ static int decode_fields(reader *rd, const json_t *o, proto_msg *m)
         json_t *action = NULL;
         if (field(rd, o, "action", JSON_OBJECT, true, &action) < 0)
             return -1;
-        if (decode_action(rd, action, &m->action) < 0)
+        if (decode_action(rd, action, false, &m->action) < 0)
             return -1;
         if ((got = get_int(rd, o, "at", false, 0, UINT32_MAX, &n)) < 0)
             return -1;
@@ -935,6 +937,18 @@ int proto_decode(const char *data, size_t len, proto_msg *msg, proto_error *err)
 done:
     json_decref(o);
     return rc;
+}
+
+int proto_action_read(const json_t *obj, proto_action *out, proto_error *err)
+{
+    reader rd = {err, "action"};
+    if (!json_is_object(obj))
+        return proto_fail(err, "bad_field", "an action is a JSON object");
+    if (decode_action(&rd, obj, true, out) < 0)
+        return -1;
+    if (out->seat < 0)
+        return proto_fail(err, "bad_field", "missing field \"seat\" in action");
+    return 0;
 }
 
 int proto_action_resolve(const proto_action *in, const barbu_rules *rules, int seat,

@@ -124,6 +124,11 @@ int proto_fail(proto_error *err, const char *code, const char *fmt, ...)
 int proto_action_resolve(const proto_action *in, const barbu_rules *rules, int seat,
                          barbu_action *out, proto_error *err);
 
+/* Reads an action as the server shows it (a view's "last": proto_action_json
+ * with its seat, and without the cards of another seat's Pass-on or
+ * arrangement), for clients.  Returns 0, or -1 with *err filled. */
+int proto_action_read(const json_t *obj, proto_action *out, proto_error *err);
+
 /* Whether a handle is acceptable (docs/protocol.md, Limits). */
 bool proto_name_ok(const char *name);
 

@@ -567,10 +567,23 @@ static void check_action(const barbu_rules *r, const barbu_action *a, counts *c)
     free(text);
     json_decref(m);
 
-    /* Without the cards, a Pass-on and an arrangement say only who. */
+    /* As a view's "last", read back by a client, with its seat. */
+    j = proto_action_json(r, a, true);
+    proto_action shown;
+    assert_int_equal(proto_action_read(j, &shown, &e), 0);
+    assert_int_equal(proto_action_resolve(&shown, r, shown.seat, &back, &e), 0);
+    if (memcmp(&back, a, sizeof back) != 0)
+        fail_msg("a shown action of type %d came back different", a->type);
+    json_decref(j);
+
+    /* Without the cards, a Pass-on and an arrangement say only who, and
+     * read back as that. */
     if (a->type == BARBU_ACT_PASS_ON || a->type == BARBU_ACT_ARRANGE) {
         j = proto_action_json(r, a, false);
         assert_int_equal(json_object_size(j), 2);
+        assert_int_equal(proto_action_read(j, &shown, &e), 0);
+        assert_int_equal(shown.seat, a->seat);
+        assert_int_equal(shown.cards | shown.middle, 0);
         json_decref(j);
     }
     c->actions++;
