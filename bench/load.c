@@ -66,12 +66,14 @@ static struct {
     int steps[64], n_steps;
     int hold, max_time, delay, think, jitter, limit;
     const char *server_cpus, *client_cpus, *keep;
+    int port;
 } opt = {NULL, {100, 250, 500, 1000, 1500, 2000, 3000, 4000, 5000},
          9,    20,
          300,  1000,
          500,  250,
          50,   NULL,
-         NULL, NULL};
+         NULL, NULL,
+         0};
 
 static player *players;
 static int n_players;
@@ -195,7 +197,7 @@ static double server_cpu(void)
         return 0;
     unsigned long utime = 0, stime = 0;
     /* After the name: state, then fields 4..13, then utime and stime. */
-    int field = 2;
+    int field = 3; /* q starts at the state, field 3 */
     for (const char *q = p + 2; *q && field < 15; q++) {
         if (*q == ' ') {
             field++;
@@ -220,6 +222,23 @@ static long server_rss_kb(void)
     if (f)
         fclose(f);
     return kb;
+}
+
+/* Run-queue wait (s) of all threads of pid. */
+static double sched_wait(pid_t pid)
+{
+    char path[96];
+    double sum = 0;
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "cat %s/*/schedstat", path);
+    FILE *f = popen(cmd, "r");
+    unsigned long long run, wait, n;
+    while (f && fscanf(f, "%llu %llu %llu", &run, &wait, &n) == 3)
+        sum += (double)wait / 1e9;
+    if (f)
+        pclose(f);
+    return sum;
 }
 
 static void send_json(player *p, json_t *m)
@@ -251,8 +270,17 @@ static void watch(player *p)
     p->events = want;
 }
 
+static double sec_max;
+static long sec_n, sec_slow;
+static long sec_at;
+static bool log_secs;
+
 static void add_sample(double ms)
 {
+    if (ms > sec_max)
+        sec_max = ms;
+    sec_n++;
+    sec_slow += ms > 50;
     if (n_samples == cap_samples) {
         cap_samples = cap_samples ? cap_samples * 2 : 65536;
         samples = realloc(samples, cap_samples * sizeof *samples);
@@ -317,7 +345,7 @@ static void service(player *p, short revents)
     }
     if (p->state == P_CONNECTING && wsc_state(p->ws) == WSC_OPEN) {
         char name[24];
-        snprintf(name, sizeof name, "load%d", (int)(p - players));
+        snprintf(name, sizeof name, opt.port ? "probe%d" : "load%d", (int)(p - players));
         send_json(p, json_pack("{s:s, s:i, s:s}", "type", "hello", "version", 1, "name", name));
         p->state = P_HELLO;
     }
@@ -343,6 +371,11 @@ static void turn(int timeout_ms)
         service(p, re);
     }
     long now = now_ms();
+    if (log_secs && now / 1000 != sec_at) {
+        fprintf(stderr, "sec %ld: n %ld slow %ld max %.0f\n", now / 1000 % 1000, sec_n, sec_slow,
+                sec_max);
+        sec_at = now / 1000, sec_max = 0, sec_n = sec_slow = 0;
+    }
     for (int i = 0; i < n_players; i++) {
         player *p = &players[i];
         if (p->due_ms && now >= p->due_ms && p->state == P_PLAYING) {
@@ -459,6 +492,8 @@ int main(int argc, char **argv)
             opt.client_cpus = v;
         else if (strcmp(a, "--keep") == 0)
             opt.keep = v;
+        else if (strcmp(a, "--port") == 0)
+            opt.port = atoi(v);
         else
             usage();
         i++;
@@ -471,7 +506,10 @@ int main(int argc, char **argv)
     rl.rlim_cur = rl.rlim_max;
     setrlimit(RLIMIT_NOFILE, &rl);
     pin(0, opt.client_cpus);
-    start_server();
+    if (opt.port)
+        port = opt.port, server_pid = getpid();
+    else
+        start_server();
     epfd = epoll_create1(0);
     {
         struct timespec ts = {1, 0};
@@ -505,12 +543,19 @@ int main(int argc, char **argv)
         for (int i = 0; i < n_players; i++)
             players[i].at_mark = players[i].at;
         double cpu0 = server_cpu(), t0 = now_s();
+        double sw0 = sched_wait(server_pid), cw0 = sched_wait(getpid());
+        fprintf(stderr, "hold %d begins\n", target);
+        log_secs = true;
         struct rusage ru0, ru1;
         getrusage(RUSAGE_SELF, &ru0);
         while (now_s() - t0 < opt.hold)
             turn(5);
         double wall = now_s() - t0;
         double cpu = (server_cpu() - cpu0) / wall * 100.0;
+        double swt = (sched_wait(server_pid) - sw0) / wall * 100.0;
+        double cwt = (sched_wait(getpid()) - cw0) / wall * 100.0;
+        fprintf(stderr, "hold %d ends: run-queue wait server %.0f%% client %.0f%%\n", target, swt,
+                cwt);
         getrusage(RUSAGE_SELF, &ru1);
         double cli = ((double)(ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
                       (double)(ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +

@@ -68,9 +68,12 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&b->lock);
         think(job);
         pthread_mutex_lock(&b->lock);
+        /* The loop takes every answer at once: wake it for the first. */
+        bool wake = b->done_head == NULL;
         push(&b->done_head, &b->done_tail, job);
         pthread_mutex_unlock(&b->lock);
-        lws_cancel_service(b->ctx);
+        if (wake)
+            lws_cancel_service(b->ctx);
         pthread_mutex_lock(&b->lock);
     }
     pthread_mutex_unlock(&b->lock);

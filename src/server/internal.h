@@ -53,7 +53,8 @@
 #ifndef SRV_OVER_RECENT
 #define SRV_OVER_RECENT 86400 /* finished tables loaded at start-up */
 #endif
-#define SRV_NAME_CAP 32
+#define SRV_NAME_CAP    32
+#define SRV_TIMER_SLACK (10 * LWS_US_PER_MS) /* a computer player's delay may run over */
 
 typedef struct srv_server srv_server;
 typedef struct srv_conn srv_conn;
@@ -203,7 +204,9 @@ struct srv_table {
 
     bool job_out;  /* a computer player is thinking */
     bool timer_on; /* a computer player waits for the delay */
-    lws_sorted_usec_list_t bot_sul;
+    /* On the server's list of waiting tables, sorted by timer_due. */
+    srv_table *timer_prev, *timer_next;
+    lws_usec_t timer_due;
     int64_t empty_since; /* nobody connected at it, for reaping; 0 */
     int listed_deal;     /* the deal last announced in the lobby */
     bool broken;         /* its stored actions did not replay */
@@ -246,6 +249,8 @@ bool srv_table_maybe_start(srv_table *t);
 int srv_table_commit(srv_table *t, const barbu_action *a);
 /* Runs the computer player whose turn it is, after the table's delay. */
 void srv_table_schedule(srv_table *t);
+void srv_table_timer_cancel(srv_table *t);
+void srv_timers_stop(srv_server *srv);
 /* Messages. */
 json_t *srv_table_json(const srv_table *t, const srv_session *you);
 void srv_send_table(srv_table *t, srv_session *to);
@@ -345,6 +350,12 @@ struct srv_server {
 
     lws_sorted_usec_list_t tick_sul;
     int64_t ticks;
+    /* The tables whose computer player waits for its delay, soonest first;
+     * one lws timer for the first.  Most delays are alike, so a table goes
+     * in at or near the end: lws's own timer list is sorted by a walk from
+     * its start, which costs as much as there are tables. */
+    srv_table *timer_head, *timer_tail;
+    lws_sorted_usec_list_t timer_sul;
 };
 
 #endif

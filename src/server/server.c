@@ -250,8 +250,7 @@ int barbu_serve(const barbu_serve_options *options)
     /* No computer player may be asked to think once its threads are gone:
      * a table's delay timer can still fire while the byes go out. */
     srv->stopping = true;
-    for (srv_table *t = srv->tables; t; t = t->next)
-        lws_sul_cancel(&t->bot_sul);
+    srv_timers_stop(srv);
     srv_bots_stop(srv->bots);
     srv->bots = NULL;
     say_goodbye(srv);
@@ -263,8 +262,7 @@ out:
     srv->bots = NULL;
     if (srv->ctx) {
         lws_sul_cancel(&srv->tick_sul);
-        for (srv_table *t = srv->tables; t; t = t->next)
-            lws_sul_cancel(&t->bot_sul);
+        srv_timers_stop(srv);
         signal_ctx = NULL;
         lws_context_destroy(srv->ctx);
         srv->ctx = NULL;

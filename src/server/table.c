@@ -49,7 +49,7 @@ void srv_table_free(srv_table *t)
     if (t == NULL)
         return;
     srv_server *srv = t->srv;
-    lws_sul_cancel(&t->bot_sul);
+    srv_table_timer_cancel(t);
     char key[24];
     srv_table_key(t->id, key);
     srv_map_del(&srv->table_map, key);
@@ -483,11 +483,56 @@ static void submit_job(srv_table *t)
     srv_bots_submit(t->srv->bots, job);
 }
 
-static void bot_timer(lws_sorted_usec_list_t *sul)
+static void timers_fire(lws_sorted_usec_list_t *sul);
+
+static void timers_arm(srv_server *srv)
 {
-    srv_table *t = lws_container_of(sul, srv_table, bot_sul);
+    if (srv->timer_head == NULL || srv->stopping)
+        return;
+    /* Up to SRV_TIMER_SLACK late, so that one wakeup of the loop serves
+     * every table due in that while. */
+    lws_usec_t now = lws_now_usecs(), due = srv->timer_head->timer_due + SRV_TIMER_SLACK;
+    lws_sul_schedule(srv->ctx, 0, &srv->timer_sul, timers_fire, due > now ? due - now : 1);
+}
+
+static void timer_unlink(srv_table *t)
+{
+    srv_server *srv = t->srv;
+    if (t->timer_prev)
+        t->timer_prev->timer_next = t->timer_next;
+    else
+        srv->timer_head = t->timer_next;
+    if (t->timer_next)
+        t->timer_next->timer_prev = t->timer_prev;
+    else
+        srv->timer_tail = t->timer_prev;
+    t->timer_prev = t->timer_next = NULL;
     t->timer_on = false;
-    submit_job(t);
+}
+
+void srv_table_timer_cancel(srv_table *t)
+{
+    if (t->timer_on)
+        timer_unlink(t); /* the lws timer may fire early: it finds nothing due */
+}
+
+void srv_timers_stop(srv_server *srv)
+{
+    while (srv->timer_head)
+        timer_unlink(srv->timer_head);
+    lws_sul_cancel(&srv->timer_sul);
+}
+
+static void timers_fire(lws_sorted_usec_list_t *sul)
+{
+    srv_server *srv = lws_container_of(sul, srv_server, timer_sul);
+    lws_usec_t now = lws_now_usecs();
+    while (srv->timer_head && srv->timer_head->timer_due <= now) {
+        srv_table *t = srv->timer_head;
+        timer_unlink(t);
+        submit_job(t);
+    }
+    timers_arm(srv);
 }
 
 static void schedule_after(srv_table *t, int ms)
@@ -496,8 +541,26 @@ static void schedule_after(srv_table *t, int ms)
         submit_job(t);
         return;
     }
+    srv_server *srv = t->srv;
+    srv_table_timer_cancel(t);
     t->timer_on = true;
-    lws_sul_schedule(t->srv->ctx, 0, &t->bot_sul, bot_timer, (lws_usec_t)ms * LWS_US_PER_MS);
+    t->timer_due = lws_now_usecs() + (lws_usec_t)ms * LWS_US_PER_MS;
+    /* From the end: it is the latest or nearly. */
+    srv_table *after = srv->timer_tail;
+    while (after && after->timer_due > t->timer_due)
+        after = after->timer_prev;
+    t->timer_prev = after;
+    t->timer_next = after ? after->timer_next : srv->timer_head;
+    if (t->timer_next)
+        t->timer_next->timer_prev = t;
+    else
+        srv->timer_tail = t;
+    if (after)
+        after->timer_next = t;
+    else {
+        srv->timer_head = t;
+        timers_arm(srv);
+    }
 }
 
 void srv_table_schedule(srv_table *t)
