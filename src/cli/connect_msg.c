@@ -83,51 +83,6 @@ static bool send(cn *c, json_t *m)
     return true;
 }
 
-/* ---------------------------------------------------------------- rules */
-
-/* Whether a rules text names its preset (its first setting is "preset"). */
-static bool names_preset(const char *text)
-{
-    for (const char *p = text; *p;) {
-        const char *end = strchr(p, '\n');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        const char *q = p;
-        while (q < p + n && (*q == ' ' || *q == '\t'))
-            q++;
-        if (q < p + n && *q != '#' && *q != '\r')
-            return n - (size_t)(q - p) >= 6 && strncmp(q, "preset", 6) == 0;
-        if (end == NULL)
-            break;
-        p = end + 1;
-    }
-    return false;
-}
-
-/* The table's rules, as the server builds them: its preset, with the house
- * rules over it. */
-static int build_rules(const char *preset, const char *house, barbu_rules *rules, char *why,
-                       size_t cap)
-{
-    if (barbu_rules_preset(rules, preset) != 0)
-        return fail(why, cap, "the table's preset '%s' is unknown to this client", preset);
-    if (house == NULL || house[0] == '\0')
-        return 0;
-    size_t len = strlen(house) + strlen(preset) + 16;
-    char *text = malloc(len);
-    if (text == NULL)
-        return fail(why, cap, "out of memory");
-    if (names_preset(house))
-        len = (size_t)snprintf(text, len, "%s", house);
-    else
-        len = (size_t)snprintf(text, len, "preset = %s\n%s", preset, house);
-    barbu_diag d = {0};
-    int err = barbu_rules_parse(rules, text, len, &d);
-    free(text);
-    if (err != 0)
-        return fail(why, cap, "the table's house rules do not read here: %s", d.msg);
-    return 0;
-}
-
 /* --------------------------------------------------------------- results */
 
 static void results_clear(cn *c)
@@ -219,10 +174,10 @@ static int on_table(cn *c, const json_t *m, char *why, size_t cap)
     if (!same_rules) {
         barbu_rules r;
         char rwhy[200];
-        if (build_rules(rules, house, &r, rwhy, sizeof rwhy) != 0) {
+        if (proto_table_rules(rules, house, &r, rwhy, sizeof rwhy) != 0) {
             if (new_table)
                 c->have_rules = false;
-            return fail(why, cap, "%s", rwhy);
+            return fail(why, cap, "the table's rules do not read here: %s", rwhy);
         }
         c->rules = r;
         c->have_rules = true;

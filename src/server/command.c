@@ -102,7 +102,7 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
     }
     barbu_rules rules;
     char why[240];
-    if (srv_rules_build(msg->rules, msg->house, &rules, why, sizeof why) != 0) {
+    if (proto_table_rules(msg->rules, msg->house, &rules, why, sizeof why) != 0) {
         srv_error(c, msg, "bad_rules", "%s", why);
         return;
     }

@@ -115,7 +115,7 @@ static int game_load(srv_server *srv, int64_t id, game *g)
     if (found == 0 || !g->found)
         return 0;
     char why[240];
-    if (srv_rules_build(g->preset, g->house, &g->rules, why, sizeof why) != 0) {
+    if (proto_table_rules(g->preset, g->house, &g->rules, why, sizeof why) != 0) {
         srv_log(srv, "table %lld: its rules no longer build: %s", (long long)id, why);
         return -1;
     }

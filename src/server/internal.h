@@ -227,10 +227,6 @@ bool srv_seat_present(const srv_seat *st);
 bool srv_seat_free(const srv_table *t, int seat);
 const char *srv_table_state_name(const srv_table *t);
 int srv_table_store_state(const srv_table *t);
-
-/* The rules of a preset with house rules over it; bad_rules text in why. */
-int srv_rules_build(const char *preset, const char *house, barbu_rules *rules, char *why,
-                    size_t cap);
 /* Options as stored, and back. */
 char *srv_options_text(const srv_table *t);
 void srv_options_parse(srv_table *t, const char *text);

@@ -939,6 +939,69 @@ done:
     return rc;
 }
 
+/* Whether a rules text names its own preset (its first setting). */
+static bool names_preset(const char *text)
+{
+    const char *p = text;
+    while (*p) {
+        const char *end = strchr(p, '\n');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        size_t i = 0;
+        while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r'))
+            i++;
+        if (i < n && p[i] != '#')
+            return n - i >= 6 && strncmp(p + i, "preset", 6) == 0 &&
+                   strchr(" \t=", i + 6 < n ? p[i + 6] : '#') != NULL;
+        if (end == NULL)
+            break;
+        p = end + 1;
+    }
+    return false;
+}
+
+int proto_table_rules(const char *preset, const char *house, barbu_rules *rules, char *why,
+                      size_t cap)
+{
+    if (barbu_rules_preset(rules, preset) != 0) {
+        snprintf(why, cap, "unknown preset '%s' (barbu rules --list)", preset);
+        return -1;
+    }
+    barbu_diag d = {0};
+    if (house && house[0]) {
+        /* A rules file starts from uk unless it names a preset: the table's
+         * preset goes first, so that the house rules apply over it. */
+        bool own = names_preset(house);
+        size_t hlen = strlen(house), plen = strlen(preset);
+        char *text = malloc(hlen + plen + 16);
+        if (text == NULL) {
+            snprintf(why, cap, "out of memory");
+            return -1;
+        }
+        size_t len =
+            own ? (size_t)snprintf(text, hlen + 1, "%s", house)
+                : (size_t)snprintf(text, hlen + plen + 16, "preset = %s\n%s", preset, house);
+        int err = barbu_rules_parse(rules, text, len, &d);
+        free(text);
+        if (err != 0) {
+            snprintf(why, cap, "line %d: %s", d.line - (own ? 0 : 1), d.msg);
+            return -1;
+        }
+        if (own && strcmp(rules->preset, preset) != 0) {
+            snprintf(why, cap, "line 1: the house rules start from '%s', the table from '%s'",
+                     rules->preset, preset);
+            return -1;
+        }
+    }
+    if (barbu_rules_check(rules, &d) != 0) {
+        if (d.line > 0)
+            snprintf(why, cap, "line %d: %s", d.line, d.msg);
+        else
+            snprintf(why, cap, "%s", d.msg);
+        return -1;
+    }
+    return 0;
+}
+
 int proto_action_read(const json_t *obj, proto_action *out, proto_error *err)
 {
     reader rd = {err, "action"};

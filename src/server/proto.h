@@ -124,6 +124,13 @@ int proto_fail(proto_error *err, const char *code, const char *fmt, ...)
 int proto_action_resolve(const proto_action *in, const barbu_rules *rules, int seat,
                          barbu_action *out, proto_error *err);
 
+/* A table's rules, as the server builds them and its clients rebuild them
+ * from a table message: the preset, with the house rules (a rules file)
+ * over it; a house text that names a preset must name the same one.
+ * Returns 0, or -1 with why filled ("line 3: ..."). */
+int proto_table_rules(const char *preset, const char *house, barbu_rules *rules, char *why,
+                      size_t cap);
+
 /* Reads an action as the server shows it (a view's "last": proto_action_json
  * with its seat, and without the cards of another seat's Pass-on or
  * arrangement), for clients.  Returns 0, or -1 with *err filled. */

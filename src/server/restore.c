@@ -132,7 +132,7 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
 {
     barbu_rules rules;
     char why[240];
-    if (srv_rules_build(lt->preset, lt->house, &rules, why, sizeof why) != 0) {
+    if (proto_table_rules(lt->preset, lt->house, &rules, why, sizeof why) != 0) {
         srv_log(srv, "table %lld is not restored: %s", (long long)lt->id, why);
         return;
     }

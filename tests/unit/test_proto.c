@@ -506,6 +506,34 @@ static void test_envelope_errors(void **unused)
     json_decref(e);
 }
 
+/* A table's rules: the preset with the house rules over it, as the server
+ * builds them and a client rebuilds them. */
+static void test_table_rules(void **unused)
+{
+    (void)unused;
+    barbu_rules r;
+    char why[200];
+    assert_int_equal(proto_table_rules("classic", "", &r, why, sizeof why), 0);
+    assert_string_equal(r.preset, "classic");
+    assert_int_equal(
+        proto_table_rules("classic", "# ours\nisraeli = enforce\n", &r, why, sizeof why), 0);
+    assert_string_equal(r.preset, "classic");
+    assert_int_equal(r.israeli, BARBU_ISRAELI_ENFORCE);
+    assert_int_equal(
+        proto_table_rules("uk", "preset = uk\nisraeli = enforce\n", &r, why, sizeof why), 0);
+    assert_int_equal(r.israeli, BARBU_ISRAELI_ENFORCE);
+    /* A house text the engine refuses as a whole (scores that no longer sum
+     * to zero), with the line it names. */
+    assert_int_equal(proto_table_rules("classic", "# ours\ndeck = 32\n", &r, why, sizeof why), -1);
+    assert_non_null(strstr(why, "line 2"));
+    assert_int_equal(proto_table_rules("uk", "preset = king\n", &r, why, sizeof why), -1);
+    assert_non_null(strstr(why, "'king'"));
+    /* The line numbers are the house text's own. */
+    assert_int_equal(proto_table_rules("uk", "deck = 32\ncolour = red\n", &r, why, sizeof why), -1);
+    assert_non_null(strstr(why, "line 2"));
+    assert_int_equal(proto_table_rules("nosuch", "", &r, why, sizeof why), -1);
+}
+
 static void test_seat_names(void **unused)
 {
     (void)unused;
@@ -879,6 +907,7 @@ int main(void)
         cmocka_unit_test(test_act),
         cmocka_unit_test(test_envelope_errors),
         cmocka_unit_test(test_seat_names),
+        cmocka_unit_test(test_table_rules),
         cmocka_unit_test(test_round_trips),
         cmocka_unit_test(test_fife_kinds),
         cmocka_unit_test(test_view_refusals),
