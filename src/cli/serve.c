@@ -100,6 +100,20 @@ static bool default_web(char *buf, size_t cap)
     return (size_t)snprintf(buf, cap, "%s/web", exe) < cap;
 }
 
+/* The Fife game's sheet of these deals, as far as they go; NULL when out of
+ * memory. */
+static barbu_sheet *fife_sheet(const barbu_rules *rules, const barbu_result *results, int n)
+{
+    barbu_sheet *sheet = malloc(sizeof *sheet);
+    if (sheet) {
+        barbu_sheet_init(sheet, NULL);
+        for (int i = 0; i < n; i++)
+            if (barbu_sheet_add(sheet, rules, &results[i]) != 0)
+                break;
+    }
+    return sheet;
+}
+
 static char *sheet_text(const barbu_rules *rules, const barbu_result *results, int n,
                         const char *const names[4])
 {
@@ -109,15 +123,10 @@ static char *sheet_text(const barbu_rules *rules, const barbu_result *results, i
     if (out == NULL)
         return NULL;
     if (rules->game == BARBU_GAME_FIFE) {
-        barbu_sheet *sheet = malloc(sizeof *sheet);
-        if (sheet) {
-            barbu_sheet_init(sheet, NULL);
-            for (int i = 0; i < n; i++)
-                if (barbu_sheet_add(sheet, rules, &results[i]) != 0)
-                    break;
+        barbu_sheet *sheet = fife_sheet(rules, results, n);
+        if (sheet)
             cli_fife_sheet_text(out, sheet, names);
-            free(sheet);
-        }
+        free(sheet);
     } else {
         cli_print_sheet(out, rules, results, n, names);
     }
@@ -126,6 +135,20 @@ static char *sheet_text(const barbu_rules *rules, const barbu_result *results, i
         return NULL;
     }
     return text;
+}
+
+static char *sheet_html(const barbu_rules *rules, const barbu_result *results, int n,
+                        const char *const names[4])
+{
+    if (rules->game != BARBU_GAME_FIFE)
+        return NULL;
+    barbu_sheet *sheet = fife_sheet(rules, results, n);
+    char *html = NULL;
+    size_t len;
+    if (sheet && cli_fife_sheet_html(sheet, names, NULL, &html, &len) != 0)
+        html = NULL;
+    free(sheet);
+    return html;
 }
 
 static int parse_count(const char *text, int lo, int hi, int *out)
@@ -141,7 +164,8 @@ static int parse_count(const char *text, int lo, int hi, int *out)
 
 int cmd_serve(int argc, char **argv)
 {
-    barbu_serve_options opt = {.listen = "127.0.0.1:2118", .sheet_text = sheet_text};
+    barbu_serve_options opt = {
+        .listen = "127.0.0.1:2118", .sheet_text = sheet_text, .sheet_html = sheet_html};
     const char *web = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];

@@ -208,6 +208,11 @@ void srv_cmd_score(srv_conn *c, const proto_msg *msg)
         if (sheet)
             json_object_set_new(m, "sheet", json_string(sheet));
         free(sheet);
+        char *html =
+            opt->sheet_html ? opt->sheet_html(&g.rules, g.results, g.n_results, names) : NULL;
+        if (html)
+            json_object_set_new(m, "sheet_html", json_string(html));
+        free(html);
     }
     srv_send(c, srv_with_id(m, msg));
     game_free(&g);

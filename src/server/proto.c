@@ -188,6 +188,32 @@ static json_t *letter_json(char c)
     return json_string(text);
 }
 
+json_t *proto_rules_json(const barbu_rules *rules)
+{
+    json_t *list = json_array();
+    for (int i = 0; list != NULL && i < rules->n_contracts; i++) {
+        const barbu_contract *c = &rules->contract[i];
+        json_t *o =
+            json_pack("{s:s, s:s, s:s, s:s, s:i}", "key", c->key, "name", c->name, "abbr", c->abbr,
+                      "kind", proto_kind_name(c->kind), "per_player", c->per_player);
+        if (o != NULL && c->fixed_rank >= 2 && c->fixed_rank <= BARBU_ACE)
+            json_object_set_new(o, "fixed_rank", letter_json(RANK_LETTERS[c->fixed_rank]));
+        if (o == NULL || json_array_append_new(list, o) != 0) {
+            json_decref(list);
+            list = NULL;
+        }
+    }
+    if (list == NULL)
+        return NULL;
+    bool fife = rules->game == BARBU_GAME_FIFE;
+    json_t *m = json_pack("{s:s, s:i, s:b, s:i, s:o}", "game", fife ? "fife" : "contracts", "deck",
+                          rules->deck_low == 7 ? 32 : 52, "doubling", rules->doubling,
+                          "mandatory_doubles", rules->mandatory_doubles, "contracts", list);
+    if (m != NULL && fife)
+        json_object_set_new(m, "sets", json_integer(rules->sets));
+    return m;
+}
+
 json_t *proto_action_json(const barbu_rules *rules, const barbu_action *action, bool show_cards)
 {
     if (action->type >= N_ACTIONS)

@@ -154,6 +154,11 @@ json_t *proto_view_json(const barbu_view *view);
  * (Chinese Poker's arrangement). */
 json_t *proto_legal_json(const barbu_view *view);
 
+/* What a client needs of a table's rules to show them (the table
+ * message's "rule_set"): the game's shape, the pack, the doubling and each
+ * contract's key, name, abbreviation, kind and times per player. */
+json_t *proto_rules_json(const barbu_rules *rules);
+
 /* One deal's result, as "last_deal" and the score message's "deals". */
 json_t *proto_result_json(const barbu_rules *rules, const barbu_result *result);
 

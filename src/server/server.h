@@ -22,6 +22,11 @@ typedef struct barbu_serve_options {
      * A NULL function leaves "sheet" out. */
     char *(*sheet_text)(const barbu_rules *rules, const barbu_result *results, int n,
                         const char *const names[4]);
+    /* The Fife game's score sheet as a page with its pictures, for the score
+     * message's "sheet_html" (barbu scoresheet --html's): a malloc'd
+     * string, or NULL (always NULL for other games).  NULL: left out. */
+    char *(*sheet_html)(const barbu_rules *rules, const barbu_result *results, int n,
+                        const char *const names[4]);
 } barbu_serve_options;
 
 /* Runs the server until SIGINT or SIGTERM.  Prints "barbu serve: listening

@@ -596,6 +596,9 @@ json_t *srv_table_json(const srv_table *t, const srv_session *you)
     for (int i = 0; i < t->n_kibitzers; i++)
         json_array_append_new(kib, json_string(t->kibitzers[i]->name));
     json_object_set_new(m, "kibitzers", kib);
+    json_t *rule_set = proto_rules_json(&t->rules);
+    if (rule_set != NULL)
+        json_object_set_new(m, "rule_set", rule_set);
     if (srv_table_over(t)) {
         char seed[24];
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)t->seed);

@@ -252,6 +252,9 @@ static void scenario_game(void)
           "uk: the score lists 28 deals");
     CHECK(score && json_integer_value(json_object_get(score, "id")) == 9,
           "uk: the score echoes its id");
+    CHECK(score && json_is_string(json_object_get(score, "sheet")) &&
+              json_object_get(score, "sheet_html") == NULL,
+          "uk: the score has its text sheet, and no picture sheet (the Fife game's only)");
     json_decref(score);
 
     /* Once the game is over, the table shows its seed. */
@@ -308,6 +311,15 @@ static void scenario_game(void)
           "hidden of %d)",
           own_pass_ons, hidden, pass_ons);
     free(check_final_record(f, fife_table, "fife"));
+
+    /* The Fife game's score sheet comes as a page with its pictures too. */
+    e2e_send(f, json_pack("{s:s}", "type", "score"));
+    json_t *fs = e2e_expect(f, "score", 5000);
+    const char *page = fs ? json_string_value(json_object_get(fs, "sheet_html")) : NULL;
+    CHECK(page && strncmp(page, "<!DOCTYPE html>", 15) == 0 && strstr(page, "<svg") &&
+              strstr(page, "Score sheet of Set 1") && !strstr(page, "<script"),
+          "fife: the score has the sheet as a page with its pictures and no script");
+    json_decref(fs);
 
     CHECK(e2e_server_stop(&srv) == 0, "the server exits 0 on SIGTERM");
 }

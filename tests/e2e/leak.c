@@ -117,6 +117,17 @@ static barbu_cards allowed(const leak_ctx *x, const char *path)
     return known;
 }
 
+/* A table message's rule set names its contracts, and a name or an
+ * abbreviation may look like a card ("KH", King of Hearts): words, not cards. */
+static bool rules_word(const leak_ctx *x, const char *path)
+{
+    if (strcmp(x->type, "table") != 0 || strncmp(path, "rule_set.contracts[", 19) != 0)
+        return false;
+    const char *leaf = strrchr(path, '.');
+    return leaf &&
+           (strcmp(leaf, ".abbr") == 0 || strcmp(leaf, ".name") == 0 || strcmp(leaf, ".key") == 0);
+}
+
 static void walk(leak_ctx *x, json_t *j, char *path, size_t len, size_t cap)
 {
     if (json_is_object(j)) {
@@ -139,7 +150,7 @@ static void walk(leak_ctx *x, json_t *j, char *path, size_t len, size_t cap)
         }
     } else if (json_is_string(j) && x->seat < 4) {
         int card = e2e_card_of(x->rules, json_string_value(j));
-        if (card < 0)
+        if (card < 0 || rules_word(x, path))
             return;
         if (allowed(x, path) & BARBU_BIT(card))
             return;

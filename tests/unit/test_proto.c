@@ -534,6 +534,45 @@ static void test_table_rules(void **unused)
     assert_int_equal(proto_table_rules("nosuch", "", &r, why, sizeof why), -1);
 }
 
+/* The rule set a table message shows its clients: every contract with its
+ * name, kind and times per player, and the game's shape. */
+static void test_rules_json(void **unused)
+{
+    (void)unused;
+    barbu_rules r;
+    char why[200];
+    assert_int_equal(proto_table_rules("king", "", &r, why, sizeof why), 0);
+    json_t *o = proto_rules_json(&r);
+    assert_non_null(o);
+    assert_string_equal(json_string_value(json_object_get(o, "game")), "contracts");
+    assert_int_equal(json_integer_value(json_object_get(o, "deck")), 52);
+    assert_null(json_object_get(o, "sets"));
+    json_t *list = json_object_get(o, "contracts");
+    assert_int_equal(json_array_size(list), r.n_contracts);
+    for (int i = 0; i < r.n_contracts; i++) {
+        json_t *c = json_array_get(list, (size_t)i);
+        assert_string_equal(json_string_value(json_object_get(c, "key")), r.contract[i].key);
+        assert_string_equal(json_string_value(json_object_get(c, "name")), r.contract[i].name);
+        assert_string_equal(json_string_value(json_object_get(c, "kind")),
+                            proto_kind_name(r.contract[i].kind));
+        assert_int_equal(json_integer_value(json_object_get(c, "per_player")),
+                         r.contract[i].per_player);
+    }
+    json_decref(o);
+
+    assert_int_equal(proto_table_rules("fife", "sets = 2\n", &r, why, sizeof why), 0);
+    o = proto_rules_json(&r);
+    assert_string_equal(json_string_value(json_object_get(o, "game")), "fife");
+    assert_int_equal(json_integer_value(json_object_get(o, "deck")), 32);
+    assert_int_equal(json_integer_value(json_object_get(o, "sets")), 2);
+    assert_false(json_boolean_value(json_object_get(o, "doubling")));
+    json_t *pat = json_array_get(json_object_get(o, "contracts"), 5);
+    assert_string_equal(json_string_value(json_object_get(pat, "key")), "patience-1");
+    assert_string_equal(json_string_value(json_object_get(pat, "kind")), "patience");
+    assert_string_equal(json_string_value(json_object_get(pat, "fixed_rank")), "J");
+    json_decref(o);
+}
+
 static void test_seat_names(void **unused)
 {
     (void)unused;
@@ -908,6 +947,7 @@ int main(void)
         cmocka_unit_test(test_envelope_errors),
         cmocka_unit_test(test_seat_names),
         cmocka_unit_test(test_table_rules),
+        cmocka_unit_test(test_rules_json),
         cmocka_unit_test(test_round_trips),
         cmocka_unit_test(test_fife_kinds),
         cmocka_unit_test(test_view_refusals),
