@@ -410,6 +410,14 @@ void srv_cmd_act(srv_conn *c, const proto_msg *msg)
                           .has_id = msg->has_id,
                           .id = msg->id};
         snprintf(pe.text, sizeof pe.text, "%s", barbu_strerror(e));
+        /* A refused arrangement says which row beats which, as the rules
+         * promise ("the middle (a flush, queen high) beats the back ..."). */
+        char why[sizeof pe.text];
+        if (a.type == BARBU_ACT_ARRANGE &&
+            barbu_arrange_check(t->state.hand[seat], a.cards, a.middle, t->rules.fouls_lose, why,
+                                sizeof why) != 0 &&
+            why[0])
+            snprintf(pe.text, sizeof pe.text, "%s", why);
         reply = proto_error_json(&pe);
         if (reply)
             json_object_set_new(reply, "engine", json_integer(e));
