@@ -234,6 +234,9 @@ int barbu_serve(const barbu_serve_options *options)
     int real_port = lws_get_vhost_listen_port(srv->vhost);
     printf("barbu serve: listening on ws://%s%s%s:%d/ws\n", v6 ? "[" : "", host, v6 ? "]" : "",
            real_port);
+    if (options->web_dir)
+        printf("barbu serve: the browser client is at http://%s%s%s:%d/\n", v6 ? "[" : "",
+               strcmp(host, "0.0.0.0") == 0 ? "127.0.0.1" : host, v6 ? "]" : "", real_port);
     fflush(stdout);
     srv_log(srv, "%d tables restored, %d computer player threads, database %s", srv->n_tables,
             srv_bots_threads(srv->bots), options->db);
