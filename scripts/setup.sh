@@ -1,6 +1,9 @@
 #!/bin/sh
 # Installs the Debian 12 packages barbu needs to build and test, if any are
-# missing.  Uses apt-get directly as root, through sudo otherwise.
+# missing.  Uses apt-get directly as root, through sudo otherwise.  Node.js
+# and npm (for the browser client's build) are taken from Debian unless a
+# node of version 18 or later is already installed (NodeSource's, say,
+# which brings its own npm).
 # usage: setup.sh [check]
 #   check: also what only the tests need: headless Chromium, which renders
 #   the score sheet page to a screenshot, and a hand-written font for it.
@@ -22,6 +25,12 @@ for pkg in $PACKAGES; do
         missing="$missing $pkg"
     fi
 done
+if ! command -v node >/dev/null 2>&1; then
+    missing="$missing nodejs"
+fi
+if ! command -v npm >/dev/null 2>&1; then
+    missing="$missing npm"
+fi
 [ -z "$missing" ] && exit 0
 
 echo "barbu: installing missing Debian packages:$missing"

@@ -1,0 +1,34 @@
+// Builds the browser client into a folder the server serves:
+//   node build.mjs OUTDIR
+// index.html and the icon are copied from static/; src/main.ts and what it
+// imports become app.js, src/app.css becomes app.css, both minified.
+// Nothing is fetched from the network at run time: no fonts, no images.
+import { build } from 'esbuild';
+import { cpSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const out = resolve(process.argv[2] ?? join(here, '..', 'build', 'web'));
+mkdirSync(out, { recursive: true });
+cpSync(join(here, 'static'), out, { recursive: true });
+
+await build({
+  entryPoints: { app: join(here, 'src', 'main.ts'), style: join(here, 'src', 'app.css') },
+  outdir: out,
+  bundle: true,
+  minify: true,
+  format: 'iife',
+  target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
+for (const f of ['app.js', 'style.css']) {
+  const p = join(out, f);
+  const raw = statSync(p).size;
+  const gz = gzipSync(readFileSync(p)).length;
+  console.log(`web: ${f} ${raw} bytes (${gz} gzipped)`);
+}

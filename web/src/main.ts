@@ -1,0 +1,534 @@
+// Start-up, and the `App` every part of the page works through: the
+// connection (net.ts), the server's messages kept in `AppState` as they
+// come, and drawing the page from that state (batched to one frame).
+
+import type { App, AppState, Notice } from './app';
+import { emptyUi, mySeat } from './app';
+import { h, rerender } from './dom';
+import { Net, saved } from './net';
+import type { Action, ChatMsg, ClientMsg, RecordMsg, ServerMsg, TableSummary, ViewMsg } from './protocol';
+import { ChatView } from './ui/chat';
+import { LobbyView } from './ui/lobby';
+import { LoginView } from './ui/login';
+import { renderScore } from './ui/score';
+import { ConnView, NOTICE_MS, NoticeView, renderBanner } from './ui/status';
+import { renderTable } from './ui/table';
+
+/** Chat lines kept for each scope. */
+const CHAT_KEEP = 200;
+/** After a reconnection's `welcome`, how long to wait for the `table` of a
+ * table this page was at before deciding the session is in the lobby now. */
+const RESYNC_MS = 2500;
+/** Errors that need no notice: the game moved on, which the next view shows. */
+const QUIET = new Set(['stale', 'not_your_turn']);
+
+type Screen = 'login' | 'resuming' | 'lobby' | 'table';
+
+const state: AppState = {
+  conn: { status: 'closed', attempts: 0 },
+  name: null,
+  token: null,
+  tables: new Map(),
+  lobbyChat: [],
+  tableChat: [],
+  table: null,
+  view: null,
+  score: null,
+  record: null,
+  notice: null,
+  ui: emptyUi(),
+  actPending: false,
+};
+
+/** A `welcome` came for the session now in use (the lobby or a table is shown). */
+let welcomed = false;
+/** What the hello on its way says: a new handle, or a saved token. */
+let joining: 'name' | 'token' | null = null;
+let resumingAs: string | null = null;
+let loginError: string | null = null;
+/** After a reconnection: waiting to hear whether the session is still at its table. */
+let resync = false;
+let resyncTimer: number | undefined;
+/** The key of the view the ui choices belong to (see resetChoices). */
+let uiKey = '';
+/** Counts changes to the table list, so the lobby redraws only when it changed. */
+let tablesVersion = 0;
+/** The id and action of the last act sent, to match its error. */
+let actId: number | null = null;
+let lastAct: Action | null = null;
+/** Requests whose caller shows errors itself. */
+const quietIds = new Set<number>();
+/** `tables` requests: their `lobby` answer is not a sign of having left. */
+const tablesIds = new Set<number>();
+let noticeTimer: number | undefined;
+let frame = 0;
+
+const net = new Net(state.conn, {
+  message: onMessage,
+  status: () => app.update(),
+});
+
+// --------------------------------------------------------------- the App
+
+const app: App = {
+  state,
+
+  send(msg: ClientMsg): void {
+    if (msg.type === 'tables') {
+      void app.request(msg);
+      return;
+    }
+    if (!net.send(msg)) app.notify('error', 'Not connected to the server: try again when the connection is back.');
+  },
+
+  async request(msg: ClientMsg, quiet = false) {
+    const id = net.peekId();
+    if (quiet) quietIds.add(id);
+    if (msg.type === 'tables') tablesIds.add(id);
+    const r = await net.request(msg);
+    quietIds.delete(id);
+    tablesIds.delete(id);
+    if (!quiet && r.type === 'error' && r.code === 'offline') app.notify('error', r.text);
+    return r;
+  },
+
+  act(action: Action): void {
+    const v = state.view;
+    if (state.actPending || !mySeat(state) || !v || !net.isOpen) return;
+    if (action.type === 'arrange') state.ui.arrangeError = undefined;
+    const id = net.sendWithId({ type: 'act', action, at: v.at });
+    if (id === null) return;
+    actId = id;
+    lastAct = action;
+    state.actPending = true;
+    app.update();
+  },
+
+  update(): void {
+    if (frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      draw();
+    });
+  },
+
+  notify(kind: Notice['kind'], text: string): void {
+    const n: Notice = { kind, text, at: Date.now() };
+    state.notice = n;
+    window.clearTimeout(noticeTimer);
+    noticeTimer = window.setTimeout(() => {
+      if (state.notice === n) {
+        state.notice = null;
+        app.update();
+      }
+    }, NOTICE_MS);
+    app.update();
+  },
+
+  join(name: string): void {
+    forgetAll();
+    loginError = null;
+    joining = 'name';
+    net.start({ name });
+    app.update();
+  },
+
+  resume(): void {
+    const last = saved.session() ?? saved.last();
+    if (!last) return;
+    forgetAll();
+    loginError = null;
+    joining = 'token';
+    resumingAs = last.name;
+    net.start({ token: last.token, name: last.name });
+    app.update();
+  },
+
+  logout(): void {
+    saved.forget(state.token);
+    net.stop();
+    forgetAll();
+    joining = null;
+    loginError = null;
+    app.update();
+  },
+};
+
+// ------------------------------------------------------------ the state
+
+function resetTable(): void {
+  state.table = null;
+  state.view = null;
+  state.score = null;
+  state.tableChat = [];
+  state.ui = emptyUi();
+  state.actPending = false;
+  uiKey = '';
+  actId = null;
+  lastAct = null;
+}
+
+function forgetAll(): void {
+  endResync();
+  resetTable();
+  welcomed = false;
+  resumingAs = null;
+  state.name = null;
+  state.token = null;
+  state.tables = new Map();
+  state.lobbyChat = [];
+  state.record = null;
+  tablesVersion++;
+}
+
+function endResync(): void {
+  resync = false;
+  window.clearTimeout(resyncTimer);
+  resyncTimer = undefined;
+}
+
+/** The session turned out to be in the lobby, not at the table this page showed. */
+function inLobbyNow(): void {
+  const was = resync ? state.table : null;
+  if (resync) endResync();
+  if (state.table) resetTable();
+  if (was) {
+    app.notify(
+      'info',
+      'kibitz' in was.you
+        ? `Watching table ${was.id} stopped when the connection was lost: you are in the lobby.`
+        : `You are no longer seated at table ${was.id}: you are in the lobby.`,
+    );
+  }
+}
+
+/** Resets what a person was in the middle of choosing when the view moves on to
+ * a new decision (not on every view: others' moves during a Chinese Poker
+ * arrangement or a Pass-on must not wipe a half-made choice). */
+function resetChoices(v: ViewMsg): void {
+  const me = mySeat(state);
+  const key = `${v.view.deal}|${v.view.phase}|${v.view.to_move === me}|${v.view.fife?.n_pass_ons ?? 0}`;
+  if (key === uiKey) return;
+  uiKey = key;
+  const ui = state.ui;
+  ui.picked = [];
+  ui.calls = [];
+  ui.pendingContract = undefined;
+  ui.doubles = [];
+  ui.redoubles = [];
+  ui.rows = { back: [], middle: [], front: [] };
+  ui.arrangeError = undefined;
+  ui.forAt = v.at;
+}
+
+function keepChat(list: ChatMsg[], m: ChatMsg): void {
+  list.push(m);
+  if (list.length > CHAT_KEEP) list.splice(0, list.length - CHAT_KEEP);
+}
+
+function download(r: RecordMsg): void {
+  const file = `barbu-table-${r.table}.txt`;
+  const url = URL.createObjectURL(new Blob([r.text], { type: 'text/plain;charset=utf-8' }));
+  const a = h('a', { href: url, download: file, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  app.notify('info', `The game record of table ${r.table} is saved as ${file}${r.complete ? '' : ' (the deals so far)'}.`);
+}
+
+function helloRefused(code: string, text: string): void {
+  const byToken = joining === 'token' || (joining === null && state.token !== null);
+  switch (code) {
+    case 'bad_token':
+      saved.forget(null);
+      net.stop();
+      forgetAll();
+      joining = null;
+      loginError =
+        'The server no longer knows that session (it was idle for an hour, or the server was reset). Choose a handle to play again.';
+      break;
+    case 'name_taken':
+    case 'bad_name':
+      if (byToken) saved.forget(null);
+      net.stop();
+      forgetAll();
+      joining = null;
+      loginError = text;
+      break;
+    case 'server':
+      app.notify('error', text);
+      net.retryLater();
+      return;
+    default:
+      net.stop(text);
+      joining = null;
+      if (!welcomed) loginError = text;
+      app.notify('error', text);
+  }
+  app.update();
+}
+
+function onMessage(msg: ServerMsg): void {
+  switch (msg.type) {
+    case 'welcome':
+      state.name = msg.name;
+      state.token = msg.token;
+      saved.save({ name: msg.name, token: msg.token });
+      net.setCreds({ token: msg.token, name: msg.name });
+      welcomed = true;
+      joining = null;
+      resumingAs = null;
+      loginError = null;
+      state.actPending = false;
+      if (state.table) {
+        resync = true;
+        window.clearTimeout(resyncTimer);
+        resyncTimer = window.setTimeout(() => {
+          if (resync) {
+            inLobbyNow();
+            app.update();
+          }
+        }, RESYNC_MS);
+      }
+      break;
+    case 'bye':
+      if (msg.reason === 'replaced') {
+        app.notify('error', 'This session was opened in another tab or window.');
+      } else if (msg.reason === 'shutdown') {
+        app.notify('info', 'The server is restarting: reconnecting\u2026');
+      } else if (msg.reason === 'slow') {
+        app.notify('error', 'The connection was too slow to keep up: reconnecting\u2026');
+      } else {
+        app.notify('error', 'The server cut the connection (too many messages): reconnecting\u2026');
+      }
+      break;
+    case 'lobby': {
+      state.tables = new Map(msg.tables.map((t: TableSummary) => [t.id, t]));
+      tablesVersion++;
+      const refresh = msg.id !== undefined && tablesIds.has(msg.id);
+      // A lobby not asked for while at a table answers `leave`; the one
+      // after a reconnection's welcome may be followed by the table.
+      if (state.table && !resync && !refresh) resetTable();
+      break;
+    }
+    case 'listed':
+      state.tables.set(msg.table.id, msg.table);
+      tablesVersion++;
+      inLobbyNow();
+      break;
+    case 'closed':
+      state.tables.delete(msg.table);
+      tablesVersion++;
+      inLobbyNow();
+      break;
+    case 'created':
+      break;
+    case 'table':
+      endResync();
+      if (!state.table || state.table.id !== msg.id) resetTable();
+      state.table = msg;
+      break;
+    case 'view':
+      if (!state.table || msg.table !== state.table.id) return;
+      state.view = msg;
+      state.actPending = false;
+      resetChoices(msg);
+      break;
+    case 'chat':
+      if (msg.scope === 'lobby') {
+        keepChat(state.lobbyChat, msg);
+        if (state.table && resync) inLobbyNow();
+      } else {
+        keepChat(state.tableChat, msg);
+      }
+      break;
+    case 'score':
+      state.score = msg;
+      break;
+    case 'record':
+      state.record = msg;
+      download(msg);
+      break;
+    case 'error': {
+      if (msg.re === 'hello') {
+        helloRefused(msg.code, msg.text);
+        return;
+      }
+      const forAct = msg.re === 'act' || msg.re === undefined || (msg.id !== undefined && msg.id === actId);
+      if (forAct && state.actPending) {
+        state.actPending = false;
+        if (lastAct?.type === 'arrange' && !QUIET.has(msg.code)) {
+          // The arrangement panel shows the reason where the rows are.
+          state.ui.arrangeError = msg.text;
+          break;
+        }
+      }
+      if (msg.code === 'not_at_table' && msg.re === 'leave') resetTable();
+      if (QUIET.has(msg.code)) break;
+      if (msg.id !== undefined && quietIds.has(msg.id)) break;
+      app.notify('error', msg.text || msg.code);
+      break;
+    }
+  }
+  app.update();
+}
+
+// ---------------------------------------------------------------- drawing
+
+const login = new LoginView(app);
+const lobby = new LobbyView(app);
+const chat = new ChatView(app);
+const notice = new NoticeView();
+const tableRoot = h('main', { id: 'table-root', class: 'table-root', tabindex: -1, 'aria-label': 'The table' });
+const resuming = h('main', { class: 'resuming', id: 'resuming', tabindex: -1 });
+const header = h('header', { class: 'site-header', id: 'top' });
+const banner = h('div', { class: 'conn-banner-area' });
+const screenEl = h('div', { class: 'screen' });
+const frameEl = h('div', { class: 'frame', 'data-screen': 'login' }, screenEl, chat.el);
+const scoreArea = h('div', { id: 'score-area', class: 'score-area' });
+let shownScreen: Screen | null = null;
+
+function screen(): Screen {
+  if (welcomed) return state.table ? 'table' : 'lobby';
+  if (joining === 'token') return 'resuming';
+  return 'login';
+}
+
+const connActions = {
+  reconnectNow: () => net.reconnectNow(),
+  takeBack: () => {
+    const token = state.token;
+    const name = state.name;
+    if (!token || !name) return;
+    net.start({ token, name });
+    app.update();
+  },
+};
+
+const connView = new ConnView(connActions);
+const meEl = h('span', { class: 'me', title: 'Your handle' });
+const logoutBtn = h('button', { type: 'button', class: 'btn small', id: 'logout', hidden: true, onclick: () => app.logout() });
+header.append(
+  h('h1', { class: 'brand' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, '\u2660\u2665'), 'barbu'),
+  h('div', { class: 'top-right' }, meEl, connView.el, logoutBtn),
+);
+
+function drawHeader(): void {
+  const s = screen();
+  const name = welcomed ? state.name : null;
+  meEl.hidden = !name;
+  if (name && meEl.dataset.name !== name) {
+    meEl.dataset.name = name;
+    meEl.replaceChildren(h('span', { class: 'sr-only' }, 'Signed in as '), name);
+  }
+  connView.update(state.conn, welcomed || joining !== null);
+  const out = s === 'lobby' || s === 'resuming';
+  logoutBtn.hidden = !out;
+  const words = s === 'resuming' ? 'Use another handle' : 'Log out';
+  if (logoutBtn.textContent !== words) logoutBtn.textContent = words;
+}
+
+function drawResuming(): void {
+  const text = `Resuming as ${resumingAs ?? state.name ?? '\u2026'}\u2026`;
+  if (resuming.textContent !== text) fill(resuming, h('p', { class: 'resuming-text' }, text));
+}
+
+function fill(el: Element, ...kids: Node[]): void {
+  el.replaceChildren(...kids);
+}
+
+function draw(): void {
+  const s = screen();
+  drawHeader();
+  const b = renderBanner(state.conn, connActions);
+  if (b) rerender(banner, () => b);
+  else banner.replaceChildren();
+
+  if (s !== shownScreen) {
+    const hadFocus = shownScreen !== null && screenEl.contains(document.activeElement);
+    shownScreen = s;
+    frameEl.dataset.screen = s;
+    const el = s === 'login' ? login.el : s === 'lobby' ? lobby.el : s === 'table' ? tableRoot : resuming;
+    screenEl.replaceChildren(el);
+    if (s === 'table' || s === 'lobby') tableRoot.replaceChildren();
+    chat.el.hidden = s === 'login' || s === 'resuming';
+    document.title = s === 'table' && state.table ? `barbu \u00b7 table ${state.table.id}` : s === 'lobby' ? 'barbu \u00b7 lobby' : 'barbu';
+    // Move the focus into the new screen when it was in the old one (or nowhere).
+    const active = document.activeElement;
+    if (hadFocus || !active || active === document.body) {
+      if (s === 'login') login.focus();
+      else if (s === 'lobby') lobby.focus();
+      else if (s === 'table') tableRoot.focus({ preventScroll: true });
+    }
+  }
+
+  switch (s) {
+    case 'login':
+      login.update({ last: saved.last(), busy: joining !== null && state.conn.status === 'connecting', error: loginError });
+      break;
+    case 'resuming':
+      drawResuming();
+      break;
+    case 'lobby':
+      lobby.update(tablesVersion);
+      chat.update('lobby', state.lobbyChat, state.ui.showChat);
+      break;
+    case 'table':
+      document.title = `barbu \u00b7 table ${state.table?.id ?? ''}`;
+      try {
+        renderTable(tableRoot, app);
+      } catch (e) {
+        console.error('renderTable', e);
+      }
+      chat.update('table', state.tableChat, state.ui.showChat);
+      break;
+  }
+
+  let score: HTMLElement | null = null;
+  if (s === 'table' || s === 'lobby') {
+    try {
+      score = renderScore(app);
+    } catch (e) {
+      console.error('renderScore', e);
+    }
+  }
+  if (score) {
+    const el = score;
+    if (scoreArea.firstChild !== el || scoreArea.childNodes.length !== 1) rerender(scoreArea, () => el);
+  } else if (scoreArea.firstChild) {
+    scoreArea.replaceChildren();
+  }
+
+  notice.show(state.notice);
+}
+
+// ------------------------------------------------------------- start-up
+
+function start(): void {
+  const root = document.getElementById('app');
+  if (!root) return;
+  root.replaceChildren(
+    h('a', { class: 'skip', href: '#main-area' }, 'Skip to the content'),
+    header,
+    banner,
+    h('div', { id: 'main-area', class: 'main-area', tabindex: -1 }, frameEl),
+    scoreArea,
+    notice.el,
+  );
+  // The countdown while reconnecting.
+  window.setInterval(() => {
+    if (state.conn.status === 'reconnecting') drawHeader();
+  }, 1000);
+  // This tab's session resumes at once (a reload); the browser's last one
+  // is only offered (two tabs must not fight over one session).
+  const mine = saved.session();
+  if (mine) {
+    joining = 'token';
+    resumingAs = mine.name;
+    net.start({ token: mine.token, name: mine.name });
+  }
+  draw();
+}
+
+start();

@@ -1,0 +1,340 @@
+// The WebSocket to `barbu serve`: `hello` with the saved token or the
+// handle typed, reconnection with backoff after a drop, pacing under the
+// server's flood limit, and request ids.  What the messages mean is
+// main.ts's business: this file only carries them.
+
+import type { ConnState } from './app';
+import type { ClientMsg, ErrorMsg, ServerMsg } from './protocol';
+import { PROTOCOL_VERSION } from './protocol';
+
+// --------------------------------------------------------- saved sessions
+
+export interface Saved {
+  name: string;
+  token: string;
+}
+
+/** This tab's session (a reload resumes it at once). */
+const SESSION_KEY = 'barbu.session';
+/** The browser's last session (offered as "Resume as ..." after a restart). */
+const LAST_KEY = 'barbu.last';
+
+function read(store: () => Storage, key: string): Saved | null {
+  try {
+    const raw = store().getItem(key);
+    if (!raw) return null;
+    const v: unknown = JSON.parse(raw);
+    if (
+      v &&
+      typeof v === 'object' &&
+      typeof (v as Saved).name === 'string' &&
+      typeof (v as Saved).token === 'string' &&
+      /^[0-9a-f]{64}$/.test((v as Saved).token)
+    )
+      return { name: (v as Saved).name, token: (v as Saved).token };
+  } catch {
+    /* storage refused or garbage: nothing saved */
+  }
+  return null;
+}
+
+function write(store: () => Storage, key: string, v: Saved | null): void {
+  try {
+    if (v) store().setItem(key, JSON.stringify(v));
+    else store().removeItem(key);
+  } catch {
+    /* storage refused: the session lasts as long as the page */
+  }
+}
+
+const ss = (): Storage => window.sessionStorage;
+const ls = (): Storage => window.localStorage;
+
+export const saved = {
+  session: (): Saved | null => read(ss, SESSION_KEY),
+  last: (): Saved | null => read(ls, LAST_KEY),
+  save(v: Saved): void {
+    write(ss, SESSION_KEY, v);
+    write(ls, LAST_KEY, v);
+  },
+  /** Forgets this tab's session, and the browser's last one if it is the same token. */
+  forget(token: string | null): void {
+    write(ss, SESSION_KEY, null);
+    const last = read(ls, LAST_KEY);
+    if (last && (token === null || last.token === token)) write(ls, LAST_KEY, null);
+  },
+};
+
+// ------------------------------------------------------------- the socket
+
+/** What `hello` says: a token to resume, or a name for a new session. */
+export interface Creds {
+  name?: string;
+  token?: string;
+}
+
+export interface NetHooks {
+  /** Every message from the server, after any request waiting for it is answered. */
+  message(msg: ServerMsg, answered: boolean): void;
+  /** The connection state (the `ConnState` given to the constructor) changed. */
+  status(): void;
+}
+
+/** The client's pace: 8 messages a second, bursts of 20 (the server allows 10 and 30). */
+const RATE = 8;
+const BURST = 20;
+const BACKOFF_MIN = 500;
+const BACKOFF_MAX = 10_000;
+/** A socket that neither opens nor hears `welcome` in this long is given up and tried again. */
+const HANDSHAKE_MS = 10_000;
+
+export function offlineError(text = 'Not connected to the server.'): ErrorMsg {
+  return { type: 'error', code: 'offline', text };
+}
+
+export class Net {
+  private ws: WebSocket | null = null;
+  private creds: Creds | null = null;
+  private queue: string[] = [];
+  private tokens = BURST;
+  private refilled = 0;
+  private flushTimer: number | undefined;
+  private retryTimer: number | undefined;
+  private handshakeTimer: number | undefined;
+  private nextId = 1;
+  private pending = new Map<number, (m: ServerMsg) => void>();
+  private bye: string | null = null;
+
+  constructor(
+    readonly conn: ConnState,
+    private readonly hooks: NetHooks,
+  ) {
+    window.addEventListener('online', () => this.soon());
+    window.addEventListener('offline', () => this.hooks.status());
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') this.soon();
+    });
+  }
+
+  /** Connects (or reconnects) saying `hello` with these credentials. */
+  start(creds: Creds): void {
+    this.creds = creds;
+    this.conn.attempts = 0;
+    this.open();
+  }
+
+  /** The credentials of the next `hello` (the token once `welcome` gave one). */
+  setCreds(creds: Creds): void {
+    this.creds = creds;
+  }
+
+  /** Closes for good (until `start`): logging out, a refused hello, a replaced session. */
+  stop(reason?: string): void {
+    this.creds = null;
+    this.drop();
+    this.conn.status = 'closed';
+    this.conn.reason = reason;
+    this.conn.retryAt = undefined;
+    this.hooks.status();
+  }
+
+  /** Drops the socket and tries again after the backoff (a server error on hello). */
+  retryLater(): void {
+    this.drop();
+    this.later();
+  }
+
+  /** While waiting to reconnect: try now. */
+  reconnectNow(): void {
+    if (this.conn.status === 'reconnecting' && this.creds) this.open();
+  }
+
+  /** The online event, a tab made visible: no point waiting out the backoff. */
+  private soon(): void {
+    if (this.conn.status === 'reconnecting') this.reconnectNow();
+    else this.hooks.status();
+  }
+
+  get isOpen(): boolean {
+    return this.conn.status === 'open';
+  }
+
+  /** Sends a message, paced (false when not connected: it is dropped). */
+  send(msg: ClientMsg): boolean {
+    if (!this.ws || this.conn.status !== 'open') return false;
+    this.queue.push(JSON.stringify(msg));
+    this.flush();
+    return true;
+  }
+
+  /** Sends with a fresh id; resolves with the server's message carrying it. */
+  request(msg: ClientMsg): Promise<ServerMsg> {
+    const id = this.freshId();
+    return new Promise((resolve) => {
+      if (!this.ws || this.conn.status !== 'open') {
+        resolve({ ...offlineError(), id });
+        return;
+      }
+      this.pending.set(id, resolve);
+      this.send({ ...msg, id } as ClientMsg);
+    });
+  }
+
+  /** The id the next request will carry (so a caller can note it first). */
+  peekId(): number {
+    return this.nextId;
+  }
+
+  /** Sends with a fresh id nobody waits on (an `act`, whose success is a
+   * `view` without id); the id, or null when not connected. */
+  sendWithId(msg: ClientMsg): number | null {
+    const id = this.freshId();
+    return this.send({ ...msg, id } as ClientMsg) ? id : null;
+  }
+
+  private freshId(): number {
+    const id = this.nextId;
+    this.nextId = this.nextId >= 2147483647 ? 1 : this.nextId + 1;
+    return id;
+  }
+
+  // ------------------------------------------------------------ inside
+
+  private url(): string {
+    return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+  }
+
+  private open(): void {
+    this.drop();
+    if (!this.creds) return;
+    this.conn.status = 'connecting';
+    this.conn.retryAt = undefined;
+    this.conn.reason = undefined;
+    this.bye = null;
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.later();
+      return;
+    }
+    this.ws = ws;
+    this.tokens = BURST;
+    this.refilled = performance.now();
+    this.handshakeTimer = window.setTimeout(() => {
+      if (this.ws === ws && this.conn.status === 'connecting') {
+        this.drop();
+        this.later();
+      }
+    }, HANDSHAKE_MS);
+    ws.onopen = () => {
+      if (this.ws !== ws || !this.creds) return;
+      const hello: ClientMsg = { type: 'hello', version: PROTOCOL_VERSION };
+      if (this.creds.token) hello.token = this.creds.token;
+      if (this.creds.name) hello.name = this.creds.name;
+      this.tokens -= 1;
+      ws.send(JSON.stringify(hello));
+    };
+    ws.onmessage = (e: MessageEvent) => {
+      if (this.ws !== ws || typeof e.data !== 'string') return;
+      let msg: ServerMsg;
+      try {
+        msg = JSON.parse(e.data) as ServerMsg;
+      } catch {
+        return;
+      }
+      if (!msg || typeof msg !== 'object' || typeof msg.type !== 'string') return;
+      if (msg.type === 'welcome') {
+        window.clearTimeout(this.handshakeTimer);
+        this.conn.status = 'open';
+        this.conn.attempts = 0;
+        this.conn.reason = undefined;
+        this.hooks.status();
+      } else if (msg.type === 'bye') {
+        this.bye = msg.reason;
+      }
+      let answered = false;
+      const id = (msg as { id?: unknown }).id;
+      if (typeof id === 'number') {
+        const r = this.pending.get(id);
+        if (r) {
+          this.pending.delete(id);
+          r(msg);
+          answered = true;
+        }
+      }
+      this.hooks.message(msg, answered);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      const bye = this.bye;
+      this.drop();
+      if (bye === 'replaced') {
+        this.conn.status = 'closed';
+        this.conn.reason = 'replaced';
+        this.conn.retryAt = undefined;
+        this.hooks.status();
+      } else {
+        // shutdown (the server restarts), flood, slow, or a lost network.
+        this.later(bye === 'shutdown' ? 1 : 0);
+      }
+    };
+    this.hooks.status();
+  }
+
+  /** Forgets the socket, its queue and the requests waiting on it. */
+  private drop(): void {
+    window.clearTimeout(this.retryTimer);
+    window.clearTimeout(this.flushTimer);
+    window.clearTimeout(this.handshakeTimer);
+    this.retryTimer = this.flushTimer = this.handshakeTimer = undefined;
+    this.queue = [];
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) {
+      ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+      try {
+        ws.close();
+      } catch {
+        /* already closed */
+      }
+    }
+    const waiting = [...this.pending.entries()];
+    this.pending.clear();
+    for (const [id, r] of waiting) r({ ...offlineError('The connection was lost.'), id });
+  }
+
+  /** Schedules the next attempt: 0.5 s doubling to 10 s, with jitter. */
+  private later(extraSteps = 0): void {
+    if (!this.creds) return;
+    const n = this.conn.attempts + extraSteps;
+    this.conn.attempts += 1;
+    const base = Math.min(BACKOFF_MAX, BACKOFF_MIN * 2 ** Math.min(n, 10));
+    const delay = Math.round(base * (0.7 + Math.random() * 0.6));
+    this.conn.status = 'reconnecting';
+    this.conn.retryAt = Date.now() + delay;
+    window.clearTimeout(this.retryTimer);
+    this.retryTimer = window.setTimeout(() => this.open(), delay);
+    this.hooks.status();
+  }
+
+  /** Sends what the token bucket allows; waits for the rest. */
+  private flush(): void {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    const now = performance.now();
+    this.tokens = Math.min(BURST, this.tokens + ((now - this.refilled) * RATE) / 1000);
+    this.refilled = now;
+    while (this.queue.length > 0 && this.tokens >= 1) {
+      this.tokens -= 1;
+      ws.send(this.queue.shift() as string);
+    }
+    if (this.queue.length > 0 && this.flushTimer === undefined) {
+      const wait = Math.ceil(((1 - this.tokens) * 1000) / RATE);
+      this.flushTimer = window.setTimeout(() => {
+        this.flushTimer = undefined;
+        this.flush();
+      }, wait);
+    }
+  }
+}

@@ -1,0 +1,400 @@
+// The barbu protocol, version 1 (docs/protocol.md), as TypeScript types.
+// The server decides everything; these types only describe what it sends
+// and what a client may send.  Nothing here is a rule of the game.
+
+export const PROTOCOL_VERSION = 1;
+
+export type Seat = 'N' | 'E' | 'S' | 'W';
+export const SEATS: readonly Seat[] = ['N', 'E', 'S', 'W'];
+
+/** "QS", "TH", "7D", "2C"; Fife cuts also "3H" (a 2-6), "Joker", "Bridge". */
+export type Card = string;
+/** A Domino start rank: "2".."9", "T", "J", "Q", "K", "A". */
+export type Rank = string;
+/** "S", "H", "D", "C". */
+export type Suit = 'S' | 'H' | 'D' | 'C';
+
+/** Keyed by seat; seats with nothing are left out. */
+export type BySeat<T> = Partial<Record<Seat, T>>;
+/** N E S W. */
+export type Four<T> = [T, T, T, T];
+
+// ------------------------------------------------------------- actions
+
+export interface DeclareAction {
+  type: 'declare';
+  seat?: Seat;
+  contracts: string[];
+  trump?: Suit;
+  rank?: Rank;
+}
+export interface BidAction {
+  type: 'bid';
+  seat?: Seat;
+  double?: Seat[];
+  redouble?: Seat[];
+}
+export interface PlayAction {
+  type: 'play';
+  seat?: Seat;
+  cards: Card[];
+}
+export interface PassAction {
+  type: 'pass';
+  seat?: Seat;
+}
+export interface PassOnAction {
+  type: 'pass_on';
+  seat?: Seat;
+  /** Absent in `last` for everybody but the chooser (and its kibitzers). */
+  cards?: Card[];
+}
+export interface CutAction {
+  type: 'cut';
+  seat?: Seat;
+}
+export interface ArrangeAction {
+  type: 'arrange';
+  seat?: Seat;
+  back?: Card[];
+  middle?: Card[];
+  front?: Card[];
+}
+export type Action =
+  | DeclareAction
+  | BidAction
+  | PlayAction
+  | PassAction
+  | PassOnAction
+  | CutAction
+  | ArrangeAction;
+
+// ---------------------------------------------------------------- view
+
+export type Phase = 'cut' | 'declare' | 'pass_on' | 'bid' | 'arrange' | 'play' | 'over';
+export type Kind = 'tricks' | 'trumps' | 'domino' | 'patience' | 'chinese';
+
+export interface Trick {
+  leader: Seat;
+  cards: Card[];
+  /** Position in `cards` of the card winning it, -1 with none down. */
+  top: number;
+  /** last_trick only. */
+  winner?: Seat;
+}
+
+export interface LayoutSuit {
+  lo: Rank;
+  hi: Rank;
+}
+
+export interface FifeInfo {
+  set: number;
+  /** 0-3 the Player Rounds, 4 the Silly Round. */
+  round: number;
+  round_deal: number;
+  calls_done: string[];
+  cutter?: Seat;
+  cut_for?: 'call' | 'pass_on';
+  sequence: string[];
+  silly_first?: Seat;
+  draw: BySeat<Card>;
+  pass_dir?: 'left' | 'across' | 'right';
+  passed_on: Seat[];
+  n_pass_ons: number;
+  n_cuts: number;
+  cuts: Card[];
+  piranha?: Seat;
+  passed: Card[][];
+  received: Card[][];
+}
+
+export interface Rows {
+  back: Card[];
+  middle: Card[];
+  front: Card[];
+}
+
+/** A completed deal, as in `score.deals` and `view.last_deal`. */
+export interface DealResult {
+  deal: number;
+  declarer?: Seat;
+  contracts: string[];
+  trump?: Suit;
+  rank?: Rank;
+  /** false: an undoubled negative contract, not played, its points shared. */
+  played: boolean;
+  tricks_left?: number;
+  doubles: BySeat<Seat[]>;
+  redoubles: BySeat<Seat[]>;
+  tricks?: Four<number>;
+  order?: Seat[];
+  taken?: BySeat<Card[]>;
+  raw: Four<number>;
+  score: Four<number>;
+  part?: Record<string, Four<number>>;
+  rows?: BySeat<Rows>;
+  // The Fife game:
+  set?: number;
+  round?: number;
+  round_deal?: number;
+  calls_before?: string[];
+  piranha?: Seat;
+}
+
+export interface View {
+  seat: Seat | 'all';
+  phase: Phase;
+  to_move?: Seat;
+  deal: number;
+  deals: number;
+  acted: number;
+  first: Seat;
+  dealer: Seat;
+  declarer: Seat;
+  kind: Kind;
+  contracts: string[];
+  trump?: Suit;
+  rank?: Rank;
+  rule_flags: ('hearts_lead' | 'early_end' | 'israeli')[];
+  penalty: Card[];
+  hands: BySeat<Card[]>;
+  in_hand: Four<number>;
+  bids: Seat[];
+  doubles: BySeat<Seat[]>;
+  redoubles: BySeat<Seat[]>;
+  /** owed[s][d]: compulsory doubles seat s still owes declarer d. */
+  owed: Four<Four<number>>;
+  compulsory: boolean;
+  used: BySeat<Record<string, number>>;
+  declared: Four<number>;
+  advice: Card[];
+  trick: Trick;
+  last_trick?: Trick;
+  winners: Seat[];
+  tricks: Four<number>;
+  taken: BySeat<Card[]>;
+  played: BySeat<Card[]>;
+  shown_out: BySeat<Card[]>;
+  layout: Partial<Record<Suit, LayoutSuit>>;
+  out: Seat[];
+  passes: number;
+  fife?: FifeInfo;
+  arranged: Seat[];
+  rows?: Rows;
+  totals: Four<number>;
+  last_deal?: DealResult;
+}
+
+// ------------------------------------------------------------ the rules
+
+/** One contract of the table's rule set (sent in `table`). */
+export interface ContractInfo {
+  key: string;
+  /** "No Hearts". */
+  name: string;
+  /** "NH". */
+  abbr: string;
+  kind: 'tricks' | 'trumps' | 'domino' | 'patience' | 'ravage' | 'chinese';
+  /** The most times one player declares it. */
+  per_player: number;
+  /** A Domino or Patience start rank when the rules fix it. */
+  fixed_rank?: Rank;
+}
+
+export interface TableRules {
+  /** "contracts" (seeds 001-004) or "fife" (seed 000). */
+  game: 'contracts' | 'fife';
+  /** 52 or 32. */
+  deck: number;
+  doubling: boolean;
+  /** Compulsory doubles each player owes each declarer (0: none). */
+  mandatory_doubles: number;
+  /** The Fife game: Sets in the game. */
+  sets?: number;
+  contracts: ContractInfo[];
+}
+
+// -------------------------------------------------------- server messages
+
+export interface SeatSummary {
+  name: string;
+  bot: boolean;
+  away: boolean;
+}
+
+export interface TableSummary {
+  id: number;
+  rules: string;
+  house: boolean;
+  state: 'waiting' | 'playing' | 'paused' | 'over';
+  kibitz: 'none' | 'seat' | 'all';
+  seats: Four<SeatSummary | null>;
+  kibitzers: number;
+  deal: number;
+  deals: number;
+}
+
+export interface SeatInfo {
+  seat: Seat;
+  name?: string;
+  player?: string;
+  bot: boolean;
+  connected: boolean;
+  away?: number;
+  free: boolean;
+}
+
+export interface WelcomeMsg {
+  type: 'welcome';
+  version: number;
+  name: string;
+  token: string;
+  server: string;
+  id?: number;
+}
+export interface ByeMsg {
+  type: 'bye';
+  reason: 'replaced' | 'flood' | 'slow' | 'shutdown' | string;
+}
+export interface ErrorMsg {
+  type: 'error';
+  code: string;
+  text: string;
+  re?: string;
+  id?: number;
+  /** With code "illegal": the engine's error code. */
+  engine?: number;
+}
+export interface LobbyMsg {
+  type: 'lobby';
+  tables: TableSummary[];
+  id?: number;
+}
+export interface ListedMsg {
+  type: 'listed';
+  table: TableSummary;
+}
+export interface ClosedMsg {
+  type: 'closed';
+  table: number;
+}
+export interface CreatedMsg {
+  type: 'created';
+  table: number;
+  id?: number;
+}
+export interface TableMsg {
+  type: 'table';
+  id: number;
+  rules: string;
+  house?: string;
+  kibitz: 'none' | 'seat' | 'all';
+  grace: number;
+  takeover: 'vote' | 'bot';
+  delay: number;
+  level: string;
+  state: 'waiting' | 'playing' | 'paused' | 'over';
+  at: number;
+  seats: Four<SeatInfo>;
+  kibitzers: string[];
+  you: { seat: Seat } | { kibitz: Seat | 'all' };
+  seed?: string;
+  /** The rule set in force (protocol 1, added with the browser client). */
+  rule_set?: TableRules;
+}
+export interface ViewMsg {
+  type: 'view';
+  table: number;
+  at: number;
+  last?: Action & { seat: Seat };
+  view: View;
+  legal?: Action[];
+}
+export interface ChatMsg {
+  type: 'chat';
+  from: string;
+  text: string;
+  scope: 'table' | 'lobby';
+}
+export interface ScoreMsg {
+  type: 'score';
+  table: number;
+  players: Four<string | null>;
+  deals: DealResult[];
+  totals: Four<number>;
+  sheet?: string;
+  /** The Fife game: the score sheet as a page with its pictures
+   * (`barbu scoresheet --html`), shown in a sandboxed frame. */
+  sheet_html?: string;
+  id?: number;
+}
+export interface RecordMsg {
+  type: 'record';
+  table: number;
+  complete: boolean;
+  text: string;
+  id?: number;
+}
+
+export type ServerMsg =
+  | WelcomeMsg
+  | ByeMsg
+  | ErrorMsg
+  | LobbyMsg
+  | ListedMsg
+  | ClosedMsg
+  | CreatedMsg
+  | TableMsg
+  | ViewMsg
+  | ChatMsg
+  | ScoreMsg
+  | RecordMsg;
+
+// -------------------------------------------------------- client messages
+
+export interface CreateOptions {
+  rules: string;
+  house?: string;
+  seed?: string;
+  kibitz?: 'none' | 'seat' | 'all';
+  grace?: number;
+  takeover?: 'vote' | 'bot';
+  bots?: Seat[];
+  level?: 'heuristic' | 'random';
+  delay?: number;
+  sit?: Seat;
+}
+
+export type ClientMsg =
+  | { type: 'hello'; version: number; name?: string; token?: string; id?: number }
+  | { type: 'tables'; id?: number }
+  | ({ type: 'create'; id?: number } & CreateOptions)
+  | { type: 'sit'; table: number; seat: Seat; id?: number }
+  | { type: 'kibitz'; table: number; seat: Seat | 'all'; id?: number }
+  | { type: 'leave'; id?: number }
+  | { type: 'bot'; seat: Seat; level?: string; id?: number }
+  | { type: 'act'; action: Action; at?: number; id?: number }
+  | { type: 'chat'; text: string; id?: number }
+  | { type: 'score'; table?: number; id?: number }
+  | { type: 'record'; table: number; id?: number };
+
+/** The presets `barbu rules --list` prints, with a line about each. */
+export const PRESETS: readonly { key: string; about: string }[] = [
+  { key: 'uk', about: 'the standard game as played online in the UK' },
+  { key: 'classic', about: "each declarer's contracts in a row" },
+  { key: 'quick', about: 'Quick Rotation: a new declarer every deal' },
+  { key: 'ravage', about: 'Ravage City as an eighth contract, 32 deals' },
+  { key: 'chinese', about: 'Chinese Poker as a ninth contract, with Ravage City' },
+  { key: 'king', about: 'King or Rifki: 20 deals, Trumps eight times' },
+  { key: 'king-7th', about: 'King with No 7th and Last for No Last Two' },
+  { key: 'uk-32', about: 'uk with the 32-card pack, 7 to A' },
+  { key: 'classic-32', about: 'classic with the 32-card pack' },
+  { key: 'quick-32', about: 'quick with the 32-card pack' },
+  { key: 'ravage-32', about: 'ravage with the 32-card pack' },
+  { key: 'fife', about: 'the Fife game: Sets, combined Calls, Patience, the Silly Round' },
+];
+
+export function seatIndex(s: Seat): number {
+  return SEATS.indexOf(s);
+}

@@ -1,0 +1,340 @@
+// The new-table form (form#create): the rule set, house rules, seed, who may
+// watch, computer players, the creator's seat, and what happens to a lost
+// player's seat.  Built once and kept, so what is typed survives redraws and
+// a refused form keeps its values.
+
+import type { App } from '../app';
+import { h } from '../dom';
+import { SEAT_NAME } from '../names';
+import type { CreateOptions, Seat } from '../protocol';
+import { PRESETS, SEATS } from '../protocol';
+
+const HOUSE_MAX = 4096;
+const SEED_MAX = 18446744073709551615n;
+
+function field(label: string, id: string, control: HTMLElement, hint?: string): HTMLElement {
+  if (hint) control.setAttribute('aria-describedby', `${id}-hint`);
+  return h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id }, label),
+    control,
+    hint ? h('p', { class: 'hint', id: `${id}-hint` }, hint) : null,
+  );
+}
+
+function select(id: string, options: [string, string][], value: string): HTMLSelectElement {
+  const s = h(
+    'select',
+    { id, name: id.replace(/^create-/, ''), 'data-focus': id },
+    options.map(([v, t]) => h('option', { value: v }, t)),
+  );
+  s.value = value;
+  return s;
+}
+
+export class CreateView {
+  readonly el: HTMLFormElement;
+  private rules: HTMLSelectElement;
+  private house: HTMLTextAreaElement;
+  private seed: HTMLInputElement;
+  private kibitz: HTMLSelectElement;
+  private bots: Map<Seat, HTMLInputElement> = new Map();
+  private botLabels: Map<Seat, HTMLElement> = new Map();
+  private level: HTMLSelectElement;
+  private delay: HTMLInputElement;
+  private sit: HTMLSelectElement;
+  private grace: HTMLInputElement;
+  private takeover: HTMLSelectElement;
+  private submitBtn: HTMLButtonElement;
+  private errorEl: HTMLElement;
+  private busy = false;
+  private lastSit: Seat = 'N';
+
+  constructor(
+    private readonly app: App,
+    private readonly onClose: () => void,
+  ) {
+    this.rules = select(
+      'create-rules',
+      PRESETS.map((p) => [p.key, `${p.key} \u2014 ${p.about}`]),
+      'uk',
+    );
+
+    this.house = h('textarea', {
+      id: 'create-house',
+      name: 'house',
+      rows: 5,
+      spellcheck: 'false',
+      'data-focus': 'create-house',
+      placeholder: 'israeli = enforce',
+      'aria-describedby': 'create-house-hint',
+    });
+    this.seed = h('input', {
+      id: 'create-seed',
+      name: 'seed',
+      type: 'text',
+      inputmode: 'numeric',
+      autocomplete: 'off',
+      pattern: '[0-9]*',
+      maxlength: 20,
+      'data-focus': 'create-seed',
+    });
+    this.kibitz = select(
+      'create-kibitz',
+      [
+        ['none', 'Nobody'],
+        ['seat', "One seat's hand at a time"],
+        ['all', 'One seat or every hand'],
+      ],
+      'seat',
+    );
+    this.level = select(
+      'create-level',
+      [
+        ['heuristic', 'Heuristic (plays sensibly)'],
+        ['random', 'Random (any legal card)'],
+      ],
+      'heuristic',
+    );
+    this.delay = h('input', {
+      id: 'create-delay',
+      name: 'delay',
+      type: 'number',
+      min: 0,
+      max: 5000,
+      step: 100,
+      value: 600,
+      inputmode: 'numeric',
+      'data-focus': 'create-delay',
+    });
+    this.sit = select(
+      'create-sit',
+      SEATS.map((s) => [s, SEAT_NAME[s]]),
+      'N',
+    );
+    this.sit.addEventListener('change', () => this.sitChanged());
+    this.grace = h('input', {
+      id: 'create-grace',
+      name: 'grace',
+      type: 'number',
+      min: 0,
+      max: 3600,
+      step: 30,
+      value: 300,
+      inputmode: 'numeric',
+      'data-focus': 'create-grace',
+    });
+    this.takeover = select(
+      'create-takeover',
+      [
+        ['vote', 'The others may seat a computer or a substitute'],
+        ['bot', 'A computer player takes the seat'],
+      ],
+      'vote',
+    );
+
+    const botBoxes = SEATS.map((s) => {
+      const box = h('input', {
+        type: 'checkbox',
+        name: 'bot',
+        value: s,
+        id: `create-bot-${s}`,
+        'data-focus': `create-bot-${s}`,
+      });
+      box.checked = s !== 'N';
+      this.bots.set(s, box);
+      const note = h('span', { class: 'you-note' });
+      this.botLabels.set(s, note);
+      return h('label', { class: 'check', for: `create-bot-${s}` }, box, ` Computer player ${SEAT_NAME[s]}`, note);
+    });
+
+    this.submitBtn = h(
+      'button',
+      { type: 'submit', id: 'create-submit', class: 'btn primary', 'data-focus': 'create-submit' },
+      'Create table',
+    );
+    this.errorEl = h('p', { id: 'create-error', class: 'form-error', role: 'alert' });
+
+    this.el = h(
+      'form',
+      { id: 'create', class: 'create-form', novalidate: true, 'aria-labelledby': 'create-title', hidden: true },
+      h('h2', { id: 'create-title' }, 'New table'),
+      h(
+        'div',
+        { class: 'create-grid' },
+        h(
+          'div',
+          { class: 'field span2' },
+          h('label', { for: 'create-rules' }, 'Rule set'),
+          this.rules,
+        ),
+        h(
+          'details',
+          { class: 'field span2 house' },
+          h('summary', null, 'House rules (optional)'),
+          h('label', { for: 'create-house' }, 'Rules file applied over the rule set'),
+          this.house,
+          h(
+            'p',
+            { class: 'hint', id: 'create-house-hint' },
+            'One setting a line, as in docs/rules.md, for example "israeli = enforce". At most 4096 bytes.',
+          ),
+        ),
+        field('Your seat', 'create-sit', this.sit),
+        field('Who may watch', 'create-kibitz', this.kibitz),
+        h(
+          'fieldset',
+          { class: 'field bots span2' },
+          h('legend', null, 'Computer players'),
+          h('div', { class: 'checks' }, botBoxes),
+        ),
+        field('Computer players play', 'create-level', this.level),
+        field('Computer players wait (ms)', 'create-delay', this.delay, '0 to 5000, so people can follow their moves.'),
+        field('Seat held for a lost player (s)', 'create-grace', this.grace, '0 to 3600 seconds.'),
+        field('When that time is up', 'create-takeover', this.takeover),
+        field('Seed (optional)', 'create-seed', this.seed, 'Digits only: the same seed deals the same cards again.'),
+      ),
+      this.errorEl,
+      h(
+        'div',
+        { class: 'form-buttons' },
+        this.submitBtn,
+        h(
+          'button',
+          { type: 'button', class: 'btn', id: 'create-cancel', 'data-focus': 'create-cancel', onclick: () => this.close() },
+          'Cancel',
+        ),
+      ),
+    );
+    this.el.addEventListener('submit', (e) => {
+      e.preventDefault();
+      void this.submit();
+    });
+    this.el.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        this.close();
+      }
+    });
+    this.sitChanged();
+  }
+
+  get isOpen(): boolean {
+    return !this.el.hidden;
+  }
+
+  open(): void {
+    this.el.hidden = false;
+    this.rules.focus();
+  }
+
+  close(): void {
+    if (this.el.hidden) return;
+    this.el.hidden = true;
+    this.setError(null);
+    this.onClose();
+  }
+
+  /** The creator's seat has no computer player: moving to a seat moves its
+   * computer player to the seat left. */
+  private sitChanged(): void {
+    const now = this.sit.value as Seat;
+    const was = this.lastSit;
+    if (now !== was) {
+      const moved = this.bots.get(now)?.checked ?? false;
+      const old = this.bots.get(was);
+      if (moved && old) old.checked = true;
+    }
+    for (const s of SEATS) {
+      const box = this.bots.get(s) as HTMLInputElement;
+      const mine = s === now;
+      if (mine) box.checked = false;
+      box.disabled = mine;
+      (this.botLabels.get(s) as HTMLElement).textContent = mine ? ' (your seat)' : '';
+      box.closest('label')?.classList.toggle('mine', mine);
+    }
+    this.lastSit = now;
+  }
+
+  private setError(text: string | null): void {
+    this.errorEl.textContent = text ?? '';
+  }
+
+  private fail(text: string, focus?: HTMLElement): void {
+    this.setError(text);
+    if (focus) {
+      if (focus === this.house) (this.house.closest('details') as HTMLDetailsElement).open = true;
+      focus.setAttribute('aria-invalid', 'true');
+      focus.focus();
+    }
+  }
+
+  /** The form's values as a `create` message, or a complaint. */
+  private options(): CreateOptions | null {
+    for (const el of [this.seed, this.delay, this.grace, this.house]) el.removeAttribute('aria-invalid');
+    const o: CreateOptions = { rules: this.rules.value };
+    const house = this.house.value;
+    if (house.trim() !== '') {
+      if (new TextEncoder().encode(house).length > HOUSE_MAX) {
+        this.fail(`House rules are at most ${HOUSE_MAX} bytes.`, this.house);
+        return null;
+      }
+      o.house = house.endsWith('\n') ? house : `${house}\n`;
+    }
+    const seed = this.seed.value.trim();
+    if (seed !== '') {
+      if (!/^[0-9]{1,20}$/.test(seed) || BigInt(seed) > SEED_MAX) {
+        this.fail('A seed is a whole number from 0 to 18446744073709551615, digits only.', this.seed);
+        return null;
+      }
+      o.seed = seed;
+    }
+    o.kibitz = this.kibitz.value as CreateOptions['kibitz'];
+    const sit = this.sit.value as Seat;
+    o.sit = sit;
+    const bots = SEATS.filter((s) => s !== sit && this.bots.get(s)?.checked);
+    if (bots.length > 0) {
+      o.bots = bots;
+      o.level = this.level.value as CreateOptions['level'];
+    }
+    const delay = Number(this.delay.value);
+    if (this.delay.value.trim() === '' || !Number.isInteger(delay) || delay < 0 || delay > 5000) {
+      this.fail("The computer players' wait is a whole number of milliseconds from 0 to 5000.", this.delay);
+      return null;
+    }
+    o.delay = delay;
+    const grace = Number(this.grace.value);
+    if (this.grace.value.trim() === '' || !Number.isInteger(grace) || grace < 0 || grace > 3600) {
+      this.fail('The time a seat is held is a whole number of seconds from 0 to 3600.', this.grace);
+      return null;
+    }
+    o.grace = grace;
+    o.takeover = this.takeover.value as CreateOptions['takeover'];
+    return o;
+  }
+
+  private async submit(): Promise<void> {
+    if (this.busy) return;
+    const o = this.options();
+    if (!o) return;
+    this.setError(null);
+    this.busy = true;
+    this.submitBtn.disabled = true;
+    this.submitBtn.textContent = 'Creating\u2026';
+    try {
+      const r = await this.app.request({ type: 'create', ...o }, true);
+      if (r.type === 'error') {
+        this.fail(r.text || r.code, r.code === 'bad_rules' && o.house ? this.house : undefined);
+      } else if (r.type === 'created') {
+        this.el.hidden = true;
+        this.setError(null);
+        this.onClose();
+      }
+    } finally {
+      this.busy = false;
+      this.submitBtn.disabled = false;
+      this.submitBtn.textContent = 'Create table';
+    }
+  }
+}

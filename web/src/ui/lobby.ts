@@ -1,0 +1,257 @@
+// The lobby (#lobby): the live list of tables, each `[data-table=ID]` with
+// its seats (`button[data-sit=X]` on a free one) and `button[data-kibitz=X]`
+// where watching is allowed; Refresh; `#new-table` opens the create form.
+
+import type { App } from '../app';
+import { h, rerender } from '../dom';
+import { SEAT_NAME } from '../names';
+import type { Seat, TableSummary } from '../protocol';
+import { PRESETS, SEATS } from '../protocol';
+import { CreateView } from './create';
+
+const STATE_WORDS: Record<TableSummary['state'], string> = {
+  waiting: 'Waiting',
+  playing: 'Playing',
+  paused: 'Paused',
+  over: 'Over',
+};
+
+function dealWords(t: TableSummary): string {
+  if (t.state === 'waiting') {
+    const free = t.seats.filter((s) => s === null).length;
+    return `${free} ${free === 1 ? 'seat' : 'seats'} free \u00b7 ${t.deals} deals`;
+  }
+  if (t.state === 'over') return `${t.deals} deals played`;
+  return `Deal ${Math.min(t.deal + 1, t.deals)} of ${t.deals}`;
+}
+
+/** A computer player's name is its level and its seat ("heuristic bot E"):
+ * in its seat's column, the level says it. */
+function botWord(name: string): string {
+  const m = /^(.+) bot [NESW]$/.exec(name);
+  return m ? m[1] : name;
+}
+
+export class LobbyView {
+  readonly el: HTMLElement;
+  private list: HTMLElement;
+  private count: HTMLElement;
+  private create: CreateView;
+  private newBtn: HTMLButtonElement;
+  private drawn = -1;
+
+  constructor(private readonly app: App) {
+    this.create = new CreateView(app, () => {
+      this.newBtn.setAttribute('aria-expanded', 'false');
+      this.newBtn.focus();
+    });
+    this.newBtn = h(
+      'button',
+      {
+        type: 'button',
+        id: 'new-table',
+        class: 'btn primary',
+        'aria-expanded': 'false',
+        'aria-controls': 'create',
+        'data-focus': 'new-table',
+        onclick: () => this.toggleCreate(),
+      },
+      'New table',
+    );
+    this.count = h('span', { class: 'count', 'aria-live': 'polite' });
+    this.list = h('div', { class: 'table-list' });
+    this.el = h(
+      'main',
+      { id: 'lobby', class: 'lobby', 'aria-labelledby': 'lobby-title' },
+      h(
+        'div',
+        { class: 'lobby-head' },
+        h('h2', { id: 'lobby-title', tabindex: -1 }, 'Tables ', this.count),
+        h(
+          'div',
+          { class: 'lobby-actions' },
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'btn',
+              id: 'refresh',
+              'data-focus': 'refresh',
+              onclick: () => this.app.send({ type: 'tables' }),
+            },
+            'Refresh',
+          ),
+          this.newBtn,
+        ),
+      ),
+      this.create.el,
+      this.list,
+    );
+  }
+
+  /** Focus on arriving in the lobby: its heading. */
+  focus(): void {
+    (this.el.querySelector('#lobby-title') as HTMLElement | null)?.focus({ preventScroll: true });
+  }
+
+  private toggleCreate(): void {
+    if (this.create.isOpen) {
+      this.create.close();
+    } else {
+      this.newBtn.setAttribute('aria-expanded', 'true');
+      this.create.open();
+    }
+  }
+
+  /** Redraws the list when the tables changed (`version` counts changes). */
+  update(version: number): void {
+    if (version === this.drawn) return;
+    this.drawn = version;
+    const tables = [...this.app.state.tables.values()].sort((a, b) => b.id - a.id);
+    const open = tables.filter((t) => t.state !== 'over').length;
+    this.count.textContent = tables.length ? `(${open} open, ${tables.length} in all)` : '';
+    rerender(this.list, () => (tables.length === 0 ? this.empty() : this.table(tables)));
+  }
+
+  private empty(): HTMLElement {
+    return h(
+      'p',
+      { class: 'lobby-empty' },
+      'No tables yet. Start one with ',
+      h('strong', null, 'New table'),
+      ': computer players can fill the seats nobody takes.',
+    );
+  }
+
+  private table(tables: TableSummary[]): HTMLElement {
+    return h(
+      'table',
+      { class: 'tables' },
+      h('caption', { class: 'sr-only' }, 'Tables on this server'),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'col' }, 'Table'),
+          h('th', { scope: 'col' }, 'Rules'),
+          h('th', { scope: 'col' }, 'State'),
+          SEATS.map((s) => h('th', { scope: 'col' }, SEAT_NAME[s])),
+          h('th', { scope: 'col' }, 'Watching'),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        tables.map((t) => this.row(t)),
+      ),
+    );
+  }
+
+  private row(t: TableSummary): HTMLElement {
+    const about = PRESETS.find((p) => p.key === t.rules)?.about;
+    const watch = t.kibitz !== 'none';
+    return h(
+      'tr',
+      { 'data-table': t.id, 'data-state': t.state, class: 'table-row' },
+      h('th', { scope: 'row', class: 'c-id' }, h('span', { class: 'label' }, 'Table '), `${t.id}`),
+      h(
+        'td',
+        { class: 'c-rules', 'data-label': 'Rules' },
+        h('span', { class: 'rules-key' }, t.rules),
+        t.house ? h('span', { class: 'tag house-tag', title: 'House rules apply' }, 'house rules') : null,
+        about ? h('span', { class: 'rules-about' }, about) : null,
+      ),
+      h(
+        'td',
+        { class: 'c-state', 'data-label': 'State' },
+        h('span', { class: `state state-${t.state}` }, STATE_WORDS[t.state]),
+        h('span', { class: 'deal' }, dealWords(t)),
+      ),
+      SEATS.map((s, i) => this.seatCell(t, s, t.seats[i], watch)),
+      h(
+        'td',
+        { class: 'c-watch', 'data-label': 'Watching' },
+        t.kibitz === 'none'
+          ? h('span', { class: 'watchers' }, 'Not open to watchers')
+          : h('span', { class: 'watchers' }, t.kibitzers === 1 ? '1 watching' : `${t.kibitzers} watching`),
+        watch && t.kibitz === 'all'
+          ? h(
+              'button',
+              {
+                type: 'button',
+                class: 'btn small',
+                'data-kibitz': 'all',
+                'data-focus': `kibitz-${t.id}-all`,
+                'aria-label': `Watch every hand at table ${t.id}`,
+                onclick: () => this.go({ type: 'kibitz', table: t.id, seat: 'all' }),
+              },
+              'Watch all',
+            )
+          : null,
+      ),
+    );
+  }
+
+  private seatCell(
+    t: TableSummary,
+    s: Seat,
+    who: TableSummary['seats'][number],
+    watch: boolean,
+  ): HTMLElement {
+    const cell = h('td', { class: 'c-seat', 'data-seat': s, 'data-label': SEAT_NAME[s] });
+    const actions = h('div', { class: 'seat-actions' });
+    if (who) {
+      cell.append(
+        h(
+          'span',
+          { class: 'seat-who' + (who.bot ? ' bot' : '') + (who.away ? ' away' : '') },
+          who.bot ? h('span', { class: 'tag bot-tag', title: 'Computer player', 'aria-label': 'Computer player:' }, 'CPU') : null,
+          h('span', { class: 'who-name', title: who.bot ? who.name : null }, who.bot ? botWord(who.name) : who.name),
+          who.away ? h('span', { class: 'tag away-tag' }, 'away') : null,
+        ),
+      );
+    } else if (t.state !== 'over') {
+      actions.append(
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'btn small primary',
+            'data-sit': s,
+            'data-focus': `sit-${t.id}-${s}`,
+            'aria-label': `Sit ${SEAT_NAME[s]} at table ${t.id}`,
+            onclick: () => this.go({ type: 'sit', table: t.id, seat: s }),
+          },
+          `Sit ${SEAT_NAME[s]}`,
+        ),
+      );
+    } else {
+      cell.append(h('span', { class: 'hint' }, 'empty'));
+    }
+    if (watch) {
+      actions.append(
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'btn small ghost',
+            'data-kibitz': s,
+            'data-focus': `kibitz-${t.id}-${s}`,
+            'aria-label': `Watch ${SEAT_NAME[s]}'s hand at table ${t.id}`,
+            onclick: () => this.go({ type: 'kibitz', table: t.id, seat: s }),
+          },
+          'Watch',
+        ),
+      );
+    }
+    if (actions.firstChild) cell.append(actions);
+    return cell;
+  }
+
+  private go(msg: { type: 'sit'; table: number; seat: Seat } | { type: 'kibitz'; table: number; seat: Seat | 'all' }): void {
+    // The answer is the table (no id); a refusal comes as an error, shown by main.ts.
+    this.app.send(msg);
+  }
+}
