@@ -76,3 +76,17 @@ target_link_libraries(bench_load PRIVATE barbu_e2e)
 add_test(NAME cli_connect
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/connect.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_connect PROPERTIES LABELS cli TIMEOUT 300)
+
+# The browser client (web/) in Debian's Chromium, driven by playwright-core
+# from web/node_modules (tests/e2e/browser): a person joins, makes a table
+# with three computer players and plays by clicking, one scenario a rule set.
+# Screenshots at 1280x800 and 390x844 go to browser-shots/ in the build.
+if(BARBU_WEB)
+  foreach(scenario classic fife chinese king ravage)
+    add_test(NAME browser_${scenario}
+             COMMAND node ${CMAKE_SOURCE_DIR}/tests/e2e/browser/run.mjs --barbu $<TARGET_FILE:barbu>
+                     --web ${CMAKE_BINARY_DIR}/web --shots ${CMAKE_BINARY_DIR}/browser-shots
+                     --only ${scenario})
+    set_tests_properties(browser_${scenario} PROPERTIES LABELS browser TIMEOUT 240)
+  endforeach()
+endif()
