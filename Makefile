@@ -26,8 +26,9 @@ run: setup
 	@$(MAKE) --no-print-directory build
 	./$(BUILD)/barbu serve $(SERVE_FLAGS)
 
-# Every test: unit, property, golden and CLI tests on the release build (the
-# score sheet page is rendered by headless Chromium, installed for this only); the
+# Every test: unit, property, golden, CLI, end-to-end and browser tests on the
+# release build (the browser client and the score sheet page in headless
+# Chromium, installed for this only); the
 # unit tests and the server's end-to-end tests again under ASan + UBSan (and
 # LeakSanitizer: the server must stop without a leak) with the invariant checker; the
 # formatting; short runs of the record-reader and protocol-decoder fuzzers.
