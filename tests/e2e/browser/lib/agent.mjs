@@ -50,7 +50,7 @@ export class Agent {
     this.s = { ...defaults, ...strategy };
     this.declared = new Map(); // deal -> contract keys this person declared
     this.playedIn = new Set(); // deals in which this person clicked a card
-    this.seen = { declare: 0, bid: 0, play: 0, group: 0, groupOffered: 0, pass: 0, cut: 0, passOn: 0, arrange: 0, combination: 0, patience: 0, toggles: 0, max: 0 };
+    this.seen = { declare: 0, bid: 0, play: 0, group: 0, groupOffered: 0, pass: 0, cut: 0, passOn: 0, arrange: 0, combination: 0, patience: 0, toggles: 0, max: 0, keys: 0 };
     this.firstDeal = null;
     this.lastDeal = null;
     this.illegalThisDeal = 0;
@@ -288,11 +288,29 @@ export class Agent {
       return;
     }
     const card = this.s.pickCard(this, enabled, s);
-    await this.p.click(`#hand button.card[data-card="${card}"]`);
+    // Every fifth card goes down by the keyboard, as a person without a mouse plays.
+    if (this.seen.play % 5 === 2) await this.playByKeys(card);
+    else await this.p.click(`#hand button.card[data-card="${card}"]`);
     this.seen.play++;
     this.playedIn.add(s.deal);
     if (s.kind === 'patience') this.seen.patience++;
     await this.verifyPlayed(s, card);
+  }
+
+  /** Plays a card with the keyboard: into the hand, Home, Right until it has the focus, Enter. */
+  async playByKeys(card) {
+    const page = this.p.page;
+    await page.locator('#hand button.card').first().focus();
+    await page.keyboard.press('Home');
+    let focused = null;
+    for (let i = 0; i < 14; i++) {
+      focused = await page.evaluate(() => document.activeElement?.getAttribute('data-card') ?? null);
+      if (focused === card) break;
+      await page.keyboard.press('ArrowRight');
+    }
+    check(focused === card, `${this.p.name}: Home and Right in #hand never gave ${card} the focus`, { expected: card, actual: focused, page: this.p });
+    await page.keyboard.press('Enter');
+    this.seen.keys++;
   }
 
   /** After a click on a legal card: it left the hand, and the trick or the layout shows it. */

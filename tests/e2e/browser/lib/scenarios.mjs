@@ -210,7 +210,8 @@ async function classic(sc) {
   check(state.reloaded === 1, 'the page should have been reloaded in the middle of a trick', { actual: state.reloaded });
   check(state.kibDone, 'the kibitzer should have watched and been checked', { actual: [...state.kibChecked] });
   check(agent.seen.toggles >= 1, 'a double should have been toggled on and off in #bid', { actual: agent.seen });
-  sc.stats.extra = `toggles=${agent.seen.toggles} max=${agent.seen.max} kibitz-checks=${[...state.kibChecked].join('/')}`;
+  check(agent.seen.keys >= 3, 'cards should have been played by the keyboard too (Home, Right, Enter in #hand)', { actual: agent.seen });
+  sc.stats.extra = `keys=${agent.seen.keys} toggles=${agent.seen.toggles} max=${agent.seen.max} kibitz-checks=${[...state.kibChecked].join('/')}`;
 
   const r = await scoreWindow(sc, ann, { contracts: CLASSIC, deals: s.deal });
   sc.log(`score window totals: ${show(r.score)} (${r.scoreTotals?.how}); table totals: ${show(r.table)}`);
