@@ -60,8 +60,6 @@ export interface UiState {
   showLastTrick: boolean;
   showScore: boolean;
   showChat: boolean;
-  /** The `at` of the view these choices belong to. */
-  forAt: number;
 }
 
 export interface AppState {
@@ -108,7 +106,7 @@ export interface App {
   logout(): void;
 }
 
-export function emptyUi(at = -1): UiState {
+export function emptyUi(): UiState {
   return {
     picked: [],
     calls: [],
@@ -118,7 +116,6 @@ export function emptyUi(at = -1): UiState {
     showLastTrick: false,
     showScore: false,
     showChat: false,
-    forAt: at,
   };
 }
 

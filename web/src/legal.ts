@@ -32,11 +32,6 @@ export function bidOptions(v: ViewMsg | null): BidAction[] {
   return legalActions(v).filter((a): a is BidAction => a.type === 'bid');
 }
 
-/** Whether the list holds this action (same type, same cards/contracts/seats, in any order). */
-export function sameAction(a: Action, b: Action): boolean {
-  return key(a) === key(b);
-}
-
 function sorted(x: readonly string[] | undefined): string {
   return x ? [...x].sort().join(',') : '';
 }

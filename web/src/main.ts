@@ -218,7 +218,6 @@ function resetChoices(v: ViewMsg): void {
   ui.redoubles = [];
   ui.rows = { back: [], middle: [], front: [] };
   ui.arrangeError = undefined;
-  ui.forAt = v.at;
 }
 
 function keepChat(list: ChatMsg[], m: ChatMsg): void {
@@ -516,9 +515,10 @@ function start(): void {
     scoreArea,
     notice.el,
   );
-  // The countdown while reconnecting.
+  // The countdown while reconnecting, and a paused table's "away for" times.
   window.setInterval(() => {
     if (state.conn.status === 'reconnecting') drawHeader();
+    if (state.table?.state === 'paused') app.update();
   }, 1000);
   // This tab's session resumes at once (a reload); the browser's last one
   // is only offered (two tabs must not fight over one session).

@@ -5,7 +5,6 @@ import { SEATS } from './protocol';
 
 export const SUIT_SYMBOL: Record<Suit, string> = { S: '\u2660', H: '\u2665', D: '\u2666', C: '\u2663' };
 export const SUIT_NAME: Record<Suit, string> = { S: 'spades', H: 'hearts', D: 'diamonds', C: 'clubs' };
-export const SUIT_SINGULAR: Record<Suit, string> = { S: 'spade', H: 'heart', D: 'diamond', C: 'club' };
 export const RED: Record<Suit, boolean> = { S: false, H: true, D: true, C: false };
 
 /** Ranks high to low. */

@@ -15,7 +15,6 @@ import { SEATS } from '../protocol';
 
 /** The Fife game's Calls, in the score sheet's order. */
 export const FIFE_CALLS = ['aces', 'king-hearts', 'queens', 'hearts', 'tricks', 'patience-1', 'patience-2'];
-export const FIFE_NEGATIVE = FIFE_CALLS.slice(0, 5);
 const FIFE_ABBR: Record<string, string> = {
   aces: 'AC',
   'king-hearts': 'KH',

@@ -296,15 +296,18 @@ export function renderFife(app: App): HTMLElement | null {
       const to = seatAt(me, DIR_STEP[dir]);
       const picked = app.state.ui.picked;
       const action: PassOnAction = { type: 'pass_on', cards: [...picked] };
+      // Only an entry of the server's legal list is sent.
       const entry = picked.length === 3 ? (findLegal(vm, action) as PassOnAction | undefined) : undefined;
-      const ready = picked.length === 3;
+      const ready = entry !== undefined;
       status =
         picked.length === 0
           ? `Pick 3 cards to pass ${dir}, to ${SEAT_NAME[to]}.`
           : picked.length < 3
             ? `Pick ${3 - picked.length} more card${3 - picked.length === 1 ? '' : 's'} to pass ${dir}, to ${SEAT_NAME[to]}.`
             : picked.length === 3
-              ? `Ready to pass ${picked.map(cardShort).join(' ')} to ${SEAT_NAME[to]}.`
+              ? ready
+                ? `Ready to pass ${picked.map(cardShort).join(' ')} to ${SEAT_NAME[to]}.`
+                : 'These three cards may not be passed on now.'
               : `Pick exactly 3 cards: you have ${picked.length}.`;
       act = h(
         'div',
@@ -323,7 +326,7 @@ export function renderFife(app: App): HTMLElement | null {
               'data-focus': 'pass-on-submit',
               disabled: !ready,
               onclick: () => {
-                if (ready) app.act(entry ?? action);
+                if (entry) app.act(entry);
               },
             },
             ready ? `Pass ${picked.map(cardShort).join(' ')} to ${SEAT_NAME[to]}` : 'Pass 3 cards',

@@ -115,7 +115,10 @@ export function renderLayoutActions(ctx: Ctx): HTMLElement | null {
 export function renderLayout(ctx: Ctx): HTMLElement {
   const v = ctx.v;
   const patience = v?.kind === 'patience';
-  const start = v?.rank ?? (patience ? 'J' : undefined);
+  // The start rank: the declared one (Domino), else the rules' fixed one (the
+  // Fife Patiences start from the Jacks).
+  const fixed = v?.contracts.map((k) => ctx.t.rule_set?.contracts.find((c) => c.key === k)?.fixed_rank).find((r) => r);
+  const start = v?.rank ?? fixed ?? (patience ? 'J' : undefined);
   const info: (HTMLElement | string)[] = [];
   if (start) info.push(h('span', { class: 'layout-start' }, `Starts with ${(RANK_NAME[start] ?? start).toLowerCase()}s`));
   if (v && v.out.length > 0) {

@@ -213,7 +213,6 @@ export function renderScore(app: App): HTMLElement | null {
   const st = app.state;
   if (!st.ui.showScore || !st.table) {
     wasOpen = false;
-    detach();
     return null;
   }
   const table = st.table;
@@ -280,36 +279,10 @@ export function renderScore(app: App): HTMLElement | null {
       if (c.layer.isConnected) el?.focus();
     }, 0);
   }
-  // The window lives in its own place at the end of the page, so that
-  // redrawing the table (which replaces what this function returns) never
-  // takes it out of the page: taking it out would reload the sheet's frame
-  // and lose the scroll of the deals.  What is returned marks its place; when
-  // the page drops the mark (the table is left), the window goes too.
-  if (!host) host = h('div', { id: 'score-host', class: 'score-host' });
-  if (!host.isConnected) document.body.append(host);
-  if (c.layer.parentNode !== host) host.replaceChildren(c.layer);
-  anchor = h('span', { class: 'score-anchor', hidden: true, 'data-score-open': 'true' });
-  if (watchdog === undefined) watchdog = window.setInterval(checkAnchor, 400);
-  return anchor;
-}
-
-let host: HTMLElement | null = null;
-let anchor: HTMLElement | null = null;
-let watchdog: number | undefined;
-
-function detach(): void {
-  host?.replaceChildren();
-  anchor = null;
-  if (watchdog !== undefined) window.clearInterval(watchdog);
-  watchdog = undefined;
-}
-
-/** The page no longer shows the mark: the table was left; close the window. */
-function checkAnchor(): void {
-  if (anchor && !anchor.isConnected) {
-    detach();
-    wasOpen = false;
-  }
+  // The same element every time while the window is open: the page keeps
+  // it where it is (main.ts redraws the score area only for a new element),
+  // so the sheet's frame is not reloaded and the deals keep their scroll.
+  return c.layer;
 }
 
 function build(app: App): Cache {
