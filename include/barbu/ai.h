@@ -13,12 +13,45 @@ extern "C" {
 
 typedef struct barbu_bot barbu_bot;
 
-/* A new bot of a kind ("random", "heuristic"), seeded for reproducible
- * choices; NULL for an unknown kind or no memory.  Free with barbu_bot_free. */
+/*
+ * A new bot of a kind, seeded for reproducible choices; NULL for an unknown
+ * kind or no memory.  Free with barbu_bot_free.  The kinds (the levels
+ * offered to people are easy, medium and hard):
+ *   "random"     uniformly among the legal actions;
+ *   "heuristic"  rules of thumb ("easy" is the same player);
+ *   "medium"     the expert: search over sampled deals, under 100 ms a move
+ *                on one core;
+ *   "hard"       the expert with about ten times the search, under 1 s.
+ * The same seed and view give the same choice, whatever the threads.
+ */
 barbu_bot *barbu_bot_new(const char *kind, uint64_t seed);
 void barbu_bot_free(barbu_bot *bot);
 
-/* The bot's kind, as given to barbu_bot_new. */
+/* Lets the bot spread one decision over up to `threads` threads (default
+ * 1); only the expert uses more than one. */
+void barbu_bot_set_threads(barbu_bot *bot, int threads);
+
+/*
+ * The reference player that sees every card: the hard expert given the
+ * true hands instead of samples.  It exists only to measure how much the
+ * hidden cards cost the others (barbu arena); barbu_bot_new never makes
+ * one, so no server table can seat it, and barbu_bot_choose refuses it
+ * (BARBU_EINVAL).  It chooses from the whole state.
+ */
+barbu_bot *barbu_omniscient_new(uint64_t seed);
+int barbu_omniscient_choose(barbu_bot *bot, const barbu_state *state, barbu_action *out);
+
+/*
+ * For measuring and tuning only (barbu arena): a bot of a kind with some of
+ * its level's settings changed, as "KIND:key=value,key=value" ("medium:
+ * budget=2000000,solve_from=3"; the keys are bb_level's fields in
+ * src/ai/internal.h).  "omniscient" is a kind here, made as by
+ * barbu_omniscient_new.  NULL for an unknown kind or key, a value out of
+ * range, or settings given to a kind that does not search.
+ */
+barbu_bot *barbu_bot_new_tuned(const char *spec, uint64_t seed);
+
+/* The bot's kind, as given to barbu_bot_new (or its tuned spec). */
 const char *barbu_bot_kind(const barbu_bot *bot);
 
 /* The kinds of bot, NULL after the last. */
@@ -27,6 +60,14 @@ const char *barbu_bot_kind_name(int index);
 /* Chooses a legal action for the view's seat, which must be to move.
  * Returns 0, or BARBU_ETURN when the seat is not to move. */
 int barbu_bot_choose(barbu_bot *bot, const barbu_view *view, barbu_action *out);
+
+/* The same, but among `allowed`: n of the seat's legal actions (at most
+ * BARBU_MAX_ACTIONS; not Chinese Poker rows).  barbu arena uses it to have
+ * a heuristic declarer choose among the declarations of one contract.
+ * Returns 0; BARBU_ETURN as above; the refusal of an action that is not
+ * legal; BARBU_EINVAL for no actions, rows or the omniscient player. */
+int barbu_bot_choose_from(barbu_bot *bot, const barbu_view *view, const barbu_action *allowed,
+                          int n, barbu_action *out);
 
 #ifdef __cplusplus
 }

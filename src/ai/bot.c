@@ -1,39 +1,141 @@
 /*
  * bot.c - the table of bot kinds and the random player.
  */
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 
+/* The kinds barbu_bot_new makes: a choose function, or an expert level. */
 static const struct {
     const char *kind;
     bb_choose_fn choose;
+    const bb_level *level;
 } KINDS[] = {
-    {"random", bb_random_choose},
-    {"heuristic", bb_heuristic_choose},
+    {"random", bb_random_choose, NULL},
+    {"heuristic", bb_heuristic_choose, NULL},
+    {"easy", bb_heuristic_choose, NULL},
+    {"medium", NULL, &BB_MEDIUM},
+    {"hard", NULL, &BB_HARD},
 };
 
 #define N_KINDS (sizeof KINDS / sizeof KINDS[0])
 
+/* The omniscient player is not in KINDS, so barbu_bot_new never makes it. */
+#define OMNISCIENT N_KINDS
+
 struct barbu_bot {
     size_t kind;
+    int threads;
+    bool expert;    /* searches at `level` */
+    bb_level level; /* the kind's, or a tuned copy (barbu_bot_new_tuned) */
+    char name[256]; /* the kind, or the tuned spec */
     barbu_rng rng;
 };
 
-barbu_bot *barbu_bot_new(const char *kind, uint64_t seed)
+static barbu_bot *bot_new(size_t kind, uint64_t seed)
 {
-    for (size_t i = 0; i < N_KINDS; i++) {
-        if (strcmp(kind, KINDS[i].kind) == 0) {
-            barbu_bot *bot = malloc(sizeof *bot);
-            if (bot == NULL)
-                return NULL;
-            bot->kind = i;
-            barbu_rng_seed(&bot->rng, seed);
-            return bot;
+    barbu_bot *bot = calloc(1, sizeof *bot);
+    if (bot == NULL)
+        return NULL;
+    bot->kind = kind;
+    bot->threads = 1;
+    if (kind == OMNISCIENT) {
+        bot->expert = true;
+        bot->level = BB_HARD;
+        snprintf(bot->name, sizeof bot->name, "omniscient");
+    } else {
+        bot->expert = KINDS[kind].level != NULL;
+        if (bot->expert)
+            bot->level = *KINDS[kind].level;
+        snprintf(bot->name, sizeof bot->name, "%s", KINDS[kind].kind);
+    }
+    barbu_rng_seed(&bot->rng, seed);
+    return bot;
+}
+
+/* The settings of a level that a tuned spec may change. */
+static const struct {
+    const char *key;
+    size_t offset;
+    int min, max;
+} TUNABLE[] = {
+/* clang-format off */
+#define T(field, lo, hi) {#field, offsetof(bb_level, field), lo, hi}
+    T(budget, 1, 1000000000), T(min_deals, 1, 100000), T(max_deals, 1, 100000),
+    T(solve_from, 0, 13),     T(rules_until, 0, 52),   T(noise, 0, 1000),
+    T(bid_margin, -100, 1000), T(declare_margin, -100, 1000),
+    T(model, 0, 2),           T(model_noise, 0, 1000), T(ismcts, 0, 1),
+    T(owed_push, 0, 1000),    T(decl_temp, 0, 10000),  T(layout_noise, 0, 1000),
+    T(bid_noise, 0, 999),     T(resample, 1, 64),      T(layouts, 0, 1),
+    T(fife_calls, 0, 1),      T(layout_deals, 1, 100000),
+#undef T
+    /* clang-format on */
+};
+
+#define N_TUNABLE (sizeof TUNABLE / sizeof TUNABLE[0])
+
+barbu_bot *barbu_bot_new_tuned(const char *spec, uint64_t seed)
+{
+    const char *colon = strchr(spec, ':');
+    size_t base_len = colon ? (size_t)(colon - spec) : strlen(spec);
+    if (strlen(spec) >= sizeof((barbu_bot *)0)->name)
+        return NULL;
+    size_t kind = 0;
+    while (kind < N_KINDS && !(strlen(KINDS[kind].kind) == base_len &&
+                               strncmp(KINDS[kind].kind, spec, base_len) == 0))
+        kind++;
+    if (kind == N_KINDS && !(base_len == 10 && strncmp(spec, "omniscient", 10) == 0))
+        return NULL;
+    barbu_bot *bot = bot_new(kind, seed);
+    if (bot == NULL)
+        return NULL;
+    snprintf(bot->name, sizeof bot->name, "%s", spec);
+    for (const char *at = colon; at != NULL && bot != NULL; at = strchr(at + 1, ',')) {
+        const char *key = at + 1, *eq = strchr(key, '=');
+        const char *end = strchr(key, ',');
+        if (end == NULL)
+            end = key + strlen(key);
+        if (!bot->expert || eq == NULL || eq > end)
+            goto bad;
+        size_t i = 0;
+        while (i < N_TUNABLE && !(strlen(TUNABLE[i].key) == (size_t)(eq - key) &&
+                                  strncmp(TUNABLE[i].key, key, (size_t)(eq - key)) == 0))
+            i++;
+        if (i < N_TUNABLE) {
+            char *stop;
+            long v = strtol(eq + 1, &stop, 10);
+            if (stop != end || eq + 1 == end || v < TUNABLE[i].min || v > TUNABLE[i].max)
+                goto bad;
+            *(int *)((char *)&bot->level + TUNABLE[i].offset) = (int)v;
+        } else {
+            goto bad;
         }
     }
+    return bot;
+bad:
+    free(bot);
     return NULL;
+}
+
+barbu_bot *barbu_bot_new(const char *kind, uint64_t seed)
+{
+    for (size_t i = 0; i < N_KINDS; i++)
+        if (strcmp(kind, KINDS[i].kind) == 0)
+            return bot_new(i, seed);
+    return NULL;
+}
+
+barbu_bot *barbu_omniscient_new(uint64_t seed)
+{
+    return bot_new(OMNISCIENT, seed);
+}
+
+void barbu_bot_set_threads(barbu_bot *bot, int threads)
+{
+    bot->threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
 }
 
 void barbu_bot_free(barbu_bot *bot)
@@ -43,7 +145,7 @@ void barbu_bot_free(barbu_bot *bot)
 
 const char *barbu_bot_kind(const barbu_bot *bot)
 {
-    return KINDS[bot->kind].kind;
+    return bot->name;
 }
 
 const char *barbu_bot_kind_name(int index)
@@ -53,9 +155,48 @@ const char *barbu_bot_kind_name(int index)
 
 int barbu_bot_choose(barbu_bot *bot, const barbu_view *view, barbu_action *out)
 {
+    if (bot->kind == OMNISCIENT)
+        return BARBU_EINVAL;
     if (view->t.to_move < 0 || view->t.to_move != view->seat)
         return BARBU_ETURN;
+    if (bot->expert)
+        return bb_expert_choose(&bot->level, bot->threads, &bot->rng, view, NULL, out);
     return KINDS[bot->kind].choose(&bot->rng, view, out);
+}
+
+int barbu_bot_choose_from(barbu_bot *bot, const barbu_view *view, const barbu_action *allowed,
+                          int n, barbu_action *out)
+{
+    if (bot->kind == OMNISCIENT)
+        return BARBU_EINVAL;
+    if (view->t.to_move < 0 || view->t.to_move != view->seat)
+        return BARBU_ETURN;
+    if (n < 1 || n > BARBU_MAX_ACTIONS || view->t.phase == BARBU_PHASE_ARRANGE)
+        return BARBU_EINVAL;
+    for (int i = 0; i < n; i++) {
+        int err = barbu_view_check(view, &allowed[i]);
+        if (err != 0)
+            return err;
+    }
+    if (bot->expert)
+        return bb_expert_choose_from(&bot->level, bot->threads, &bot->rng, view, NULL, allowed, n,
+                                     out);
+    if (KINDS[bot->kind].choose == bb_heuristic_choose)
+        return bb_heuristic_choose_from(&bot->rng, view, allowed, n, out);
+    *out = allowed[barbu_rng_below(&bot->rng, (uint32_t)n)];
+    return 0;
+}
+
+int barbu_omniscient_choose(barbu_bot *bot, const barbu_state *state, barbu_action *out)
+{
+    if (bot->kind != OMNISCIENT)
+        return BARBU_EINVAL;
+    int seat = state->t.to_move;
+    if (seat < 0)
+        return BARBU_EOVER;
+    barbu_view view;
+    barbu_view_of(state, seat, &view);
+    return bb_expert_choose(&bot->level, bot->threads, &bot->rng, &view, state, out);
 }
 
 /* Tries at a random split of the rows before settling for the first valid

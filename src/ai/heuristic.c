@@ -60,6 +60,26 @@ void bb_h_know(const barbu_view *view, bb_know *k)
             k->scoring |= d & (~d + 1);
 }
 
+void bb_h_know_state(const barbu_state *s, int seat, const bb_policy *pol, bb_know *k)
+{
+    const barbu_table *t = &s->t;
+    k->view = NULL;
+    k->rules = s->rules;
+    k->t = t;
+    k->me = seat;
+    k->tricks = barbu_rules_hand_size(s->rules);
+    k->deck = bb_h_deck(s->rules);
+    k->hand = s->hand[seat];
+    k->gone = t->played[0] | t->played[1] | t->played[2] | t->played[3];
+    k->out = k->deck & ~k->gone & ~k->hand;
+    for (int b = 0; b < 4; b++) {
+        k->lacks[b] = t->shown_out[b] & k->out;
+        k->holds[b] = 0;
+    }
+    k->tab = pol->tab;
+    k->scoring = pol->scoring;
+}
+
 double bb_h_none_of(int cards, int holders)
 {
     if (holders <= 1)
@@ -99,16 +119,11 @@ static int choose_arrange(barbu_rng *rng, const barbu_view *view, barbu_action *
     return 0;
 }
 
-int bb_heuristic_choose(barbu_rng *rng, const barbu_view *view, barbu_action *out)
+int bb_heuristic_choose_from(barbu_rng *rng, const barbu_view *view, const barbu_action *legal,
+                             int n, barbu_action *out)
 {
-    if (view->t.phase == BARBU_PHASE_ARRANGE)
-        return choose_arrange(rng, view, out);
-    barbu_action legal[BARBU_MAX_ACTIONS];
-    int n = barbu_view_legal(view, legal, BARBU_MAX_ACTIONS);
     if (n <= 0)
         return BARBU_EPHASE;
-    if (n > BARBU_MAX_ACTIONS)
-        n = BARBU_MAX_ACTIONS;
     int pick = 0;
     if (n > 1) {
         switch (view->t.phase) {
@@ -132,7 +147,20 @@ int bb_heuristic_choose(barbu_rng *rng, const barbu_view *view, barbu_action *ou
     /* A cut has one legal action; anything else without a rule of thumb is
      * left to chance. */
     if (pick < 0 || pick >= n)
-        return bb_random_choose(rng, view, out);
+        pick = (int)barbu_rng_below(rng, (uint32_t)n);
     *out = legal[pick];
     return 0;
+}
+
+int bb_heuristic_choose(barbu_rng *rng, const barbu_view *view, barbu_action *out)
+{
+    if (view->t.phase == BARBU_PHASE_ARRANGE)
+        return choose_arrange(rng, view, out);
+    barbu_action legal[BARBU_MAX_ACTIONS];
+    int n = barbu_view_legal(view, legal, BARBU_MAX_ACTIONS);
+    if (n <= 0)
+        return BARBU_EPHASE;
+    if (n > BARBU_MAX_ACTIONS)
+        n = BARBU_MAX_ACTIONS;
+    return bb_heuristic_choose_from(rng, view, legal, n, out);
 }

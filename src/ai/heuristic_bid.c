@@ -533,7 +533,7 @@ double bb_h_estimate(const barbu_rules *rules, int contract, barbu_cards hand, i
 #define TRUMP_DECLARER_TRICKS_32 3.18 /* of 8 */
 #define DOMINO_DECLARER_PLACE_32 1.18
 
-static double baseline(const barbu_rules *rules, int contract)
+double bb_h_baseline(const barbu_rules *rules, int contract)
 {
     const barbu_contract *c = &rules->contract[contract];
     int tricks = barbu_rules_hand_size(rules);
@@ -566,7 +566,7 @@ int bb_h_declare(const barbu_view *view, const barbu_action *legal, int n)
         double gain = 0.0;
         for (unsigned m = a->contracts; m; m &= m - 1) {
             int c = __builtin_ctz(m);
-            gain += bb_h_estimate(rules, c, hand, a->trump, a->rank, 1) - baseline(rules, c);
+            gain += bb_h_estimate(rules, c, hand, a->trump, a->rank, 1) - bb_h_baseline(rules, c);
         }
         if (gain > best_gain) {
             best_gain = gain;
@@ -601,6 +601,15 @@ static int contracts_left(const barbu_view *view, int declarer)
 #define DOUBLE_MARGIN        0.0
 #define OWED_PUSH            0.2
 #define REDOUBLE_MARGIN      0.05
+
+double bb_h_owed_push(const barbu_view *view, double weight)
+{
+    int owed = barbu_view_owed(view, view->seat);
+    if (owed <= 0)
+        return 0.0;
+    int slack = contracts_left(view, view->t.declarer) - owed;
+    return weight * owed / (slack + 1.0);
+}
 
 int bb_h_bid(const barbu_view *view, const barbu_action *legal, int n)
 {
@@ -671,16 +680,14 @@ int bb_h_bid(const barbu_view *view, const barbu_action *legal, int n)
 
     unsigned want_d = 0, want_r = 0;
     double margin = DOUBLE_MARGIN * spread;
-    int owed = barbu_view_owed(view, me);
-    int slack = contracts_left(view, decl) - owed;
     for (int s = 0; s < 4; s++) {
         double gain = mine - expect[s];
         if ((may_double >> s) & 1) {
             double need = margin;
             /* An owed double is best paid on a hand that suits the
              * contract, before one is forced on a bad hand. */
-            if (s == decl && owed > 0)
-                need -= OWED_PUSH * spread * owed / (slack + 1.0);
+            if (s == decl)
+                need -= bb_h_owed_push(view, OWED_PUSH * spread);
             if (gain > need)
                 want_d |= 1u << s;
         }

@@ -429,7 +429,8 @@ static void fife_values(const barbu_rules *rules, barbu_cards hand, double value
         value[c] = bb_h_fife_estimate(rules, c, hand);
 }
 
-int bb_h_fife_declare(const barbu_view *view, const barbu_action *legal, int n)
+int bb_h_fife_plan(const barbu_view *view, const barbu_action *legal, int n, double *now,
+                   double *rest_of)
 {
     const barbu_rules *rules = view->rules;
     const barbu_table *t = &view->t;
@@ -504,15 +505,29 @@ int bb_h_fife_declare(const barbu_view *view, const barbu_action *legal, int n)
     int best = -1;
     double best_v = 0.0;
     for (int i = 0; i < n; i++) {
+        if (now)
+            now[i] = 0.0;
+        if (rest_of)
+            rest_of[i] = 2 * PLAN_NEVER;
         if (legal[i].type != BARBU_ACT_DECLARE)
             continue;
         unsigned m = legal[i].contracts & BARBU_CALLS_ALL;
         double rest = worth[done + 1][left & ~m];
-        double v = sums[m] + (rest > PLAN_NEVER ? rest : 2 * PLAN_NEVER);
+        rest = rest > PLAN_NEVER ? rest : 2 * PLAN_NEVER;
+        double v = sums[m] + rest;
+        if (now)
+            now[i] = sums[m];
+        if (rest_of)
+            rest_of[i] = rest;
         if (best < 0 || v > best_v) {
             best_v = v;
             best = i;
         }
     }
     return best;
+}
+
+int bb_h_fife_declare(const barbu_view *view, const barbu_action *legal, int n)
+{
+    return bb_h_fife_plan(view, legal, n, NULL, NULL);
 }

@@ -607,20 +607,21 @@ typedef struct reach {
     int mine, others, next_mine, far;
 } reach;
 
-static reach reach_from(const bb_know *k, int suit, int rank, int up)
+static reach reach_from(const barbu_rules *rules, barbu_cards hand, barbu_cards out, int suit,
+                        int rank, int up)
 {
     reach r = {0, 0, 0, 0};
     int dist = 0;
-    for (int x = up ? bb_h_step_up(k->rules, rank) : bb_h_step_down(k->rules, rank); x != 0;
-         x = up ? bb_h_step_up(k->rules, x) : bb_h_step_down(k->rules, x)) {
+    for (int x = up ? bb_h_step_up(rules, rank) : bb_h_step_down(rules, rank); x != 0;
+         x = up ? bb_h_step_up(rules, x) : bb_h_step_down(rules, x)) {
         dist++;
         barbu_cards bit = BARBU_BIT(BARBU_CARD(suit, x));
-        if (k->hand & bit) {
+        if (hand & bit) {
             r.mine++;
             r.far = dist;
             if (dist == 1)
                 r.next_mine = 1;
-        } else if (k->out & bit) {
+        } else if (out & bit) {
             r.others++;
         }
     }
@@ -629,18 +630,20 @@ static reach reach_from(const bb_know *k, int suit, int rank, int up)
 
 /* How good it is to put one card down: it should open my own cards (the
  * next ones above all, then the far ends of my long runs) and not open
- * the others' when I have a choice. */
-static double layout_card_score(const bb_know *k, int card)
+ * the others' when I have a choice.  `out` is the cards in the other
+ * hands. */
+static double layout_card_score(const barbu_rules *rules, const barbu_table *t, barbu_cards hand,
+                                barbu_cards out, int card)
 {
-    const barbu_table *t = k->t;
     int suit = BARBU_SUIT(card), rank = BARBU_RANK(card);
     reach dirs[2];
     int n = 0;
     if (t->lo[suit] == 0) {
-        dirs[n++] = reach_from(k, suit, rank, 1);
-        dirs[n++] = reach_from(k, suit, rank, 0);
+        dirs[n++] = reach_from(rules, hand, out, suit, rank, 1);
+        dirs[n++] = reach_from(rules, hand, out, suit, rank, 0);
     } else {
-        dirs[n++] = reach_from(k, suit, rank, rank == bb_h_step_up(k->rules, t->hi[suit]));
+        dirs[n++] =
+            reach_from(rules, hand, out, suit, rank, rank == bb_h_step_up(rules, t->hi[suit]));
     }
     double score = 0.0;
     for (int i = 0; i < n; i++) {
@@ -656,6 +659,25 @@ static double layout_card_score(const bb_know *k, int card)
     return score;
 }
 
+int bb_h_layout_card(const barbu_state *s, barbu_cards fits)
+{
+    int seat = s->t.to_move, best = -1;
+    barbu_cards hand = s->hand[seat], out = 0;
+    for (int b = 0; b < 4; b++)
+        if (b != seat)
+            out |= s->hand[b];
+    double best_score = -DBL_MAX;
+    for (barbu_cards f = fits; f; f &= f - 1) {
+        int card = bb_h_lowest(f);
+        double score = layout_card_score(s->rules, &s->t, hand, out, card);
+        if (score > best_score) {
+            best_score = score;
+            best = card;
+        }
+    }
+    return best;
+}
+
 /* The rule of thumb's score of each legal play (-DBL_MAX for a pass). */
 static void layout_scores(const bb_know *k, const barbu_action *legal, int n, double *score)
 {
@@ -665,7 +687,7 @@ static void layout_scores(const bb_know *k, const barbu_action *legal, int n, do
             continue;
         score[i] = 0.0;
         for (barbu_cards c = legal[i].cards; c; c &= c - 1)
-            score[i] += layout_card_score(k, bb_h_lowest(c)) + 2.0;
+            score[i] += layout_card_score(k->rules, k->t, k->hand, k->out, bb_h_lowest(c)) + 2.0;
     }
 }
 
@@ -702,6 +724,34 @@ static int patience_play(barbu_rng *rng, const bb_know *k, const barbu_action *l
 }
 
 /* ------------------------------------------------------------ dispatch */
+
+int bb_h_rule_card(const barbu_view *view, barbu_cards playable)
+{
+    bb_know k;
+    bb_h_know(view, &k);
+    if (view->advice & playable)
+        playable &= view->advice;
+    if (k.tab.kind == BARBU_KIND_RAVAGE)
+        return ravage_play(&k, playable);
+    return view->t.kind == BARBU_KIND_TRUMPS || k.tab.total > 0 ? pos_play(&k, playable)
+                                                                : neg_play(&k, playable);
+}
+
+int bb_h_rule_card_state(const barbu_state *s, const bb_policy *pol, barbu_cards playable)
+{
+    if (s->t.rule_flags & BARBU_CF_ISRAELI) {
+        /* The Israeli rule's advice is the view's. */
+        barbu_view v;
+        barbu_view_of(s, s->t.to_move, &v);
+        return bb_h_rule_card(&v, playable);
+    }
+    bb_know k;
+    bb_h_know_state(s, s->t.to_move, pol, &k);
+    if (k.tab.kind == BARBU_KIND_RAVAGE)
+        return ravage_play(&k, playable);
+    return s->t.kind == BARBU_KIND_TRUMPS || k.tab.total > 0 ? pos_play(&k, playable)
+                                                             : neg_play(&k, playable);
+}
 
 int bb_h_play(barbu_rng *rng, const barbu_view *view, const barbu_action *legal, int n)
 {

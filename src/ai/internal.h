@@ -11,6 +11,72 @@ typedef int (*bb_choose_fn)(barbu_rng *rng, const barbu_view *view, barbu_action
 
 int bb_random_choose(barbu_rng *rng, const barbu_view *view, barbu_action *out);
 int bb_heuristic_choose(barbu_rng *rng, const barbu_view *view, barbu_action *out);
+/* The heuristic's choice among some of the legal actions (not rows). */
+int bb_heuristic_choose_from(barbu_rng *rng, const barbu_view *view, const barbu_action *legal,
+                             int n, barbu_action *out);
+
+/* ------------------------------------------------------------ the expert */
+
+/* How much an expert searches, and how (expert.c). */
+typedef struct bb_level {
+    int budget;         /* simulated card plays per decision, over all samples */
+    int min_deals;      /* sampled deals per decision at least */
+    int max_deals;      /* and at most */
+    int solve_from;     /* cards left in the hand to move when exact solving begins */
+    int rules_until;    /* play-outs follow the heuristic's rules of thumb while more
+                           cards than this are left in the four hands, then the
+                           fast policy */
+    int noise;          /* per mille of the fast policy's plays made at random */
+    int bid_margin;     /* what each voluntary double or redouble must gain, in
+                           percent of the deal's points */
+    int declare_margin; /* what a declaration must gain over the heuristic's
+                           choice, in percent of a contract's points */
+    int layouts;        /* 1: search the layouts too (else the heuristic plays them) */
+    int fife_calls;     /* 1: the Fife game's Calls by play-outs (else the plan's) */
+    int layout_deals;   /* max_deals for a play at a layout, whose play-outs are cheap */
+    int layout_noise;   /* per mille of the play-outs' plays at a layout made at
+                           random, the rest by the heuristic's rule */
+    int model;          /* the model of the others' play that weights the deals:
+                           0 none, 1 the fast policy, 2 the rules of thumb */
+    int model_noise;    /* per mille of the model's plays taken as any legal card */
+    int ismcts;         /* card play by Information Set MCTS (ismcts.c), not PIMC */
+    int owed_push;      /* what paying an owed double now is worth (bb_h_owed_push),
+                           in percent of the deal's points */
+    int resample;       /* deals drawn for each one played out, which is chosen among
+                           them by weight (1: each drawn deal is played out) */
+    int bid_noise;      /* per mille of the model's bids taken as any legal bid, in
+                           weighting the deals by the bids (0: not weighted) */
+    int decl_temp;      /* the temperature of the model of the declarer's choice
+                           that weights the deals, in percent of a contract's
+                           points (0: the declaration is not weighted) */
+} bb_level;
+
+extern const bb_level BB_MEDIUM, BB_HARD;
+
+/* Plays a truncated state to the end of its deal as the expert's play-outs
+ * do; returns the work it took, in plays of the fast policy. */
+long bb_expert_rollout(const bb_level *level, barbu_state *s, barbu_rng *rng);
+
+/* The expert's decision for the view's seat.  `truth` is NULL, except for
+ * the omniscient player, which searches the true deal instead of samples. */
+int bb_expert_choose(const bb_level *level, int threads, barbu_rng *rng, const barbu_view *view,
+                     const barbu_state *truth, barbu_action *out);
+/* The same among some of the legal actions, `legal` (not rows). */
+int bb_expert_choose_from(const bb_level *level, int threads, barbu_rng *rng,
+                          const barbu_view *view, const barbu_state *truth,
+                          const barbu_action *legal, int n, barbu_action *out);
+
+/* The weight the expert gives a deal of the unseen cards, `hands` holding
+ * every seat's cards now: how likely the plays of the trick under way, the
+ * declaration and the bids were with them under its models (for the tests). */
+double bb_expert_deal_weight(const bb_level *level, const barbu_view *view,
+                             const barbu_cards hands[4]);
+
+/* Information Set MCTS for the card play of a trick contract (ismcts.c),
+ * within the level's budget: an index into legal, or -1 to leave the
+ * choice to the caller (layouts, the last cards, which the expert solves). */
+int bb_ismcts_play(const bb_level *level, barbu_rng *rng, const barbu_view *view,
+                   const barbu_action *legal, int n);
 
 /* ------------------------------------------------ the heuristic player */
 
@@ -125,8 +191,20 @@ double bb_h_p_eventual(barbu_cards out, barbu_cards hand, int x);
 /* The decisions, each returning an index into the legal actions (or -1 to
  * leave the choice to chance). */
 int bb_h_play(barbu_rng *rng, const barbu_view *view, const barbu_action *legal, int n);
+/* The rules of thumb alone at a trick contract, without the play-outs of
+ * the last tricks: the card to play of `playable` (the expert's play-outs). */
+int bb_h_rule_card(const barbu_view *view, barbu_cards playable);
+/* The layout's rule of thumb (Domino) in a state: the card of `fits` the
+ * seat to move would put down, judged as layout_play does from its view
+ * (the cards out are those of the other hands, which is all a view knows
+ * of them too).  The expert's play-outs. */
+int bb_h_layout_card(const barbu_state *s, barbu_cards fits);
 int bb_h_declare(const barbu_view *view, const barbu_action *legal, int n);
 int bb_h_bid(const barbu_view *view, const barbu_action *legal, int n);
+/* What paying an owed double of the declarer now is worth, `weight` times
+ * the doubles owed over the chances left to pay them: a double owed is best
+ * paid on a hand that suits the contract, before it is forced on a bad one. */
+double bb_h_owed_push(const barbu_view *view, double weight);
 
 /* Deals the unseen cards to the other seats, each as many as it holds,
  * with the cards known to be there and none it has shown it cannot hold.
@@ -146,6 +224,15 @@ typedef struct bb_policy {
 } bb_policy;
 
 void bb_h_policy_init(bb_policy *x, const barbu_rules *rules, unsigned contracts);
+
+/* What the seat to move of a state knows, as bb_h_know would find it in its
+ * view (but for the cards it passed on), the score tables taken from a
+ * policy of the deal's contracts: for the expert's play-outs, which make
+ * no view. */
+void bb_h_know_state(const barbu_state *s, int seat, const bb_policy *pol, bb_know *k);
+
+/* bb_h_rule_card in a state (the play-outs). */
+int bb_h_rule_card_state(const barbu_state *s, const bb_policy *pol, barbu_cards playable);
 int bb_h_policy_card(const bb_policy *x, const barbu_state *s, barbu_cards legal);
 
 /* Plays the deal of a state (truncated) to its end, every seat following
@@ -168,6 +255,13 @@ int bb_h_pass_on(barbu_rng *rng, const barbu_view *view, const barbu_action *leg
  * the deals left in the Round (heuristic_fife.c); an index into legal. */
 int bb_h_fife_declare(const barbu_view *view, const barbu_action *legal, int n);
 
+/* The same plan, with each legal action's parts (may be NULL): now[i], the
+ * estimate of its Calls with this hand, and rest[i], the worth of the Calls
+ * it leaves for the Round's deals to come (below -1e9 when it leaves what
+ * cannot be played); the Caller's choice maximises their sum. */
+int bb_h_fife_plan(const barbu_view *view, const barbu_action *legal, int n, double *now,
+                   double *rest);
+
 /* The last BB_END_TRICKS tricks played out on up to BB_END_SAMPLES sampled
  * deals, within BB_END_BUDGET simulated plays (about 25 us) per decision
  * (heuristic_sim.c): the card to play, or -1 to leave it to the rules of
@@ -182,6 +276,10 @@ int bb_h_endgame(const bb_know *k, barbu_cards playable, barbu_rng *rng);
  * seat of the declarer or of a defender. */
 double bb_h_estimate(const barbu_rules *rules, int contract, barbu_cards hand, int trump, int rank,
                      int declarer);
+
+/* What a declarer can expect from a contract with a hand dealt at random
+ * (heuristic_bid.c): the value of keeping it for a later deal. */
+double bb_h_baseline(const barbu_rules *rules, int contract);
 
 /* The Fife game (seed 000): the Caller's expected score at a Call with this
  * hand, from weights fitted on deals between heuristic players. */
