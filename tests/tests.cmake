@@ -36,6 +36,12 @@ add_test(NAME cli
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/run.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli PROPERTIES LABELS cli)
 
+# barbu arena: duplicate matches, their JSON, and the same figures whatever
+# the number of threads.
+add_test(NAME cli_arena
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/arena.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_arena PROPERTIES LABELS cli TIMEOUT 120)
+
 # barbu play in a terminal (tmux): every preset watched to its end, and a
 # human's keys for Chinese Poker rows and a King declaration.
 add_test(NAME cli_play

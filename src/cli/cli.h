@@ -16,6 +16,7 @@ int cmd_play(int argc, char **argv);
 int cmd_selfplay(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_arena(int argc, char **argv); /* arena.c */
 int cmd_rules(int argc, char **argv);
 int cmd_scoresheet(int argc, char **argv);
 int cmd_serve(int argc, char **argv);   /* serve.c */
@@ -42,6 +43,17 @@ int cli_parse_seed(const char *text, uint64_t *seed);
 
 /* A seed from the clock and the process, for games started without one. */
 uint64_t cli_fresh_seed(void);
+
+/* The kinds of computer player (barbu_bot_kind_name) as a list for a usage
+ * text or an error: "random, easy, medium, hard or heuristic" with sep ", "
+ * and last " or ".  "heuristic", easy's old name kept for old records and
+ * tables, comes last.  Returns buf. */
+const char *cli_bot_kinds(char *buf, size_t cap, const char *sep, const char *last);
+
+/* Prints text from column col (0-based) of an 80-column line, breaking
+ * between words before column 80 and indenting the lines it starts by
+ * indent spaces; then a newline. */
+void cli_print_wrapped(FILE *out, const char *text, int col, int indent);
 
 /* "No Hearts", "Trumps ♠", "Domino from 8" for a deal's contract. */
 void cli_contract_label(const barbu_rules *rules, unsigned contracts, int trump, int rank,

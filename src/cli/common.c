@@ -141,6 +141,62 @@ int cli_parse_seed(const char *text, uint64_t *seed)
     return 0;
 }
 
+const char *cli_bot_kinds(char *buf, size_t cap, const char *sep, const char *last)
+{
+    const char *kinds[32];
+    int n = 0;
+    bool heuristic = false;
+    for (int i = 0; barbu_bot_kind_name(i) != NULL && n < 31; i++) {
+        if (strcmp(barbu_bot_kind_name(i), "heuristic") == 0)
+            heuristic = true;
+        else
+            kinds[n++] = barbu_bot_kind_name(i);
+    }
+    if (heuristic)
+        kinds[n++] = "heuristic";
+    size_t len = 0;
+    if (cap > 0)
+        buf[0] = '\0';
+    for (int i = 0; i < n && len < cap; i++) {
+        int w = snprintf(buf + len, cap - len, "%s%s",
+                         i == 0       ? ""
+                         : i == n - 1 ? last
+                                      : sep,
+                         kinds[i]);
+        if (w < 0)
+            break;
+        len += (size_t)w;
+    }
+    return buf;
+}
+
+void cli_print_wrapped(FILE *out, const char *text, int col, int indent)
+{
+    const char *p = text;
+    bool first = true;
+    for (;;) {
+        /* The spaces before a word are kept (two after a full stop) unless
+         * the line breaks there. */
+        size_t gap = strspn(p, " ");
+        p += gap;
+        if (*p == '\0')
+            break;
+        size_t n = strcspn(p, " ");
+        if (first)
+            gap = 0;
+        else if (col + (int)(gap + n) > 79) {
+            fprintf(out, "\n%*s", indent, "");
+            col = indent;
+            gap = 0;
+        }
+        fprintf(out, "%*s%.*s", (int)gap, "", (int)n, p);
+        col += (int)(gap + n);
+        first = false;
+        p += n;
+    }
+    fprintf(out, "\n");
+}
+
 uint64_t cli_fresh_seed(void)
 {
     struct timespec ts;

@@ -17,7 +17,9 @@
 #include "cli.h"
 
 #define DEFAULT_DELAY_MS 500
+#define DEFAULT_BOTS     "medium"
 #define MAX_DELAY_MS     5000
+#define MAX_THREADS      64
 
 /* Set by SIGINT, SIGTERM and SIGHUP; the loop sees it and leaves cleanly,
  * so that curses restores the terminal and the record is written. */
@@ -35,7 +37,8 @@ typedef struct play_options {
     uint64_t seed;
     int seat;
     int delay_ms;
-    bool watch; /* four computer players; seat is the one whose cards show */
+    int threads; /* each computer player's threads */
+    bool watch;  /* four computer players; seat is the one whose cards show */
 } play_options;
 
 typedef struct game {
@@ -82,14 +85,20 @@ static void usage(FILE *out)
                  "  --seed S        the seed of the deals, a whole number; default a fresh one.\n"
                  "                  It is shown on screen: the same seed deals the same cards\n"
                  "  --seat SEAT     your seat: N, E, S or W (or north...); default S\n"
-                 "  --bots KIND     the computer players: ");
-    for (int i = 0; barbu_bot_kind_name(i) != NULL; i++)
-        fprintf(out, "%s%s", i ? " or " : "", barbu_bot_kind_name(i));
+                 "  --bots KIND     ");
+    char kinds[200], text[400];
+    snprintf(text, sizeof text,
+             "the computer players' level: %s; default %s.  Easy plays by rules of thumb, "
+             "medium searches (about a hundredth of a second a move), hard searches ten times "
+             "longer; heuristic is easy's old name",
+             cli_bot_kinds(kinds, sizeof kinds, ", ", " or "), DEFAULT_BOTS);
+    cli_print_wrapped(out, text, 18, 18);
     fprintf(out,
-            "; default heuristic\n"
             "  --record FILE   where the game record goes; default barbu-SEED.txt here.\n"
             "                  It is written after every deal and when you quit\n"
             "  --delay MS      the pause after each computer move, 0 to %d ms; default %d\n"
+            "  --threads N     threads each medium or hard computer player thinks on, 1 to\n"
+            "                  64; default 1 (the moves are the same, only sooner)\n"
             "  --watch         four computer players and you watch, from --seat's side\n"
             "                  (its cards show).  Each deal's result stays up for a few\n"
             "                  pauses; with --delay 0 the whole game runs straight through\n"
@@ -154,14 +163,15 @@ static bool valid_kind(const char *kind)
 /* Returns -1 to go on, else the exit status (0 after --help, 2 on error). */
 static int parse_options(int argc, char **argv, play_options *o, barbu_rules *rules)
 {
-    static const char *const WITH_VALUE[] = {"--rules", "--seed",   "--seat",
-                                             "--bots",  "--record", "--delay"};
+    static const char *const WITH_VALUE[] = {"--rules",  "--seed",  "--seat",   "--bots",
+                                             "--record", "--delay", "--threads"};
     bool have_seed = false;
     o->rules = "uk";
-    o->bots = "heuristic";
+    o->bots = DEFAULT_BOTS;
     o->record = NULL;
     o->seat = 2;
     o->delay_ms = DEFAULT_DELAY_MS;
+    o->threads = 1;
     o->watch = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -206,10 +216,10 @@ static int parse_options(int argc, char **argv, play_options *o, barbu_rules *ru
                 return bad_usage("--seat takes N, E, S or W, not '%s'", value);
         } else if (strcmp(name, "--bots") == 0) {
             if (!valid_kind(value)) {
-                fprintf(stderr, "barbu play: unknown kind of computer player '%s' (", value);
-                for (int k = 0; barbu_bot_kind_name(k) != NULL; k++)
-                    fprintf(stderr, "%s%s", k ? ", " : "", barbu_bot_kind_name(k));
-                fprintf(stderr, ")\nTry 'barbu play --help'.\n");
+                char kinds[200];
+                fprintf(stderr, "barbu play: unknown kind of computer player '%s' (%s)\n", value,
+                        cli_bot_kinds(kinds, sizeof kinds, ", ", ", "));
+                fprintf(stderr, "Try 'barbu play --help'.\n");
                 return 2;
             }
             o->bots = value;
@@ -217,6 +227,12 @@ static int parse_options(int argc, char **argv, play_options *o, barbu_rules *ru
             if (*value == '\0')
                 return bad_usage("--record needs a file name%s", "");
             o->record = value;
+        } else if (strcmp(name, "--threads") == 0) {
+            char *end;
+            long n = strtol(value, &end, 10);
+            if (*value == '\0' || *end != '\0' || n < 1 || n > MAX_THREADS)
+                return bad_usage("--threads takes 1 to 64, not '%s'", value);
+            o->threads = (int)n;
         } else {
             char *end;
             long ms = strtol(value, &end, 10);
@@ -303,6 +319,7 @@ static int game_start(game *g, const play_options *o)
             fprintf(stderr, "barbu play: cannot make a '%s' player\n", o->bots);
             return 1;
         }
+        barbu_bot_set_threads(g->bot[s], o->threads);
         snprintf(g->names[s], sizeof g->names[s], "%s", o->bots);
     }
     char date[16];
@@ -472,10 +489,13 @@ static int run(game *g, play_ui *ui, char *fatal, size_t cap)
                     ui->overlay = PLAY_NO_OVERLAY;
                     due = now_ms() + g->delay_ms;
                 } else {
+                    /* The pause runs from when the bot starts to think,
+                     * so a searching bot (medium, hard) keeps the pace. */
+                    long long start = now_ms();
                     int pause;
                     if (bot_move(g, ui, &pause, fatal, cap) != 0)
                         return END_FATAL;
-                    due = now_ms() + pause;
+                    due = start + pause;
                 }
             }
             continue;

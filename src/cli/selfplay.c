@@ -9,6 +9,8 @@
 
 #include "cli.h"
 
+#define DEFAULT_BOTS "heuristic"
+
 static void usage(FILE *out)
 {
     fprintf(
@@ -21,12 +23,17 @@ static void usage(FILE *out)
         "                 by 'barbu rules --list'\n"
         "  --seed S       the first game's seed (default 1)\n"
         "  --games N      how many games (default 1)\n"
-        "  --bots K       the players: one kind for all, or four (N,E,S,W), of: random,\n"
-        "                 heuristic (default heuristic)\n"
-        "  --json         one JSON line per game: seed, per-deal contract, declarer and\n"
-        "                 scores, and the totals (N E S W)\n"
-        "  --records DIR  also write each game's record to DIR/game-SEED.txt (DIR is\n"
-        "                 made if it is missing)\n");
+        "  --bots K       ");
+    char kinds[200], text[400];
+    snprintf(text, sizeof text,
+             "the players: one kind for all, or four (N,E,S,W), of: %s (default %s, "
+             "the same player as easy)",
+             cli_bot_kinds(kinds, sizeof kinds, ", ", ", "), DEFAULT_BOTS);
+    cli_print_wrapped(out, text, 17, 17);
+    fprintf(out, "  --json         one JSON line per game: seed, per-deal contract, declarer and\n"
+                 "                 scores, and the totals (N E S W)\n"
+                 "  --records DIR  also write each game's record to DIR/game-SEED.txt (DIR is\n"
+                 "                 made if it is missing)\n");
 }
 
 static int parse_bots(const char *arg, char kinds[4][16])
@@ -138,7 +145,7 @@ int cmd_selfplay(int argc, char **argv)
     uint64_t seed = 1;
     long games = 1;
     bool json = false;
-    char kinds[4][16] = {"heuristic", "heuristic", "heuristic", "heuristic"};
+    char kinds[4][16] = {DEFAULT_BOTS, DEFAULT_BOTS, DEFAULT_BOTS, DEFAULT_BOTS};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has_value = i + 1 < argc;
@@ -164,10 +171,9 @@ int cmd_selfplay(int argc, char **argv)
             }
         } else if (strcmp(a, "--bots") == 0 && has_value) {
             if (parse_bots(argv[++i], kinds) != 0) {
-                fprintf(stderr,
-                        "barbu selfplay: --bots takes one kind or four, of random, heuristic; "
-                        "not '%s'\n",
-                        argv[i]);
+                char names[200];
+                fprintf(stderr, "barbu selfplay: --bots takes one kind or four, of %s; not '%s'\n",
+                        cli_bot_kinds(names, sizeof names, ", ", ", "), argv[i]);
                 return 2;
             }
         } else if (strcmp(a, "--records") == 0 && has_value) {

@@ -69,12 +69,13 @@ first_of() {
 
 # ---------------------------------------------------------------- watching
 # Every preset, all at once (each in its own terminal): the game runs to
-# its end through the screen code and leaves, and the record replays.
+# its end through the screen code and leaves, and the record replays.  The
+# players are easy ones, which are quick (the default, medium, searches).
 presets=$("$barbu" rules --list | awk '{print $1}')
 [ -n "$presets" ] || bad "barbu rules --list names the presets"
 seed=11
 for p in $presets; do
-    start "watch-$p" 100 40 --watch --delay 0 --rules "$p" --seed "$seed" --record "$tmp/watch-$p.txt"
+    start "watch-$p" 100 40 --watch --bots easy --delay 0 --rules "$p" --seed "$seed" --record "$tmp/watch-$p.txt"
 done
 for p in $presets; do
     if ! finished "watch-$p" 100; then
@@ -96,7 +97,8 @@ for p in $presets; do
 done
 
 # q stops a watched game (the computer players wait for the answer), and
-# the record of the deals so far replays.
+# the record of the deals so far replays.  The players are the default
+# ones: medium.
 start quit 80 24 --watch --delay 100 --rules uk --seed 3 --record "$tmp/quit.txt"
 if shows quit "deal 1 of" 20; then
     T send-keys -t quit q
@@ -108,6 +110,9 @@ if finished quit 20 && [ "$(cat "$tmp/quit.rc")" = 0 ] && replays "$tmp/quit.txt
 else
     bad "q, y leaves a watched game with its record"
 fi
+[ "$(grep -c '^\[\(North\|East\|South\|West\) "medium"\]$' "$tmp/quit.txt")" = 4 ] &&
+    ok "the default computer players are medium ones" ||
+    bad "the default computer players are medium ones"
 
 # ----------------------------------------------------------- Chinese Poker
 # The human declares (sitting where the seed's first declarer sits), so
@@ -115,7 +120,7 @@ fi
 # Enter sets them and the showdown follows.
 seat=$(first_of "$tmp/watch-chinese.txt")
 [ -n "$seat" ] || seat=S
-start chinese 80 24 --rules chinese --seed "$seed" --seat "$seat" --delay 0 --record "$tmp/chinese.txt"
+start chinese 80 24 --rules chinese --seed "$seed" --seat "$seat" --bots easy --delay 0 --record "$tmp/chinese.txt"
 step=fail
 if shows chinese "Choose a contract" 20; then
     # Its number in the menu, whatever the order.
@@ -161,7 +166,7 @@ fi
 # offered, and declares Trumps in spades there.
 seat=$(first_of "$tmp/watch-king.txt")
 [ -n "$seat" ] || seat=S
-start king 80 24 --rules king --seed "$seed" --seat "$seat" --delay 0 --record "$tmp/king.txt"
+start king 80 24 --rules king --seed "$seed" --seat "$seat" --bots easy --delay 0 --record "$tmp/king.txt"
 step=fail
 if shows king "Choose a contract: your deal 1 of 5" 20 && grep -q "Trumps .* yours 2 of 2 left" "$tmp/screen"; then
     step=menu

@@ -26,6 +26,21 @@ expect_status 2 "an unknown command is a usage error" "$barbu" frobnicate
 expect_status 2 "an unknown option is a usage error" "$barbu" selfplay --frob
 expect_status 0 "barbu --version" "$barbu" --version
 
+# The kinds of computer player: the levels offered (easy, medium, hard), random
+# and heuristic (easy's old name); omniscient is no player for a game.
+expect_status 0 "barbu play --help" "$barbu" play --help
+grep -q "random, easy, medium, hard or" "$tmp/out" && grep -q "default medium" "$tmp/out" &&
+    ok "play --help lists the levels, medium the default" || bad "play --help lists the levels, medium the default"
+expect_status 2 "play --bots omniscient is a usage error" "$barbu" play --bots omniscient
+grep -q "(random, easy, medium, hard, heuristic)" "$tmp/err" && ok "the error lists the kinds" ||
+    { bad "the error lists the kinds"; cat "$tmp/err"; }
+expect_status 2 "selfplay --bots omniscient is a usage error" "$barbu" selfplay --bots omniscient
+grep -q "of random, easy, medium, hard, heuristic;" "$tmp/err" && ok "the error lists the kinds" ||
+    { bad "the error lists the kinds"; cat "$tmp/err"; }
+"$barbu" selfplay --seed 5 --bots easy --json >"$tmp/easy.json" &&
+    "$barbu" selfplay --seed 5 --bots heuristic --json | sed 's/"heuristic"/"easy"/g' | cmp -s - "$tmp/easy.json" &&
+    ok "easy and heuristic are the same player" || bad "easy and heuristic are the same player"
+
 # Rules files: a preset printed in full reads back to itself.
 "$barbu" rules uk >"$tmp/uk.rules" && "$barbu" rules "$tmp/uk.rules" >"$tmp/uk2.rules" &&
     cmp -s "$tmp/uk.rules" "$tmp/uk2.rules" && ok "barbu rules round-trips" || bad "barbu rules round-trips"
@@ -77,6 +92,13 @@ s1=$(sed 's/.*"signature":"\([0-9a-f]*\)".*/\1/' "$tmp/b1")
 s2=$(sed 's/.*"signature":"\([0-9a-f]*\)".*/\1/' "$tmp/b2")
 [ -n "$s1" ] && [ "$s1" = "$s2" ] && ok "bench signature is stable ($s1)" || bad "bench signature is stable"
 grep -q '"no-tricks":[0-9]' "$tmp/b1" && ok "bench measures No Tricks playouts" || bad "bench measures No Tricks playouts"
+# Bench of the solver and of the computer players' decision times.
+"$barbu" bench --solver --positions 5 --json >"$tmp/b3" && grep -q '"trumps":{"positions":5' "$tmp/b3" &&
+    ok "bench --solver times the solver by contract" || { bad "bench --solver times the solver by contract"; cat "$tmp/b3"; }
+"$barbu" bench --bots easy --games 1 --json >"$tmp/b4" &&
+    python3 -c "import json,sys; j=json.load(open(sys.argv[1])); p=j['phases']; sys.exit(not (j['bots']=='easy' and p['play']['decisions'] > 1000 and p['declare']['decisions'] == 28 and p['play']['ms_max'] >= p['play']['ms_p50']))" "$tmp/b4" &&
+    ok "bench --bots times every decision of a game by phase" || { bad "bench --bots times every decision of a game by phase"; cat "$tmp/b4"; }
+expect_status 2 "bench --bots with an unknown player is a usage error" "$barbu" bench --bots wizard
 
 # Play needs a terminal and says so.
 "$barbu" play --seed 1 </dev/null >"$tmp/out" 2>"$tmp/err"
