@@ -195,9 +195,11 @@ static void usage(FILE *out)
             "  k                   kibitz it: n e s w (that seat's hand) or a (every hand)\n"
             "  n                   a new table: the rules (every preset), a seed (empty for\n"
             "                      a fresh one), your seat, computer players in the empty\n"
-            "                      seats and their kind, who may kibitz, the computer\n"
-            "                      players' delay, the grace period of a lost player,\n"
-            "                      what then happens, and a house rules file\n"
+            "                      seats and their level (easy, medium - the default -,\n"
+            "                      hard or random; also that of any computer player\n"
+            "                      seated later), who may kibitz, the computer players'\n"
+            "                      delay, the grace period of a lost player, what then\n"
+            "                      happens, and a house rules file\n"
             "  r                   refresh the list (and reconnect when stopped)\n"
             "  /                   chat in the lobby (Enter sends, Esc cancels)\n"
             "  q                   quit\n"
@@ -374,6 +376,7 @@ static void client_init(cn *c)
     c->watch_seat = 2;
     c->form.seat = 2;
     c->form.bots = 1;
+    c->form.level = CN_LEVEL_MEDIUM;
     snprintf(c->form.delay, sizeof c->form.delay, "600");
     snprintf(c->form.grace, sizeof c->form.grace, "300");
     barbu_sheet_init(&c->sheet, NULL);

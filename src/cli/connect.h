@@ -105,6 +105,12 @@ typedef struct cn_table {
     long long received;  /* ms: when the table message came (away counts on) */
 } cn_table;
 
+/* The levels the create form offers, in the order it cycles through
+ * them (connect_msg.c), and the default: medium. */
+#define CN_N_LEVELS     4
+#define CN_LEVEL_MEDIUM 1
+extern const char *const CN_LEVELS[CN_N_LEVELS];
+
 /* The create form. */
 enum {
     CN_F_RULES,
@@ -127,7 +133,7 @@ typedef struct cn_form {
     char seed[24];   /* "" for a fresh one */
     int seat;        /* 0-3, or 4: do not sit */
     int bots;        /* 0: none, 1: the empty seats */
-    int level;       /* 0 heuristic, 1 random */
+    int level;       /* index in CN_LEVELS: easy, medium, hard, random */
     int kibitz;      /* 0 seat, 1 all, 2 none */
     char delay[8];   /* ms */
     char grace[8];   /* s */

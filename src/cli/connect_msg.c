@@ -781,7 +781,7 @@ void cn_send_tables(cn *c)
     send(c, msg_new(c, "tables"));
 }
 
-static const char *const LEVELS[] = {"heuristic", "random"};
+const char *const CN_LEVELS[CN_N_LEVELS] = {"easy", "medium", "hard", "random"};
 static const char *const KIBITZ[] = {"seat", "all", "none"};
 static const char *const TAKEOVER[] = {"vote", "bot"};
 
@@ -822,7 +822,7 @@ void cn_send_create(cn *c)
     }
     json_object_set_new(m, "kibitz", json_string(KIBITZ[f->kibitz]));
     json_object_set_new(m, "takeover", json_string(TAKEOVER[f->takeover]));
-    json_object_set_new(m, "level", json_string(LEVELS[f->level]));
+    json_object_set_new(m, "level", json_string(CN_LEVELS[f->level]));
     char *end;
     long delay = strtol(f->delay, &end, 10), grace = 0;
     if (f->delay[0] == '\0' || *end != '\0' || delay < 0 || delay > 5000) {

@@ -21,7 +21,6 @@
 #define KEY_ESC 27
 
 static const char *const SEAT_WORDS[] = {"North", "East", "South", "West"};
-static const char *const LEVELS[] = {"heuristic", "random"};
 static const char *const KIBITZ[] = {"seat", "all", "none"};
 static const char *const TAKEOVER[] = {"vote", "bot"};
 
@@ -185,7 +184,7 @@ static void draw_form(const cn *c)
     int y = (LINES - h) / 2 > 0 ? (LINES - h) / 2 : 0, x = (COLS - w) / 2 > 0 ? (COLS - w) / 2 : 0;
     scr_frame(y, x, h, w, "A new table");
     static const char *const LABEL[CN_F_COUNT] = {
-        "Rules",     "Seed",     "Your seat", "Computer players", "Their kind",
+        "Rules",     "Seed",     "Your seat", "Computer players", "Their level",
         "Kibitzers", "Delay ms", "Grace s",   "Takeover",         "House rules file",
         ""};
     for (int i = 0; i < CN_F_COUNT; i++) {
@@ -217,7 +216,12 @@ static void draw_form(const cn *c)
             snprintf(value, sizeof value, "%s", f->bots ? "in the empty seats" : "none");
             break;
         case CN_F_LEVEL:
-            snprintf(value, sizeof value, "%s", LEVELS[f->level]);
+            snprintf(value, sizeof value, "%s", CN_LEVELS[f->level]);
+            snprintf(note, sizeof note, "%s",
+                     f->level == 0   ? "rules of thumb"
+                     : f->level == 1 ? "searches, about 0.01 s a move"
+                     : f->level == 2 ? "searches ten times longer"
+                                     : "any legal card");
             break;
         case CN_F_KIBITZ:
             snprintf(value, sizeof value, "%s", KIBITZ[f->kibitz]);
@@ -842,7 +846,7 @@ static void form_key(cn *c, int key)
         break;
     case CN_F_LEVEL:
         if (step)
-            f->level = !f->level;
+            f->level = (f->level + CN_N_LEVELS + step) % CN_N_LEVELS;
         break;
     case CN_F_KIBITZ:
         if (step)

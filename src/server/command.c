@@ -106,7 +106,7 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
         srv_error(c, msg, "bad_rules", "%s", why);
         return;
     }
-    const char *level = msg->level[0] ? msg->level : "heuristic";
+    const char *level = msg->level[0] ? msg->level : SRV_DEFAULT_LEVEL;
     if (!level_ok(level)) {
         srv_error(c, msg, "bad_value", "no computer player of level '%s'", level);
         return;

@@ -44,6 +44,8 @@
 #define SRV_FLOOD_STRIKES 20 /* slowed this often within a minute: cut */
 #define SRV_SESSION_IDLE  3600
 #define SRV_CREATED_MAX   3 /* unfinished tables one session has created */
+/* The computer players' level of a table created without one. */
+#define SRV_DEFAULT_LEVEL "medium"
 #ifndef SRV_TABLE_IDLE
 #define SRV_TABLE_IDLE 600 /* an empty finished table leaves memory */
 #endif

@@ -900,7 +900,6 @@ static void msg_defaults(proto_msg *m)
     m->kibitz = PROTO_KIBITZ_SEAT;
     m->grace = 300;
     m->takeover = PROTO_TAKEOVER_VOTE;
-    snprintf(m->level, sizeof m->level, "heuristic");
     m->delay = 600;
     m->sit = -1;
     m->seat = -1;

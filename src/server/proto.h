@@ -77,7 +77,7 @@ typedef struct proto_msg {
     int grace;        /* seconds, default 300 */
     uint8_t takeover; /* PROTO_TAKEOVER_*, default VOTE */
     uint8_t bots;     /* a bit per seat */
-    char level[16];   /* bot kind, default "heuristic" */
+    char level[16];   /* bot kind, "" when not sent */
     int delay;        /* milliseconds, default 600 */
     int8_t sit;       /* seat, or -1 */
 

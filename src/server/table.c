@@ -27,6 +27,9 @@ srv_table *srv_table_new(srv_server *srv, int64_t id)
     t->grace = 300;
     t->takeover = PROTO_TAKEOVER_VOTE;
     t->delay = 600;
+    /* A new table sets its level (srv_cmd_create); a table restored from
+     * options without one dates from before the levels, when every
+     * computer player was the heuristic one (which is easy). */
     snprintf(t->level, sizeof t->level, "heuristic");
     t->listed_deal = -1;
     char key[24];

@@ -115,12 +115,25 @@ fi
     [ "$(stat -c %a "$tmp/state/barbu/token-127.0.0.1-$port-alice")" = 600 ] &&
     ok "the session's token is saved, mode 0600" || bad "the session's token is saved, mode 0600"
 
-# The form: uk, seed 12, South, computer players in the empty seats, delay 0.
+# The form: uk, seed 12, South, computer players in the empty seats, of
+# level easy (medium, the default, then Right through hard, random and
+# round to easy), delay 0.
 key alice n
 if shows alice "A new table" 5; then
+    grep -Eq "Their level .*medium .*searches" "$tmp/screen" &&
+        ok "the form offers medium computer players by default" ||
+        bad "the form offers medium computer players by default"
     key alice Down
     key alice 1 2
-    key alice Down Down Down Down Down
+    key alice Down Down Down
+    levels=
+    for _ in 1 2 3; do
+        key alice Right
+        levels="$levels $(sed -n 's/.*Their level .* \([a-z][a-z]*\) [>▸].*/\1/p' "$tmp/screen" | head -n 1)"
+    done
+    [ "$levels" = " hard random easy" ] && ok "the level cycles through hard, random and easy" ||
+        bad "the level cycles through hard, random and easy (saw:$levels)"
+    key alice Down Down
     key alice BSpace BSpace BSpace 0
     cp "$tmp/screen" "$tmp/form.screen"
     key alice Enter
@@ -136,6 +149,8 @@ grep -Eq "(10|[2-9JQKA])([SHDC]|♠|♥|♦|♣) +(10|[2-9JQKA])([SHDC]|♠|♥|
     ok "her hand shows" || bad "her hand shows"
 [ "$(grep -c "computer" "$tmp/screen")" -ge 3 ] && ok "the panel lists the three computer players" ||
     bad "the panel lists the three computer players"
+[ "$(grep -Ec "easy bot [NESW]" "$tmp/screen")" -ge 3 ] && ok "they are easy computer players" ||
+    bad "they are easy computer players"
 
 # -------------------------------------------------------------- the deals
 # Every turn of hers by keys: the first contract the menu offers (and the

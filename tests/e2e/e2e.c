@@ -13,7 +13,9 @@
  *            (four clients at uk-32; one client and three computer players
  *            at the Fife game), record for record
  *   hostile  malformed and hostile messages get the documented errors and
- *            change nothing; a flooding client is cut
+ *            change nothing; a flooding client is cut; omniscient is no
+ *            level, and the server answers while hard computer players
+ *            think
  *   leak     whole games of uk, fife, chinese and king, every message each
  *            seat and kibitzer received checked against what it may know
  *
@@ -95,7 +97,8 @@ static void four_players(game *g, int port, const char *prefix, const char *tag,
 }
 
 /* One client (NAME, labelled with tag added) at North of a new table of
- * rules and seed against three computer players with delay 0. */
+ * rules and seed against three easy computer players (quick, for whole
+ * games) with delay 0. */
 static e2e_client *bots_game(int port, const char *name, const char *tag, const char *rules,
                              const char *seed, int *table)
 {
@@ -104,8 +107,8 @@ static e2e_client *bots_game(int port, const char *name, const char *tag, const 
     e2e_client *c = e2e_client_new(label, port);
     e2e_hello(c, name);
     *table = e2e_create(c, rules,
-                        json_pack("{s:s, s:[s,s,s], s:i, s:s}", "seed", seed, "bots", "E", "S", "W",
-                                  "delay", 0, "sit", "N"));
+                        json_pack("{s:s, s:[s,s,s], s:s, s:i, s:s}", "seed", seed, "bots", "E", "S",
+                                  "W", "level", "easy", "delay", 0, "sit", "N"));
     c->group = e2e_new_group();
     c->autoplay = true;
     return c;
@@ -730,11 +733,13 @@ static bool stop_at_once(const e2e_client *mover, void *ctx)
 
 static void flood(e2e_server *srv)
 {
-    /* A steady player at its own table, against three computer players. */
+    /* A steady player at its own table, against three easy computer
+     * players (they answer at once: the latencies are the server's). */
     e2e_client *steady = e2e_client_new("steady", srv->port);
     e2e_hello(steady, "steady");
     e2e_create(steady, "uk",
-               json_pack("{s:[s,s,s], s:i, s:s}", "bots", "E", "S", "W", "delay", 0, "sit", "N"));
+               json_pack("{s:[s,s,s], s:s, s:i, s:s}", "bots", "E", "S", "W", "level", "easy",
+                         "delay", 0, "sit", "N"));
     steady->autoplay = true;
     steady->group = e2e_new_group();
     e2e_play(stop_at_once, NULL, 10000); /* until its first turn */
@@ -784,6 +789,128 @@ static void flood(e2e_server *srv)
           steady->n_latency, steady->max_latency_ms);
     e2e_client_free(f);
     e2e_client_free(steady);
+}
+
+/* The name of who sits at seat k (N E S W) in a table message, or NULL. */
+static const char *seat_name_in(const json_t *table_msg, int k)
+{
+    json_t *st = json_array_get(json_object_get(table_msg, "seats"), (size_t)k);
+    return json_string_value(json_object_get(st, "name"));
+}
+
+/* The levels of computer player: omniscient, the reference player that sees
+ * every card, is never seated; a table created without a level has medium
+ * ones, and a `bot` call without one gets the table's; hard computer
+ * players think on the worker threads while the server answers at once. */
+static void levels(e2e_server *srv)
+{
+    refused(lob(),
+            "{\"type\":\"create\",\"rules\":\"uk\",\"bots\":[\"E\",\"S\",\"W\"],"
+            "\"level\":\"omniscient\"}",
+            "bad_value", "levels: a create with level omniscient");
+    refused(lob(), "{\"type\":\"create\",\"rules\":\"uk\",\"level\":\"wizard\"}", "bad_value",
+            "levels: a create with an unknown level");
+
+    e2e_client *h = e2e_client_new("hardy", srv->port);
+    e2e_hello(h, "hardy");
+    /* No level: medium. */
+    e2e_create(h, "uk", json_pack("{s:[s], s:s}", "bots", "E", "sit", "N"));
+    json_t *t = e2e_expect(h, "table", 5000);
+    const char *level = json_string_value(json_object_get(t, "level"));
+    const char *east = seat_name_in(t, 1);
+    CHECK(level && strcmp(level, "medium") == 0 && east && strcmp(east, "medium bot E") == 0,
+          "levels: a table created without a level has medium computer players (level %s, "
+          "East %s)",
+          level ? level : "absent", east ? east : "absent");
+    json_decref(t);
+    e2e_send(h, json_pack("{s:s}", "type", "leave"));
+    json_decref(e2e_expect(h, "lobby", 5000));
+
+    /* Hard computer players East and South; West is called for below. */
+    int table = e2e_create(h, "uk",
+                           json_pack("{s:s, s:[s,s], s:s, s:i, s:s}", "seed", "4711", "bots", "E",
+                                     "S", "level", "hard", "delay", 0, "sit", "N"));
+    t = e2e_expect(h, "table", 5000);
+    level = json_string_value(json_object_get(t, "level"));
+    CHECK(level && strcmp(level, "hard") == 0, "levels: a table of hard computer players (%s)",
+          level ? level : "absent");
+    json_decref(t);
+    h->table = table;
+    refused(h, "{\"type\":\"bot\",\"seat\":\"W\",\"level\":\"omniscient\"}", "bad_value",
+            "levels: a bot call with level omniscient");
+    e2e_send(h, json_pack("{s:s, s:s}", "type", "bot", "seat", "W"));
+    t = e2e_expect(h, "table", 5000);
+    const char *west = t ? seat_name_in(t, 3) : NULL;
+    CHECK(west && strcmp(west, "hard bot W") == 0,
+          "levels: a bot call without a level gets the table's (West %s)", west ? west : "absent");
+    json_decref(t);
+
+    /* The game runs: North acts by the fixed rule; while a hard computer
+     * player is to move, North chats and times the answer. */
+    int bot_cards = 0, probes = 0, during = 0;
+    long max_rtt = 0, think_max = 0, think_sum = 0, think_n = 0;
+    long t0 = e2e_now_ms(), since = t0, last_probe = 0;
+    const char *bot_to_move = NULL;
+    while (e2e_now_ms() - t0 < 90000 && (bot_cards < 6 || during < 3) && !e2e_game_over(h)) {
+        e2e_pump(10);
+        json_t *v;
+        while ((v = e2e_expect(h, "view", 0)) != NULL) {
+            json_t *last = json_object_get(v, "last");
+            const char *type = json_string_value(json_object_get(last, "type"));
+            const char *seat = json_string_value(json_object_get(last, "seat"));
+            if (type && seat && strcmp(seat, "N") != 0) {
+                bot_cards += strcmp(type, "play") == 0;
+                long think = e2e_now_ms() - since;
+                think_max = think > think_max ? think : think_max;
+                think_sum += think;
+                think_n++;
+            }
+            since = e2e_now_ms();
+            json_decref(v);
+        }
+        if (e2e_game_over(h))
+            break;
+        const char *tm = e2e_view_str(h->view, "to_move");
+        bot_to_move = tm && strcmp(tm, "N") != 0 ? tm : NULL;
+        if (e2e_to_move(h) && h->at > h->acted_at) {
+            e2e_act(h);
+        } else if (bot_to_move && e2e_now_ms() - last_probe >= 150) {
+            char text[40];
+            snprintf(text, sizeof text, "probe %d", ++probes);
+            long at = h->at;
+            e2e_send(h, json_pack("{s:s, s:s}", "type", "chat", "text", text));
+            long sent = e2e_now_ms();
+            json_t *c = e2e_expect(h, "chat", 3000);
+            long rtt = e2e_now_ms() - sent;
+            last_probe = e2e_now_ms();
+            const char *got = json_string_value(json_object_get(c, "text"));
+            bool back = got && strcmp(got, text) == 0;
+            if (!back)
+                CHECK(false, "levels: chat '%s' comes back (got %s)", text, got ? got : "nothing");
+            json_decref(c);
+            if (!back)
+                break;
+            max_rtt = rtt > max_rtt ? rtt : max_rtt;
+            /* Answered before the computer player's move came. */
+            during += h->at == at && e2e_peek(h, "view") == NULL;
+        }
+    }
+    e2e_note("levels: %d cards played by the hard computer players in %ld ms; a move took up to "
+             "%ld ms (mean %.0f over %ld)",
+             bot_cards, e2e_now_ms() - t0, think_max, think_n ? (double)think_sum / think_n : 0.0,
+             think_n);
+    CHECK(bot_cards >= 6, "levels: the hard computer players play (%d cards)", bot_cards);
+    CHECK(during >= 3,
+          "levels: a chat is answered while a hard computer player thinks (%d of %d chats "
+          "before its move)",
+          during, probes);
+    CHECK(max_rtt < 250, "levels: meanwhile every chat came back within 250 ms (at most %ld ms)",
+          max_rtt);
+    /* North leaves: the game waits for a substitute, and the hard players
+     * stop thinking. */
+    e2e_send(h, json_pack("{s:s}", "type", "leave"));
+    json_decref(e2e_expect(h, "lobby", 5000));
+    e2e_client_free(h);
 }
 
 static void scenario_hostile(void)
@@ -1171,6 +1298,7 @@ static void scenario_hostile(void)
     flood(&srv);
     quiet_start();
     still_fine(l, "after the flood", total_views());
+    levels(&srv);
     CHECK(e2e_server_stop(&srv) == 0, "the server exits 0 on SIGTERM");
 }
 

@@ -135,7 +135,7 @@ static void test_simple_messages(void **unused)
     decode_ok("{\"type\":\"bot\",\"seat\":\"S\"}");
     assert_int_equal(msg.type, PROTO_BOT);
     assert_int_equal(msg.seat, S);
-    assert_string_equal(msg.level, "heuristic");
+    assert_string_equal(msg.level, ""); /* not sent: the table's level */
     decode_ok("{\"type\":\"bot\",\"seat\":\"S\",\"level\":\"random\"}");
     assert_string_equal(msg.level, "random");
     refused("{\"type\":\"bot\",\"seat\":\"S\",\"level\":\"Random\"}", "bad_value");
@@ -164,7 +164,7 @@ static void test_create(void **unused)
     assert_int_equal(msg.grace, 300);
     assert_int_equal(msg.takeover, PROTO_TAKEOVER_VOTE);
     assert_int_equal(msg.bots, 0);
-    assert_string_equal(msg.level, "heuristic");
+    assert_string_equal(msg.level, ""); /* not sent: the server's default, medium */
     assert_int_equal(msg.delay, 600);
     assert_int_equal(msg.sit, -1);
     assert_int_equal(msg.seat, -1);

@@ -361,7 +361,10 @@ export interface CreateOptions {
   grace?: number;
   takeover?: 'vote' | 'bot';
   bots?: Seat[];
-  level?: 'heuristic' | 'random';
+  /** The computer players' kind.  'heuristic' is 'easy' under its old
+   * name, kept for tables made before the levels; the server default is
+   * 'medium'. */
+  level?: 'easy' | 'medium' | 'hard' | 'random' | 'heuristic';
   delay?: number;
   sit?: Seat;
 }

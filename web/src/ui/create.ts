@@ -92,10 +92,12 @@ export class CreateView {
     this.level = select(
       'create-level',
       [
-        ['heuristic', 'Heuristic (plays sensibly)'],
+        ['easy', 'Easy (rules of thumb)'],
+        ['medium', 'Medium (searches, about a hundredth of a second)'],
+        ['hard', 'Hard (searches ten times longer)'],
         ['random', 'Random (any legal card)'],
       ],
-      'heuristic',
+      'medium',
     );
     this.delay = h('input', {
       id: 'create-delay',
@@ -294,10 +296,10 @@ export class CreateView {
     const sit = this.sit.value as Seat;
     o.sit = sit;
     const bots = SEATS.filter((s) => s !== sit && this.bots.get(s)?.checked);
-    if (bots.length > 0) {
-      o.bots = bots;
-      o.level = this.level.value as CreateOptions['level'];
-    }
+    if (bots.length > 0) o.bots = bots;
+    // The table's level: its computer players now, and any that take a
+    // seat later (a takeover, or a player's call for one).
+    o.level = this.level.value as CreateOptions['level'];
     const delay = Number(this.delay.value);
     if (this.delay.value.trim() === '' || !Number.isInteger(delay) || delay < 0 || delay > 5000) {
       this.fail("The computer players' wait is a whole number of milliseconds from 0 to 5000.", this.delay);

@@ -25,7 +25,7 @@ function dealWords(t: TableSummary): string {
   return `Deal ${Math.min(t.deal + 1, t.deals)} of ${t.deals}`;
 }
 
-/** A computer player's name is its level and its seat ("heuristic bot E"):
+/** A computer player's name is its level and its seat ("medium bot E"):
  * in its seat's column, the level says it. */
 function botWord(name: string): string {
   const m = /^(.+) bot [NESW]$/.exec(name);

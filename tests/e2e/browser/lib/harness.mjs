@@ -418,7 +418,7 @@ export class Person {
   }
 
   /** The lobby's form: a new table with computer players, sitting at `sit`. */
-  async createTable(sc, { rules, seed, kibitz = 'seat', bots = ['E', 'S', 'W'], level = 'heuristic', delay = 50, sit = 'N' }) {
+  async createTable(sc, { rules, seed, kibitz = 'seat', bots = ['E', 'S', 'W'], level = 'easy', delay = 50, sit = 'N' }) {
     await this.click('#new-table');
     await this.visible('form#create', 'the new-table form (form#create)');
     const page = this.page;

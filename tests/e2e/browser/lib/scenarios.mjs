@@ -29,21 +29,23 @@ const CLASSIC = ['trumps', 'domino', 'no-king', 'no-queens', 'no-hearts', 'no-la
 // ------------------------------------------------------------ pieces
 
 /** Server up, ann's page loaded (measured), ann joined and at a new table. */
-async function begin(sc, { rules, seed, delay = 50, kibitz = 'seat' }) {
+async function begin(sc, { rules, seed, delay = 50, kibitz = 'seat', level = 'easy' }) {
   await sc.start();
   const ann = await sc.person('ann');
   await ann.open(true);
   await sc.shot(ann, 'login', { focus: 'form#login' });
   await ann.login(`ann-${sc.name}`.slice(0, 20));
   await sc.shot(ann, 'lobby', { focus: '#lobby' });
-  const s = await ann.createTable(sc, { rules, seed, kibitz, delay, sit: 'N' });
-  sc.log(`table created: phase ${s.phase}, at ${s.at}, to move ${s.toMove}`);
-  await checkSeats(ann, 'N');
+  const s = await ann.createTable(sc, { rules, seed, kibitz, delay, level, sit: 'N' });
+  sc.log(`table created (${level} computer players): phase ${s.phase}, at ${s.at}, to move ${s.toMove}`);
+  await checkSeats(ann, 'N', level);
   return ann;
 }
 
-/** The four seats around the table, the person's own at the bottom. */
-async function checkSeats(p, bottom) {
+/** The four seats around the table, the person's own at the bottom; with
+ * `level`, the other three are computer players of that level (a computer
+ * player's name is its level and its seat, "medium bot E"). */
+async function checkSeats(p, bottom, level = null) {
   const seats = await p.page.locator('.seat[data-seat]').evaluateAll((es) =>
     es.map((e) => ({ seat: e.getAttribute('data-seat'), place: e.getAttribute('data-place'), name: e.querySelector('.seat-name')?.textContent.trim() ?? null })),
   );
@@ -51,6 +53,14 @@ async function checkSeats(p, bottom) {
   const b = seats.find((x) => x.seat === bottom);
   check(b.place === 'bottom', `${p.name}: the seat at the bottom should be ${bottom}`, { expected: `.seat[data-seat=${bottom}][data-place=bottom]`, actual: seats, page: p });
   check(seats.every((x) => x.name), `${p.name}: every seat should have a .seat-name`, { actual: seats, page: p });
+  if (level) {
+    const bots = seats.filter((x) => x.seat !== bottom);
+    check(
+      bots.every((x) => x.name === `${level} bot ${x.seat}`),
+      `${p.name}: the other seats should hold ${level} computer players ("${level} bot E")`,
+      { expected: bots.map((x) => `${level} bot ${x.seat}`), actual: seats, page: p },
+    );
+  }
 }
 
 /** The totals the table shows (N E S W), through the hooks the page offers. */
@@ -461,8 +471,8 @@ async function scheduleUsed(p, seat) {
   }, { N: 'North', E: 'East', S: 'South', W: 'West' }[seat]);
 }
 
-async function fewDeals(sc, { rules, order, deals, everyDeal = false }) {
-  const ann = await begin(sc, { rules, seed: SEEDS[rules], delay: 40 });
+async function fewDeals(sc, { rules, order, deals, everyDeal = false, level = 'easy' }) {
+  const ann = await begin(sc, { rules, seed: SEEDS[rules], delay: 40, level });
   const agent = new Agent(sc, ann, {
     seed: 3,
     chooseContract: (a, keys) => order.find((k) => keys.includes(k)) ?? keys[0],
@@ -500,7 +510,9 @@ async function fewDeals(sc, { rules, order, deals, everyDeal = false }) {
 }
 
 const king = (sc) => fewDeals(sc, { rules: 'king', order: ['no-king', 'trumps', 'no-girls', 'no-boys'], deals: 5, everyDeal: true });
-const ravage = (sc) => fewDeals(sc, { rules: 'ravage', order: ['ravage', 'trumps', 'domino', 'no-queens'], deals: 3 });
+// Ravage City against the medium computer players (the expert, searching):
+// the others are quick enough to play against.
+const ravage = (sc) => fewDeals(sc, { rules: 'ravage', order: ['ravage', 'trumps', 'domino', 'no-queens'], deals: 3, level: 'medium' });
 
 export const SCENARIOS = { classic, fife, chinese, king, ravage };
 export const ALIASES = { uk: 'classic' };
