@@ -141,13 +141,13 @@ static void policy_step(const bb_level *level, const bb_policy *pol, barbu_state
  * counted, not by the clock, so that a decision does not depend on how busy
  * the machine is.
  */
-#define RULES_COST       20   /* a play by the rules of thumb */
-#define RAVAGE_COST      60   /* the same at Ravage City, which weighs exposures */
-#define DECIDE_COST      100  /* a double, a Pass-on or a cut by the heuristic */
-#define ARRANGE_COST     8000 /* Chinese Poker rows by the heuristic (0.4 ms) */
-#define LAYOUT_COST      3    /* a play at a layout */
-#define LAYOUT_RULE_COST 12   /* a play at Domino by the heuristic's rule */
-#define DRAW_COST        100  /* a deal drawn and weighed (about 5 us) */
+#define RULES_COST       20    /* a play by the rules of thumb */
+#define RAVAGE_COST      110   /* the same at Ravage City, which weighs exposures */
+#define DECIDE_COST      100   /* a double, a Pass-on or a cut by the heuristic */
+#define ARRANGE_COST     24000 /* Chinese Poker rows by the heuristic (about 1 ms) */
+#define LAYOUT_COST      3     /* a play at a layout */
+#define LAYOUT_RULE_COST 12    /* a play at Domino by the heuristic's rule */
+#define DRAW_COST        100   /* a deal drawn and weighed (about 5 us) */
 
 /*
  * Plays a truncated state to the end of its deal: the heuristic player's
