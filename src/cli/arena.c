@@ -26,6 +26,8 @@
  *       "doubling_gain": {"mean": 1.5, "ci95": 0.6, "deal_sets": 100},
  *       "regret": {"declarations": 50, "deal_sets": 50,       (--regret)
  *                  "mean": 3.2, "ci95": 1.1},
+ *       "versus": [{"player": "random", "mean": 18.2, "ci95": 2.4,
+ *                   "deal_sets": 100}, ...],  (my points less each other's)
  *       "decisions": 5200, "ms_mean": 0.02, "ms_median": 0.01,
  *       "ms_max": 0.3}, ...],
  *    "wall_seconds": 1.9}
@@ -95,8 +97,10 @@ static void usage(FILE *out)
             "and each player then doubles and plays for itself.  Reported per player, with\n"
             "95%% confidence intervals over deal sets: points per deal against the table\n"
             "mean, overall and by contract; the doubling gain (settled score less raw\n"
-            "score); with --regret the declaration regret; and the time per decision\n"
-            "(measured on the wall clock: use --jobs 1 and taskset for per-core times).\n",
+            "score); with --regret the declaration regret; with three or four players,\n"
+            "each player's points less each other's on the same deal sets; and the time\n"
+            "per decision (measured on the wall clock: use --jobs 1 and taskset for\n"
+            "per-core times).\n",
             DEFAULT_DEAL_SETS, DEFAULT_SEED);
 }
 
@@ -515,6 +519,7 @@ static double stat_mean(const stat *st)
 
 typedef struct player_stats {
     stat points, doubling, regret;
+    stat versus[4]; /* [q]: my points less player q's, on the deal sets we both played */
     long declarations;
     stat contract[N_MASKS];
     long contract_plays[N_MASKS];
@@ -527,6 +532,8 @@ typedef struct player_stats {
 /* Adds one deal set to the statistics of every player. */
 static void add_set(const arena *ar, const set_result *sr, player_stats *ps)
 {
+    double mine[4];
+    bool played[4] = {false};
     for (int p = 0; p < ar->n_players; p++) {
         double points = 0, doubling = 0, regret = 0;
         int seats = 0, regrets = 0;
@@ -559,6 +566,8 @@ static void add_set(const arena *ar, const set_result *sr, player_stats *ps)
         if (seats == 0)
             continue;
         stat_add(&ps[p].points, points / seats);
+        mine[p] = points / seats;
+        played[p] = true;
         stat_add(&ps[p].doubling, doubling / seats);
         if (regrets > 0) {
             stat_add(&ps[p].regret, regret / regrets);
@@ -586,6 +595,13 @@ static void add_set(const arena *ar, const set_result *sr, player_stats *ps)
             stat_add(&ps[p].contract[masks[j]], sum / n);
         }
     }
+    /* Head to head: the difference of two players' points on one deal set,
+     * whose interval is narrower than the two means' side by side, the
+     * same cards' luck being in both. */
+    for (int p = 0; p < ar->n_players; p++)
+        for (int q = 0; q < ar->n_players; q++)
+            if (p != q && played[p] && played[q])
+                stat_add(&ps[p].versus[q], mine[p] - mine[q]);
 }
 
 static double median_ms(const player_stats *ps)
@@ -722,6 +738,17 @@ static void print_json(const arena *ar, const char *rules_arg, const player_stat
             json_stat(out, &s->regret);
             fprintf(out, "}");
         }
+        fprintf(out, ",\"versus\":[");
+        first = true;
+        for (int q = 0; q < ar->n_players; q++) {
+            if (q == p)
+                continue;
+            fprintf(out, "%s{\"player\":\"%s\",", first ? "" : ",", ar->player[q]);
+            json_stat(out, &s->versus[q]);
+            fprintf(out, ",\"deal_sets\":%ld}", s->versus[q].n);
+            first = false;
+        }
+        fprintf(out, "]");
         fprintf(out, ",\"decisions\":%ld,\"ms_mean\":", s->decisions);
         json_number(out, s->decisions ? s->sum_ms / (double)s->decisions : NAN);
         fprintf(out, ",\"ms_median\":");
@@ -800,6 +827,16 @@ static void print_text(const arena *ar, const char *rules_arg, const player_stat
             snprintf(count, sizeof count, "%ld (%ld declaration%s)", s->regret.n, s->declarations,
                      s->declarations == 1 ? "" : "s");
             print_row(width, "declaration regret", &s->regret, false, count);
+        }
+        /* With two players one is the other's mirror; with more, each
+         * pair's difference. */
+        for (int q = 0; q < ar->n_players && ar->n_players > 2; q++) {
+            if (q == p)
+                continue;
+            char label[80];
+            snprintf(label, sizeof label, "less %s", ar->player[q]);
+            snprintf(count, sizeof count, "%ld", s->versus[q].n);
+            print_row(width, label, &s->versus[q], true, count);
         }
         if (s->decisions > 0)
             printf("  %ld decisions: %.3g ms mean, %.3g ms median, %.3g ms max\n", s->decisions,

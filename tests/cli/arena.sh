@@ -95,6 +95,10 @@ expect_status 2 "a bad setting is a usage error" "$barbu" arena medium:budget=0 
 expect_status 0 "four players" "$barbu" arena --deal-sets 6 --json heuristic random random easy
 check "four distinct rotations, three players" "$tmp/out" \
     "j['plays'] == 24 and [p['player'] for p in j['players']] == ['heuristic', 'random', 'easy'] and j['players'][1]['seats'] == 2"
+check "each pair's difference is reported, antisymmetric and the difference of the means" "$tmp/out" \
+    "all(len(p['versus']) == 2 and all(v['deal_sets'] == 6 for v in p['versus']) for p in j['players']) and abs(j['players'][0]['versus'][0]['mean'] + j['players'][1]['versus'][0]['mean']) < 1e-3 and abs(j['players'][0]['versus'][0]['mean'] - (j['players'][0]['points']['mean'] - j['players'][1]['points']['mean'])) < 1e-3"
+expect_status 0 "four players, the table" "$barbu" arena --deal-sets 6 heuristic random random easy
+grep -q "less random" "$tmp/out" && grep -q "less heuristic" "$tmp/out" && ok "the table has the head-to-head lines" || { bad "the table has the head-to-head lines"; cat "$tmp/out"; }
 
 # Declaration regret: a replay per alternative declaration.
 expect_status 0 "--regret" "$barbu" arena --deal-sets 8 --regret --json heuristic random
