@@ -755,6 +755,7 @@ static void flood(e2e_server *srv)
         wsc_send_text(f->ws, msg, strlen(msg));
     long cut_at = -1;
     int answers = 0, answers_1s = -1;
+    long seen_1s = 0; /* when answers_1s was counted: a busy machine may be late */
     while (e2e_now_ms() - t0 < 30000) {
         /* the steady player keeps playing */
         if (e2e_to_move(steady) && steady->at > steady->acted_at && !e2e_game_over(steady))
@@ -765,22 +766,28 @@ static void flood(e2e_server *srv)
             answers++;
             json_decref(l);
         }
-        if (answers_1s < 0 && e2e_now_ms() - t0 >= 1000)
+        if (answers_1s < 0 && e2e_now_ms() - t0 >= 1000) {
             answers_1s = answers;
+            seen_1s = e2e_now_ms() - t0;
+        }
         if (f->bye[0] && cut_at < 0)
             cut_at = e2e_now_ms() - t0;
         if (f->closed)
             break;
     }
-    e2e_note("flood: 1000 messages sent; %d answered in the first second, %d in all; bye \"%s\" "
+    e2e_note("flood: 1000 messages sent; %d answered in the first %ld ms, %d in all; bye \"%s\" "
              "after %ld ms; %s",
-             answers_1s, answers, f->bye, cut_at, f->closed ? "closed" : "still open");
+             answers_1s, seen_1s, answers, f->bye, cut_at, f->closed ? "closed" : "still open");
     e2e_note("flood: the steady player's act-to-view latency: %ld acts, max %ld ms",
              steady->n_latency, steady->max_latency_ms);
-    CHECK(answers_1s >= 0 && answers_1s <= 45,
-          "flood: the flooder is slowed (%d answers in the first second; 10 a second, bursts "
-          "of 30)",
-          answers_1s);
+    /* A burst of 30 and 10 a second: by the time the answers were counted
+     * (a second, or later when this client was kept waiting), no more than
+     * that allows, with a little slack for the clocks. */
+    long allowed = 30 + 10 * seen_1s / 1000 + 5;
+    CHECK(answers_1s >= 0 && answers_1s <= allowed,
+          "flood: the flooder is slowed (%d answers in the first %ld ms, at most %ld; 10 a "
+          "second, bursts of 30)",
+          answers_1s, seen_1s, allowed);
     CHECK(strcmp(f->bye, "flood") == 0, "flood: the flooder gets bye \"flood\" (got \"%s\")",
           f->bye);
     CHECK(f->closed, "flood: and its connection is closed");
