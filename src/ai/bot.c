@@ -247,17 +247,23 @@ static int random_arrange(barbu_rng *rng, const barbu_view *view, barbu_action *
     return barbu_view_legal(view, out, 1) > 0 ? 0 : BARBU_EPHASE;
 }
 
+int bb_legal_actions(const barbu_view *view, barbu_action legal[BARBU_MAX_ACTIONS])
+{
+    int n = barbu_view_legal(view, legal, BARBU_MAX_ACTIONS);
+    if (n <= 0)
+        return BARBU_EPHASE;
+    return n > BARBU_MAX_ACTIONS ? BARBU_MAX_ACTIONS : n;
+}
+
 /* Uniformly among the legal actions. */
 int bb_random_choose(barbu_rng *rng, const barbu_view *view, barbu_action *out)
 {
     if (view->t.phase == BARBU_PHASE_ARRANGE)
         return random_arrange(rng, view, out);
     barbu_action legal[BARBU_MAX_ACTIONS];
-    int n = barbu_view_legal(view, legal, BARBU_MAX_ACTIONS);
-    if (n <= 0)
-        return BARBU_EPHASE;
-    if (n > BARBU_MAX_ACTIONS)
-        n = BARBU_MAX_ACTIONS;
+    int n = bb_legal_actions(view, legal);
+    if (n < 0)
+        return n;
     *out = legal[barbu_rng_below(rng, (uint32_t)n)];
     return 0;
 }

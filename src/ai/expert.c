@@ -30,51 +30,33 @@
 /*
  * The levels.  A budget counts the work of the play-outs in plays of the
  * fast policy (see rollout); solving begins when the hand to move has
- * solve_from cards or fewer.  The figures were chosen with barbu arena
+ * solve_from cards or fewer.  Medium and hard differ in their budget and
+ * their deal limits; the rest they share.  The figures were chosen with barbu arena
  * (docs/internals.md).
  */
+#define EXPERT_SHARED                                                                              \
+    .solve_from = 2, .rules_until = 0, .bid_margin = 5, .declare_margin = 5, .layouts = 1,         \
+    .layout_noise = 100, .model = 1, .model_noise = 350, .ismcts = 0, .owed_push = 0,              \
+    .decl_temp = 10, .bid_noise = 0, .resample = 4, .fife_calls = 1
+
+/* clang-format off */
 const bb_level BB_MEDIUM = {
+    EXPERT_SHARED,
     .budget = 1200000,
     .min_deals = 16,
     .max_deals = 480,
-    .solve_from = 2,
-    .rules_until = 0,
-    .noise = 0,
-    .bid_margin = 5,
-    .declare_margin = 5,
-    .layouts = 1,
     .layout_deals = 480,
-    .layout_noise = 100,
-    .model = 1,
-    .model_noise = 350,
-    .ismcts = 0,
-    .owed_push = 0,
-    .decl_temp = 10,
-    .bid_noise = 0,
-    .resample = 4,
-    .fife_calls = 1,
+    .noise = 0,
 };
 const bb_level BB_HARD = {
+    EXPERT_SHARED,
     .budget = 12000000,
     .min_deals = 48,
     .max_deals = 4800,
-    .solve_from = 2,
-    .rules_until = 0,
-    .noise = 0,
-    .bid_margin = 5,
-    .declare_margin = 5,
-    .layouts = 1,
     .layout_deals = 4800,
-    .layout_noise = 100,
-    .model = 1,
-    .model_noise = 350,
-    .ismcts = 0,
-    .owed_push = 0,
-    .decl_temp = 10,
-    .bid_noise = 0,
-    .resample = 4,
-    .fife_calls = 1,
+    .noise = 0,
 };
+/* clang-format on */
 
 #define MAX_CAND 48
 
@@ -734,6 +716,33 @@ static int choose_play(search *x, int threads, const barbu_action *legal, int n)
 
 /* ------------------------------------------------------------ declaring */
 
+/*
+ * Plays the candidates out on sampled deals and returns the one with the
+ * best mean plus its bonus; the candidate keep (the heuristic's own choice,
+ * or -1 for none) stands unless another beats it by the level's
+ * declare_margin, a share of a contract's mean points, so that the noise of
+ * the play-outs does not move it.  -1 if memory runs out.
+ */
+static int choose_over(search *x, int threads, const double *bonus, int keep)
+{
+    x->mode = EVAL_ROLLOUT;
+    size_search(x);
+    if (!alloc_search(x))
+        return -1;
+    run(x, threads);
+    double mean[MAX_CAND];
+    int best = best_candidate(x, bonus, mean);
+    free_search(x);
+    const barbu_rules *rules = x->view->rules;
+    double spread = 0.0;
+    for (int c = 0; c < rules->n_contracts; c++)
+        spread += abs(barbu_contract_total(rules, c));
+    spread /= rules->n_contracts;
+    if (keep >= 0 && mean[best] - mean[keep] < x->level->declare_margin / 100.0 * spread)
+        return keep;
+    return best;
+}
+
 /* A declaration's variants (trump suit, start rank): the two the hand
  * estimates best are searched. */
 #define DECLARE_VARIANTS 2
@@ -784,21 +793,7 @@ static int choose_declare(search *x, int threads, const barbu_action *legal, int
         return -1;
     if (x->nc == 1)
         return 0;
-    x->mode = EVAL_ROLLOUT;
-    size_search(x);
-    if (!alloc_search(x))
-        return -1;
-    run(x, threads);
-    double mean[MAX_CAND];
-    int best = best_candidate(x, bonus, mean);
-    free_search(x);
-    double spread = 0.0;
-    for (int c = 0; c < rules->n_contracts; c++)
-        spread += abs(barbu_contract_total(rules, c));
-    spread /= rules->n_contracts;
-    if (hc >= 0 && mean[best] - mean[hc] < x->level->declare_margin / 100.0 * spread)
-        return hc;
-    return best;
+    return choose_over(x, threads, bonus, hc);
 }
 
 /*
@@ -842,22 +837,7 @@ static int choose_fife_calls(search *x, int threads, const barbu_action *legal, 
     }
     if (x->nc == 1)
         return 0;
-    x->mode = EVAL_ROLLOUT;
-    size_search(x);
-    if (!alloc_search(x))
-        return -1;
-    run(x, threads);
-    double mean[MAX_CAND];
-    int best = best_candidate(x, bonus, mean);
-    free_search(x);
-    const barbu_rules *rules = x->view->rules;
-    double spread = 0.0;
-    for (int c = 0; c < rules->n_contracts; c++)
-        spread += abs(barbu_contract_total(rules, c));
-    spread /= rules->n_contracts;
-    if (mean[best] - mean[0] < x->level->declare_margin / 100.0 * spread)
-        return 0;
-    return best;
+    return choose_over(x, threads, bonus, 0);
 }
 
 /* ------------------------------------------------------------ doubling */
@@ -960,10 +940,8 @@ int bb_expert_choose(const bb_level *level, int threads, barbu_rng *rng, const b
     if (view->t.phase == BARBU_PHASE_ARRANGE)
         return bb_heuristic_choose(rng, view, out);
     barbu_action legal[BARBU_MAX_ACTIONS];
-    int n = barbu_view_legal(view, legal, BARBU_MAX_ACTIONS);
-    if (n <= 0)
-        return BARBU_EPHASE;
-    if (n > BARBU_MAX_ACTIONS)
-        n = BARBU_MAX_ACTIONS;
+    int n = bb_legal_actions(view, legal);
+    if (n < 0)
+        return n;
     return bb_expert_choose_from(level, threads, rng, view, truth, legal, n, out);
 }

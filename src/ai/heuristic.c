@@ -157,10 +157,8 @@ int bb_heuristic_choose(barbu_rng *rng, const barbu_view *view, barbu_action *ou
     if (view->t.phase == BARBU_PHASE_ARRANGE)
         return choose_arrange(rng, view, out);
     barbu_action legal[BARBU_MAX_ACTIONS];
-    int n = barbu_view_legal(view, legal, BARBU_MAX_ACTIONS);
-    if (n <= 0)
-        return BARBU_EPHASE;
-    if (n > BARBU_MAX_ACTIONS)
-        n = BARBU_MAX_ACTIONS;
+    int n = bb_legal_actions(view, legal);
+    if (n < 0)
+        return n;
     return bb_heuristic_choose_from(rng, view, legal, n, out);
 }

@@ -9,6 +9,10 @@
 /* Each kind of bot is one choose function over a view. */
 typedef int (*bb_choose_fn)(barbu_rng *rng, const barbu_view *view, barbu_action *out);
 
+/* The view's legal actions, into room for BARBU_MAX_ACTIONS: how many, or
+ * BARBU_EPHASE if the seat has none to take. */
+int bb_legal_actions(const barbu_view *view, barbu_action legal[BARBU_MAX_ACTIONS]);
+
 int bb_random_choose(barbu_rng *rng, const barbu_view *view, barbu_action *out);
 int bb_heuristic_choose(barbu_rng *rng, const barbu_view *view, barbu_action *out);
 /* The heuristic's choice among some of the legal actions (not rows). */
