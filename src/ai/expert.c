@@ -30,9 +30,10 @@
 /*
  * The levels.  A budget counts the work of the play-outs in plays of the
  * fast policy (see rollout); solving begins when the hand to move has
- * solve_from cards or fewer.  Medium and hard differ in their budget and
- * their deal limits; the rest they share.  The figures were chosen with barbu arena
- * (docs/internals.md).
+ * solve_from cards or fewer.  Medium and hard differ in their budget, their
+ * deal limits and hard's noisy play-outs (one card in ten at random), which
+ * only its ten times the deals can average; the rest they share.  The
+ * figures were chosen with barbu arena (docs/internals.md).
  */
 #define EXPERT_SHARED                                                                              \
     .solve_from = 2, .rules_until = 0, .bid_margin = 5, .declare_margin = 5, .layouts = 1,         \
@@ -54,7 +55,7 @@ const bb_level BB_HARD = {
     .min_deals = 48,
     .max_deals = 4800,
     .layout_deals = 4800,
-    .noise = 0,
+    .noise = 100,
 };
 /* clang-format on */
 
