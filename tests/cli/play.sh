@@ -168,7 +168,9 @@ seat=$(first_of "$tmp/watch-king.txt")
 [ -n "$seat" ] || seat=S
 start king 80 24 --rules king --seed "$seed" --seat "$seat" --bots easy --delay 0 --record "$tmp/king.txt"
 step=fail
-if shows king "Choose a contract: your deal 1 of 5" 20 && grep -q "Trumps .* yours 2 of 2 left" "$tmp/screen"; then
+# The menu is drawn a row at a time: wait for the row itself, not just the
+# title, or a busy machine captures it half drawn.
+if shows king "Choose a contract: your deal 1 of 5" 20 && shows king "Trumps .* yours 2 of 2 left" 10; then
     step=menu
     T send-keys -t king 1
     i=0
