@@ -34,9 +34,11 @@ void barbu_bot_set_threads(barbu_bot *bot, int threads);
 /*
  * The reference player that sees every card: the hard expert given the
  * true hands instead of samples, its play-outs taking one card in ten at
- * random so that they stand for the others' ways of playing.  It exists only to measure how much
- * the hidden cards cost the others (barbu arena); barbu_bot_new never makes one, so no server table
- * can seat it, and barbu_bot_choose refuses it (BARBU_EINVAL).  It chooses from the whole state.
+ * random so that they stand for the others' ways of playing.  It exists
+ * only to measure how much the hidden cards cost the others (barbu arena);
+ * barbu_bot_new never makes one, so no server table can seat it, and
+ * barbu_bot_choose refuses it (BARBU_EINVAL).  It chooses from the whole
+ * state.
  */
 barbu_bot *barbu_omniscient_new(uint64_t seed);
 int barbu_omniscient_choose(barbu_bot *bot, const barbu_state *state, barbu_action *out);

@@ -44,13 +44,11 @@ static barbu_bot *bot_new(size_t kind, uint64_t seed)
     bot->threads = 1;
     if (kind == OMNISCIENT) {
         bot->expert = true;
-        /* Hard's search on the true deal.  The play-outs take one card in
-         * ten at random, so that they stand for the others' ways of playing
-         * and not for one line the rules of thumb predict: with none, each
-         * candidate had one deterministic play-out and the player lost to
-         * easy at No Last Two (docs/internals.md). */
+        /* Hard's search on the true deal.  Its play-outs' noise matters
+         * most here: with none, each candidate had one deterministic
+         * play-out and the player lost to easy at No Last Two
+         * (docs/internals.md). */
         bot->level = BB_HARD;
-        bot->level.noise = 100;
         snprintf(bot->name, sizeof bot->name, "omniscient");
     } else {
         bot->expert = KINDS[kind].level != NULL;

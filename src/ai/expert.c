@@ -202,6 +202,16 @@ long bb_expert_rollout(const bb_level *level, barbu_state *s, barbu_rng *rng)
 
 /* ------------------------------------------------------------ the model */
 
+/* What a contract of these rules is worth, in points, on the mean: the
+ * scale of the declaration model's temperature and of the margins. */
+static double mean_points(const barbu_rules *r)
+{
+    double total = 0.0;
+    for (int c = 0; c < r->n_contracts; c++)
+        total += abs(barbu_contract_total(r, c));
+    return total / r->n_contracts;
+}
+
 /* Whether two cards of one hand play alike: one suit, the same score, and
  * no card another seat may hold between them. */
 static int alike(const bb_know *k, int a, int b)
@@ -299,10 +309,7 @@ static double declare_likelihood(const search *x, const barbu_cards hands[4])
     before.used[decl][chosen]--;
     before.declared[decl]--;
     barbu_cards hand = hands[decl] | t->played[decl];
-    double mean_total = 0.0;
-    for (int c = 0; c < r->n_contracts; c++)
-        mean_total += abs(barbu_contract_total(r, c));
-    double temp = x->level->decl_temp / 100.0 * mean_total / r->n_contracts;
+    double temp = x->level->decl_temp / 100.0 * mean_points(r);
     if (temp <= 0.0)
         return 1.0;
     double gain[64], mine = 0.0, top = -1e300;
@@ -734,12 +741,8 @@ static int choose_over(search *x, int threads, const double *bonus, int keep)
     double mean[MAX_CAND];
     int best = best_candidate(x, bonus, mean);
     free_search(x);
-    const barbu_rules *rules = x->view->rules;
-    double spread = 0.0;
-    for (int c = 0; c < rules->n_contracts; c++)
-        spread += abs(barbu_contract_total(rules, c));
-    spread /= rules->n_contracts;
-    if (keep >= 0 && mean[best] - mean[keep] < x->level->declare_margin / 100.0 * spread)
+    double margin = x->level->declare_margin / 100.0 * mean_points(x->view->rules);
+    if (keep >= 0 && mean[best] - mean[keep] < margin)
         return keep;
     return best;
 }
