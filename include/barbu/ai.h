@@ -22,7 +22,9 @@ typedef struct barbu_bot barbu_bot;
  *   "medium"     the expert: search over sampled deals, under 100 ms a move
  *                on one core;
  *   "hard"       the expert with about ten times the search, under 1 s.
- * The same seed and view give the same choice, whatever the threads.
+ * The same seed and view give the same choice, whatever the threads.  (A
+ * bot also keeps the tricks its views show during a deal; only a tuned
+ * player that weighs its deals by them, `history`, reads them.)
  */
 barbu_bot *barbu_bot_new(const char *kind, uint64_t seed);
 void barbu_bot_free(barbu_bot *bot);

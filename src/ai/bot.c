@@ -33,6 +33,7 @@ struct barbu_bot {
     bb_level level; /* the kind's, or a tuned copy (barbu_bot_new_tuned) */
     char name[256]; /* the kind, or the tuned spec */
     barbu_rng rng;
+    bb_record rec[4]; /* the tricks each seat it played has seen this deal */
 };
 
 static barbu_bot *bot_new(size_t kind, uint64_t seed)
@@ -75,6 +76,7 @@ static const struct {
     T(owed_push, 0, 1000),    T(decl_temp, 0, 10000),  T(layout_noise, 0, 1000),
     T(bid_noise, 0, 999),     T(resample, 1, 64),      T(layouts, 0, 1),
     T(fife_calls, 0, 1),      T(layout_deals, 1, 100000),
+    T(history, 0, 1000),      T(self_noise, 0, 1000),
 #undef T
     /* clang-format on */
 };
@@ -157,6 +159,34 @@ const char *barbu_bot_kind_name(int index)
     return index >= 0 && (size_t)index < N_KINDS ? KINDS[index].kind : NULL;
 }
 
+void bb_record_see(bb_record *rec, const barbu_view *view)
+{
+    const barbu_table *t = &view->t;
+    if (t->phase != BARBU_PHASE_PLAY ||
+        (t->kind != BARBU_KIND_TRICKS && t->kind != BARBU_KIND_TRUMPS))
+        return;
+    /* Another deal, or this one begun again (barbu arena replays a deal). */
+    if (rec->deal != t->deal || t->ntricks < rec->n || t->ntricks == 0) {
+        memset(rec, 0, sizeof *rec);
+        rec->deal = t->deal;
+    }
+    if (t->ntricks == rec->n)
+        return;
+    if (t->ntricks == rec->n + 1 && !rec->broken)
+        rec->trick[rec->n++] = t->last_trick;
+    else
+        rec->broken = true;
+}
+
+/* What the bot keeps of its seat's view: the tricks, for the expert. */
+static const bb_record *see(barbu_bot *bot, const barbu_view *view)
+{
+    if (view->seat < 0 || view->seat > 3)
+        return NULL;
+    bb_record_see(&bot->rec[view->seat], view);
+    return &bot->rec[view->seat];
+}
+
 int barbu_bot_choose(barbu_bot *bot, const barbu_view *view, barbu_action *out)
 {
     if (bot->kind == OMNISCIENT)
@@ -164,7 +194,8 @@ int barbu_bot_choose(barbu_bot *bot, const barbu_view *view, barbu_action *out)
     if (view->t.to_move < 0 || view->t.to_move != view->seat)
         return BARBU_ETURN;
     if (bot->expert)
-        return bb_expert_choose(&bot->level, bot->threads, &bot->rng, view, NULL, out);
+        return bb_expert_choose(&bot->level, bot->threads, &bot->rng, view, see(bot, view), NULL,
+                                out);
     return KINDS[bot->kind].choose(&bot->rng, view, out);
 }
 
@@ -183,8 +214,8 @@ int barbu_bot_choose_from(barbu_bot *bot, const barbu_view *view, const barbu_ac
             return err;
     }
     if (bot->expert)
-        return bb_expert_choose_from(&bot->level, bot->threads, &bot->rng, view, NULL, allowed, n,
-                                     out);
+        return bb_expert_choose_from(&bot->level, bot->threads, &bot->rng, view, see(bot, view),
+                                     NULL, allowed, n, out);
     if (KINDS[bot->kind].choose == bb_heuristic_choose)
         return bb_heuristic_choose_from(&bot->rng, view, allowed, n, out);
     *out = allowed[barbu_rng_below(&bot->rng, (uint32_t)n)];
@@ -200,7 +231,7 @@ int barbu_omniscient_choose(barbu_bot *bot, const barbu_state *state, barbu_acti
         return BARBU_EOVER;
     barbu_view view;
     barbu_view_of(state, seat, &view);
-    return bb_expert_choose(&bot->level, bot->threads, &bot->rng, &view, state, out);
+    return bb_expert_choose(&bot->level, bot->threads, &bot->rng, &view, NULL, state, out);
 }
 
 /* Tries at a random split of the rows before settling for the first valid

@@ -48,6 +48,7 @@ const bb_level BB_MEDIUM = {
     .max_deals = 480,
     .layout_deals = 480,
     .noise = 0,
+    .self_noise = 0,
 };
 const bb_level BB_HARD = {
     EXPERT_SHARED,
@@ -56,6 +57,7 @@ const bb_level BB_HARD = {
     .max_deals = 4800,
     .layout_deals = 4800,
     .noise = 100,
+    .self_noise = 100,
 };
 /* clang-format on */
 
@@ -75,6 +77,8 @@ typedef struct search {
     const bb_level *level;
     const barbu_view *view;
     const barbu_state *truth;
+    const bb_record *rec; /* every trick before the one under way, or NULL */
+    long draw_cost;       /* what drawing and weighing a deal costs */
     bb_know know;
     int me;
     int mode;
@@ -103,11 +107,11 @@ static int cards_left(const barbu_table *t)
 }
 
 /* One play of the fast policy, or a random legal card now and then. */
-static void policy_step(const bb_level *level, const bb_policy *pol, barbu_state *s, barbu_rng *rng)
+static void policy_step(int noise, const bb_policy *pol, barbu_state *s, barbu_rng *rng)
 {
     barbu_cards legal = barbu_playable(s);
     if (legal & (legal - 1)) {
-        if ((int)barbu_rng_below(rng, 1000) < level->noise) {
+        if ((int)barbu_rng_below(rng, 1000) < noise) {
             int k = (int)barbu_rng_below(rng, (uint32_t)barbu_count(legal));
             barbu_play(s, (barbu_card)barbu_nth_card(legal, (unsigned)k));
             return;
@@ -138,7 +142,7 @@ static void policy_step(const bb_level *level, const bb_policy *pol, barbu_state
  * of thumb for the first plays and the fast policy for the rest, for every
  * seat.  Returns what it cost.
  */
-long bb_expert_rollout(const bb_level *level, barbu_state *s, barbu_rng *rng)
+long bb_expert_rollout(const bb_level *level, barbu_state *s, barbu_rng *rng, int me)
 {
     long cost = 0;
     bb_policy pol;
@@ -180,8 +184,8 @@ long bb_expert_rollout(const bb_level *level, barbu_state *s, barbu_rng *rng)
         }
         if (cards_left(&s->t) > level->rules_until) {
             barbu_cards legal = barbu_playable(s);
-            if ((legal & (legal - 1)) && level->noise > 0 &&
-                (int)barbu_rng_below(rng, 1000) < level->noise) {
+            int noise = s->t.to_move == me ? level->self_noise : level->noise;
+            if ((legal & (legal - 1)) && noise > 0 && (int)barbu_rng_below(rng, 1000) < noise) {
                 int k = (int)barbu_rng_below(rng, (uint32_t)barbu_count(legal));
                 barbu_play(s, (barbu_card)barbu_nth_card(legal, (unsigned)k));
                 cost++;
@@ -193,7 +197,7 @@ long bb_expert_rollout(const bb_level *level, barbu_state *s, barbu_rng *rng)
                 cost++;
             }
         } else {
-            policy_step(level, &pol, s, rng);
+            policy_step(s->t.to_move == me ? level->self_noise : level->noise, &pol, s, rng);
             cost++;
         }
     }
@@ -276,6 +280,108 @@ static double trick_likelihood(const search *x, const barbu_cards hands[4])
         }
         int same = alike(&x->know, pick, tr->card[i]);
         w *= same ? 1.0 - noise + noise / n : noise / n;
+    }
+    return w;
+}
+
+/* Whether the record holds every trick of the view's deal before the one
+ * under way, each led by the taker of the trick before and together the
+ * cards the table shows played. */
+static bool record_whole(const barbu_view *view, const bb_record *rec)
+{
+    const barbu_table *t = &view->t;
+    if (rec == NULL || rec->broken || rec->n == 0 || rec->deal != t->deal || rec->n != t->ntricks ||
+        t->trick.leader != t->winner[rec->n - 1])
+        return false;
+    barbu_cards seen[4] = {0};
+    for (int k = 0; k < rec->n; k++) {
+        const barbu_trick *tr = &rec->trick[k];
+        if (tr->n != 4 || (k > 0 && tr->leader != t->winner[k - 1]))
+            return false;
+        for (int i = 0; i < 4; i++)
+            seen[(tr->leader + i) & 3] |= BARBU_BIT(tr->card[i]);
+    }
+    for (int i = 0; i < t->trick.n; i++)
+        seen[(t->trick.leader + i) & 3] |= BARBU_BIT(t->trick.card[i]);
+    for (int seat = 0; seat < 4; seat++)
+        if (seen[seat] != t->played[seat])
+            return false;
+    return true;
+}
+
+/* Whether the model's card and the card played count as one choice: one
+ * suit, the same score, and no card of the other hands between them. */
+static int alike_then(const bb_know *k, const barbu_state *s, int seat, int a, int b)
+{
+    if (a == b)
+        return 1;
+    if (BARBU_SUIT(a) != BARBU_SUIT(b) || k->tab.card[a] != k->tab.card[b])
+        return 0;
+    barbu_cards others = 0;
+    for (int i = 0; i < 4; i++)
+        others |= i == seat ? 0 : s->hand[i];
+    int lo = a < b ? a : b, hi = a < b ? b : a;
+    return !(bb_h_above(lo) & bb_h_below(hi) & others);
+}
+
+/*
+ * How likely every play of the deal was, had the others held these hands
+ * and played the model: the deal replayed from its first trick (x->rec)
+ * with the hands as dealt, and at each card another seat put down the
+ * model's choice there, followed with probability 1 - history per mille in
+ * the tricks before the one under way and 1 - model_noise in it.  A seat
+ * that threw the King of a suit when the model throws its Ace first likely
+ * has no Ace.
+ */
+static double history_likelihood(const search *x, const barbu_cards hands[4])
+{
+    const barbu_view *view = x->view;
+    const barbu_table *t = &view->t;
+    const bb_record *rec = x->rec;
+    barbu_state s;
+    memset(&s, 0, sizeof s);
+    s.rules = view->rules;
+    s.t = *t;
+    int plays = 4 * rec->n + t->trick.n;
+    for (int seat = 0; seat < 4; seat++) {
+        s.hand[seat] = s.dealt[seat] = hands[seat] | t->played[seat];
+        s.t.in_hand[seat] = (uint8_t)barbu_count(s.hand[seat]);
+    }
+    memset(&s.t.trick, 0, sizeof s.t.trick);
+    memset(&s.t.last_trick, 0, sizeof s.t.last_trick);
+    s.t.trick.leader = rec->trick[0].leader;
+    s.t.to_move = (int8_t)rec->trick[0].leader;
+    s.t.acted = (uint16_t)(t->acted - plays);
+    s.t.ntricks = 0;
+    memset(s.t.tricks, 0, sizeof s.t.tricks);
+    memset(s.t.winner, -1, sizeof s.t.winner);
+    memset(s.t.played, 0, sizeof s.t.played);
+    memset(s.t.shown_out, 0, sizeof s.t.shown_out);
+    memset(s.t.taken, 0, sizeof s.t.taken);
+    s.t.piranha = -1;
+    bb_policy pol;
+    bb_h_policy_init(&pol, view->rules, t->contracts);
+    double w = 1.0;
+    for (int k = 0; k <= rec->n; k++) {
+        const barbu_trick *tr = k < rec->n ? &rec->trick[k] : &t->trick;
+        double noise = (k < rec->n ? x->level->history : x->level->model_noise) / 1000.0;
+        for (int i = 0; i < tr->n; i++) {
+            int seat = (tr->leader + i) & 3;
+            if (seat != s.t.to_move)
+                return 1.0;
+            if (seat != x->me) {
+                barbu_cards legal = barbu_playable(&s);
+                int n = barbu_count(legal);
+                if (n > 1) {
+                    int pick = x->level->model == 2 ? bb_h_rule_card_state(&s, &pol, legal)
+                                                    : bb_h_policy_card(&pol, &s, legal);
+                    int same = alike_then(&x->know, &s, seat, pick, tr->card[i]);
+                    w *= same ? 1.0 - noise + noise / n : noise / n;
+                }
+            }
+            if (barbu_play(&s, tr->card[i]) != 0)
+                return 1.0;
+        }
     }
     return w;
 }
@@ -415,10 +521,28 @@ static double bid_likelihood(const search *x, const barbu_cards hands[4])
  * a sampled deal. */
 static double deal_weight(const search *x, const barbu_cards hands[4])
 {
-    return trick_likelihood(x, hands) * declare_likelihood(x, hands) * bid_likelihood(x, hands);
+    double plays = x->rec != NULL ? history_likelihood(x, hands) : trick_likelihood(x, hands);
+    return plays * declare_likelihood(x, hands) * bid_likelihood(x, hands);
 }
 
-double bb_expert_deal_weight(const bb_level *level, const barbu_view *view,
+/* Keeps x->rec only where the level weights the tricks before the one under
+ * way and the record replays the deal: a trick contract without Pass-ons
+ * (which moved cards between the hands), every trick seen. */
+static void use_record(search *x, const bb_record *rec)
+{
+    const barbu_table *t = &x->view->t;
+    bool tricks = t->kind == BARBU_KIND_TRICKS || t->kind == BARBU_KIND_TRUMPS;
+    x->rec = x->level->history > 0 && x->level->model != 0 && x->truth == NULL &&
+                     t->phase == BARBU_PHASE_PLAY && tricks && t->n_pass_ons == 0 &&
+                     record_whole(x->view, rec)
+                 ? rec
+                 : NULL;
+    x->draw_cost = DRAW_COST;
+    if (x->rec != NULL)
+        x->draw_cost += (4L * x->rec->n + t->trick.n) * (x->level->model == 2 ? RULES_COST : 2);
+}
+
+double bb_expert_deal_weight(const bb_level *level, const barbu_view *view, const bb_record *rec,
                              const barbu_cards hands[4])
 {
     search x;
@@ -427,6 +551,7 @@ double bb_expert_deal_weight(const bb_level *level, const barbu_view *view,
     x.view = view;
     x.me = view->seat;
     bb_h_know(view, &x.know);
+    use_record(&x, rec);
     return deal_weight(&x, hands);
 }
 
@@ -487,7 +612,7 @@ static void eval_bids(search *x, const barbu_state *base, barbu_rng *rng, double
             value[c] = 0.0;
         return;
     }
-    *cost += bb_expert_rollout(x->level, &s, rng);
+    *cost += bb_expert_rollout(x->level, &s, rng, x->me);
     double raw[4];
     for (int seat = 0; seat < 4; seat++)
         raw[seat] = s.t.last.raw[seat];
@@ -526,7 +651,8 @@ static void eval_deal(search *x, int i, bb_solver *sv)
     double *value = x->value + (size_t)i * x->nc;
     barbu_state base;
     /* Drawing a deal and weighing it (the models' decisions on it). */
-    x->cost[i] = DRAW_COST * (x->truth == NULL && x->level->resample > 1 ? x->level->resample : 1);
+    x->cost[i] =
+        x->draw_cost * (x->truth == NULL && x->level->resample > 1 ? x->level->resample : 1);
     if (!make_deal(x, &rng, &base, &x->weight[i])) {
         x->weight[i] = 0.0;
         return;
@@ -556,7 +682,7 @@ static void eval_deal(search *x, int i, bb_solver *sv)
             value[c] = 0.0;
             continue;
         }
-        x->cost[i] += bb_expert_rollout(x->level, &s, &rng);
+        x->cost[i] += bb_expert_rollout(x->level, &s, &rng, x->me);
         value[c] = s.t.last.score[x->me];
     }
 }
@@ -892,7 +1018,7 @@ static int choose_bid(search *x, int threads, const barbu_action *legal, int n)
 /* ------------------------------------------------------------ the entry */
 
 int bb_expert_choose_from(const bb_level *level, int threads, barbu_rng *rng,
-                          const barbu_view *view, const barbu_state *truth,
+                          const barbu_view *view, const bb_record *rec, const barbu_state *truth,
                           const barbu_action *legal, int n, barbu_action *out)
 {
     int phase = view->t.phase;
@@ -923,6 +1049,7 @@ int bb_expert_choose_from(const bb_level *level, int threads, barbu_rng *rng,
     x.me = view->seat;
     x.seed = barbu_rng_next(rng);
     bb_h_know(view, &x.know);
+    use_record(&x, rec);
     int pick = -1;
     if (phase == BARBU_PHASE_PLAY)
         pick = choose_play(&x, threads, legal, n);
@@ -939,7 +1066,7 @@ int bb_expert_choose_from(const bb_level *level, int threads, barbu_rng *rng,
 }
 
 int bb_expert_choose(const bb_level *level, int threads, barbu_rng *rng, const barbu_view *view,
-                     const barbu_state *truth, barbu_action *out)
+                     const bb_record *rec, const barbu_state *truth, barbu_action *out)
 {
     if (view->t.phase == BARBU_PHASE_ARRANGE)
         return bb_heuristic_choose(rng, view, out);
@@ -947,5 +1074,5 @@ int bb_expert_choose(const bb_level *level, int threads, barbu_rng *rng, const b
     int n = bb_legal_actions(view, legal);
     if (n < 0)
         return n;
-    return bb_expert_choose_from(level, threads, rng, view, truth, legal, n, out);
+    return bb_expert_choose_from(level, threads, rng, view, rec, truth, legal, n, out);
 }

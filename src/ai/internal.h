@@ -30,7 +30,8 @@ typedef struct bb_level {
     int rules_until;    /* play-outs follow the heuristic's rules of thumb while more
                            cards than this are left in the four hands, then the
                            fast policy */
-    int noise;          /* per mille of the fast policy's plays made at random */
+    int noise;          /* per mille of the play-outs' plays made at random */
+    int self_noise;     /* the same for the plays of the seat searching */
     int bid_margin;     /* what each voluntary double or redouble must gain, in
                            percent of the deal's points */
     int declare_margin; /* what a declaration must gain over the heuristic's
@@ -53,27 +54,47 @@ typedef struct bb_level {
     int decl_temp;      /* the temperature of the model of the declarer's choice
                            that weights the deals, in percent of a contract's
                            points (0: the declaration is not weighted) */
+    int history;        /* per mille of the model's plays taken as any legal card in
+                           weighting the deals by the tricks before the one under
+                           way (0: only that trick is weighted) */
 } bb_level;
+
+/*
+ * The tricks of the deal under way that a seat has seen, in order: at each
+ * of its turns its view shows the trick completed last, so a player that
+ * keeps what it saw knows every trick, as a player at a real table does.
+ */
+typedef struct bb_record {
+    uint16_t deal;                       /* the table's deal they are of */
+    uint8_t n;                           /* tricks known: trick[0..n-1] */
+    bool broken;                         /* a trick was missed: n is stale */
+    barbu_trick trick[BARBU_MAX_TRICKS]; /* as barbu_table.last_trick showed them */
+} bb_record;
+
+/* Keeps what a view of its seat shows of the deal's tricks. */
+void bb_record_see(bb_record *rec, const barbu_view *view);
 
 extern const bb_level BB_MEDIUM, BB_HARD;
 
 /* Plays a truncated state to the end of its deal as the expert's play-outs
- * do; returns the work it took, in plays of the fast policy. */
-long bb_expert_rollout(const bb_level *level, barbu_state *s, barbu_rng *rng);
+ * do, `me` the seat searching (its plays take self_noise, not noise; -1:
+ * none); returns the work it took, in plays of the fast policy. */
+long bb_expert_rollout(const bb_level *level, barbu_state *s, barbu_rng *rng, int me);
 
 /* The expert's decision for the view's seat.  `truth` is NULL, except for
  * the omniscient player, which searches the true deal instead of samples. */
 int bb_expert_choose(const bb_level *level, int threads, barbu_rng *rng, const barbu_view *view,
-                     const barbu_state *truth, barbu_action *out);
+                     const bb_record *rec, const barbu_state *truth, barbu_action *out);
 /* The same among some of the legal actions, `legal` (not rows). */
 int bb_expert_choose_from(const bb_level *level, int threads, barbu_rng *rng,
-                          const barbu_view *view, const barbu_state *truth,
+                          const barbu_view *view, const bb_record *rec, const barbu_state *truth,
                           const barbu_action *legal, int n, barbu_action *out);
 
 /* The weight the expert gives a deal of the unseen cards, `hands` holding
- * every seat's cards now: how likely the plays of the trick under way, the
- * declaration and the bids were with them under its models (for the tests). */
-double bb_expert_deal_weight(const bb_level *level, const barbu_view *view,
+ * every seat's cards now: how likely the plays of the trick under way (and
+ * of the tricks before it in `rec`, which may be NULL), the declaration and
+ * the bids were with them under its models (for the tests). */
+double bb_expert_deal_weight(const bb_level *level, const barbu_view *view, const bb_record *rec,
                              const barbu_cards hands[4]);
 
 /* Information Set MCTS for the card play of a trick contract (ismcts.c),

@@ -217,7 +217,7 @@ int bb_ismcts_play(const bb_level *level, barbu_rng *rng, const barbu_view *view
         if (depth == 0)
             continue;
         if (!barbu_over(&s))
-            spent += bb_expert_rollout(level, &s, &drng);
+            spent += bb_expert_rollout(level, &s, &drng, view->seat);
         for (int i = 0; i < depth; i++) {
             node *x = &t.pool[path[i]];
             x->visits++;

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -236,14 +237,14 @@ static void test_declaration_weight(void **state)
         swapped[decl] = s.hand[other];
         swapped[other] = s.hand[decl];
         bb_level level = BB_MEDIUM;
-        double truth = bb_expert_deal_weight(&level, &v, s.hand);
-        double other_way = bb_expert_deal_weight(&level, &v, swapped);
+        double truth = bb_expert_deal_weight(&level, &v, NULL, s.hand);
+        double other_way = bb_expert_deal_weight(&level, &v, NULL, swapped);
         assert_true(truth > 0.0 && other_way >= 0.0);
         assert_true(truth > 3.0 * other_way);
         /* Without the model, the two weigh the same. */
         level.decl_temp = 0;
-        assert_true(bb_expert_deal_weight(&level, &v, s.hand) ==
-                    bb_expert_deal_weight(&level, &v, swapped));
+        assert_true(bb_expert_deal_weight(&level, &v, NULL, s.hand) ==
+                    bb_expert_deal_weight(&level, &v, NULL, swapped));
         checked++;
     }
     assert_true(checked >= 3);
@@ -271,7 +272,7 @@ static void test_bid_weight(void **state)
         for (int me = 0; me < 4; me++) {
             barbu_view v;
             barbu_view_of(&s, me, &v);
-            double truth = bb_expert_deal_weight(&level, &v, s.hand);
+            double truth = bb_expert_deal_weight(&level, &v, NULL, s.hand);
             bb_know k;
             bb_h_know(&v, &k);
             barbu_rng rng;
@@ -279,7 +280,7 @@ static void test_bid_weight(void **state)
             for (int i = 0; i < 20; i++) {
                 barbu_cards hands[4];
                 assert_true(bb_h_deal_sample(&k, &rng, hands));
-                double w = bb_expert_deal_weight(&level, &v, hands);
+                double w = bb_expert_deal_weight(&level, &v, NULL, hands);
                 assert_true(w <= truth * (1.0 + 1e-9));
                 less += w < truth * (1.0 - 1e-9);
             }
@@ -287,6 +288,100 @@ static void test_bid_weight(void **state)
     }
     assert_true(games >= 8);
     assert_true(less > 0);
+}
+
+/*
+ * The tricks before the one under way: with every seat playing the model
+ * (the fast policy) and the seat keeping the tricks its views showed, the
+ * deal replayed on the true hands follows the model at every card, so
+ * nearly every other deal weighs less (one can weigh more where it leaves
+ * a seat fewer cards to choose from); a record
+ * that does not fit the table (a trick missed, or another deal's) is not
+ * used.
+ */
+static void test_history_weight(void **state)
+{
+    (void)state;
+    barbu_rules rules;
+    barbu_rules_preset(&rules, "uk");
+    bb_level level = BB_MEDIUM;
+    level.history = 300;
+    level.decl_temp = 0;
+    level.bid_noise = 0;
+    level.model = 1;
+    int less = 0, more = 0, checked = 0;
+    for (uint64_t seed = 1; seed <= 16; seed++) {
+        barbu_state s;
+        play_until(&s, &rules, seed, at_play);
+        if (barbu_over(&s) || (s.t.kind != BARBU_KIND_TRICKS && s.t.kind != BARBU_KIND_TRUMPS))
+            continue;
+        int me = (int)(seed & 3);
+        bb_record rec;
+        memset(&rec, 0, sizeof rec);
+        bb_policy pol;
+        bb_h_policy_init(&pol, &rules, s.t.contracts);
+        int deal = s.t.deal;
+        /* Play to the sixth trick, the seat seeing its views on its turns. */
+        while (s.t.deal == deal && s.t.ntricks < 6) {
+            if (s.t.to_move == me) {
+                barbu_view v;
+                barbu_view_of(&s, me, &v);
+                bb_record_see(&rec, &v);
+            }
+            barbu_cards legal = barbu_playable(&s);
+            assert_int_equal(barbu_play(&s, (barbu_card)bb_h_policy_card(&pol, &s, legal)), 0);
+        }
+        if (s.t.deal != deal)
+            continue;
+        while (s.t.to_move != me) {
+            barbu_cards legal = barbu_playable(&s);
+            assert_int_equal(barbu_play(&s, (barbu_card)bb_h_policy_card(&pol, &s, legal)), 0);
+        }
+        barbu_view v;
+        barbu_view_of(&s, me, &v);
+        bb_record_see(&rec, &v);
+        assert_int_equal(rec.n, s.t.ntricks);
+        assert_false(rec.broken);
+        double truth = bb_expert_deal_weight(&level, &v, &rec, s.hand);
+        assert_true(truth > 0.0);
+        bb_know k;
+        bb_h_know(&v, &k);
+        barbu_rng rng;
+        barbu_rng_seed(&rng, seed);
+        int differ = 0;
+        for (int i = 0; i < 40; i++) {
+            barbu_cards hands[4];
+            if (!bb_h_deal_sample(&k, &rng, hands)) /* the sampler may give up */
+                continue;
+            double w = bb_expert_deal_weight(&level, &v, &rec, hands);
+            less += w < truth * (1.0 - 1e-9);
+            more += w > truth * (1.0 + 1e-9);
+            /* The trick under way alone says less. */
+            differ += w != bb_expert_deal_weight(&level, &v, NULL, hands);
+        }
+        assert_true(differ > 0);
+        /* A trick missed, or a record of another deal: as without one. */
+        bb_record bad = rec;
+        bad.trick[0].card[1] = bad.trick[1].card[1];
+        assert_true(bb_expert_deal_weight(&level, &v, &bad, s.hand) ==
+                    bb_expert_deal_weight(&level, &v, NULL, s.hand));
+        bad = rec;
+        bad.deal++;
+        assert_true(bb_expert_deal_weight(&level, &v, &bad, s.hand) ==
+                    bb_expert_deal_weight(&level, &v, NULL, s.hand));
+        bad = rec;
+        bb_record_see(&bad, &v);
+        assert_int_equal(bad.n, rec.n);
+        bad.n = (uint8_t)(bad.n - 2); /* two tricks since the last look: one unseen */
+        bb_record_see(&bad, &v);
+        assert_true(bad.broken);
+        assert_true(bb_expert_deal_weight(&level, &v, &bad, s.hand) ==
+                    bb_expert_deal_weight(&level, &v, NULL, s.hand));
+        checked++;
+    }
+    assert_true(checked >= 6);
+    printf("history: %d deals weigh less than the truth, %d more\n", less, more);
+    assert_true(less > 10 * more);
 }
 
 /* Tuned players, for measurement: a level's settings changed by name;
@@ -400,17 +495,12 @@ static void test_layout_rule(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_medium_every_preset),
-        cmocka_unit_test(test_hard_plays),
-        cmocka_unit_test(test_view_only),
-        cmocka_unit_test(test_threads_agree),
-        cmocka_unit_test(test_omniscient),
-        cmocka_unit_test(test_not_to_move),
-        cmocka_unit_test(test_declaration_weight),
-        cmocka_unit_test(test_bid_weight),
-        cmocka_unit_test(test_tuned),
-        cmocka_unit_test(test_choose_from),
-        cmocka_unit_test(test_layout_rule),
+        cmocka_unit_test(test_medium_every_preset), cmocka_unit_test(test_hard_plays),
+        cmocka_unit_test(test_view_only),           cmocka_unit_test(test_threads_agree),
+        cmocka_unit_test(test_omniscient),          cmocka_unit_test(test_not_to_move),
+        cmocka_unit_test(test_declaration_weight),  cmocka_unit_test(test_bid_weight),
+        cmocka_unit_test(test_history_weight),      cmocka_unit_test(test_tuned),
+        cmocka_unit_test(test_choose_from),         cmocka_unit_test(test_layout_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
