@@ -47,9 +47,10 @@ static barbu_bot *bot_new(size_t kind, uint64_t seed)
         bot->expert = true;
         /* Hard's search on the true deal.  Its play-outs' noise matters
          * most here: with none, each candidate had one deterministic
-         * play-out and the player lost to easy at No Last Two
-         * (docs/internals.md). */
+         * play-out and the player lost to easy at No Last Two; it was
+         * measured with one card in ten at random (docs/internals.md). */
         bot->level = BB_HARD;
+        bot->level.noise = bot->level.self_noise = 100;
         snprintf(bot->name, sizeof bot->name, "omniscient");
     } else {
         bot->expert = KINDS[kind].level != NULL;

@@ -31,7 +31,7 @@
  * The levels.  A budget counts the work of the play-outs in plays of the
  * fast policy (see rollout); solving begins when the hand to move has
  * solve_from cards or fewer.  Medium and hard differ in their budget, their
- * deal limits and hard's noisy play-outs (one card in ten at random), which
+ * deal limits and hard's noisy play-outs (one card in four at random), which
  * only its ten times the deals can average; the rest they share.  The
  * figures were chosen with barbu arena (docs/internals.md).
  */
@@ -56,8 +56,8 @@ const bb_level BB_HARD = {
     .min_deals = 48,
     .max_deals = 4800,
     .layout_deals = 4800,
-    .noise = 100,
-    .self_noise = 100,
+    .noise = 250,
+    .self_noise = 250,
 };
 /* clang-format on */
 
