@@ -573,6 +573,12 @@ barbu_cards barbu_trick_beaters(const barbu_table *t);
  * BARBU_EPHASE while other seats' Chinese Poker rows are set but secret. */
 int barbu_state_from_view(const barbu_view *view, const barbu_cards hands[4], barbu_state *out);
 
+/* The same state as it was before the deal's first card, each hand holding
+ * the cards it holds now and those it has played: for replaying the deal's
+ * tricks.  Only at a trick contract whose hands no Pass-on changed, else
+ * BARBU_EPHASE. */
+int barbu_state_first_trick(const barbu_view *view, const barbu_cards hands[4], barbu_state *out);
+
 /* The legal actions of the view's seat when it is to move (as barbu_legal). */
 int barbu_view_legal(const barbu_view *view, barbu_action *out, int cap);
 

@@ -217,16 +217,22 @@ static double mean_points(const barbu_rules *r)
 }
 
 /* Whether two cards of one hand play alike: one suit, the same score, and
- * no card another seat may hold between them. */
-static int alike(const bb_know *k, int a, int b)
+ * none of the cards `between` (those that may lie in another hand) between
+ * them. */
+static int alike_among(const bb_know *k, barbu_cards between, int a, int b)
 {
     if (a == b)
         return 1;
     if (BARBU_SUIT(a) != BARBU_SUIT(b) || k->tab.card[a] != k->tab.card[b])
         return 0;
     int lo = a < b ? a : b, hi = a < b ? b : a;
-    barbu_cards between = bb_h_above(lo) & bb_h_below(hi);
-    return !(between & (k->out | k->scoring));
+    return !(bb_h_above(lo) & bb_h_below(hi) & between);
+}
+
+/* The same now: no card another seat may hold between them. */
+static int alike(const bb_know *k, int a, int b)
+{
+    return alike_among(k, k->out | k->scoring, a, b);
 }
 
 /*
@@ -309,21 +315,6 @@ static bool record_whole(const barbu_view *view, const bb_record *rec)
     return true;
 }
 
-/* Whether the model's card and the card played count as one choice: one
- * suit, the same score, and no card of the other hands between them. */
-static int alike_then(const bb_know *k, const barbu_state *s, int seat, int a, int b)
-{
-    if (a == b)
-        return 1;
-    if (BARBU_SUIT(a) != BARBU_SUIT(b) || k->tab.card[a] != k->tab.card[b])
-        return 0;
-    barbu_cards others = 0;
-    for (int i = 0; i < 4; i++)
-        others |= i == seat ? 0 : s->hand[i];
-    int lo = a < b ? a : b, hi = a < b ? b : a;
-    return !(bb_h_above(lo) & bb_h_below(hi) & others);
-}
-
 /*
  * How likely every play of the deal was, had the others held these hands
  * and played the model: the deal replayed from its first trick (x->rec)
@@ -339,26 +330,8 @@ static double history_likelihood(const search *x, const barbu_cards hands[4])
     const barbu_table *t = &view->t;
     const bb_record *rec = x->rec;
     barbu_state s;
-    memset(&s, 0, sizeof s);
-    s.rules = view->rules;
-    s.t = *t;
-    int plays = 4 * rec->n + t->trick.n;
-    for (int seat = 0; seat < 4; seat++) {
-        s.hand[seat] = s.dealt[seat] = hands[seat] | t->played[seat];
-        s.t.in_hand[seat] = (uint8_t)barbu_count(s.hand[seat]);
-    }
-    memset(&s.t.trick, 0, sizeof s.t.trick);
-    memset(&s.t.last_trick, 0, sizeof s.t.last_trick);
-    s.t.trick.leader = rec->trick[0].leader;
-    s.t.to_move = (int8_t)rec->trick[0].leader;
-    s.t.acted = (uint16_t)(t->acted - plays);
-    s.t.ntricks = 0;
-    memset(s.t.tricks, 0, sizeof s.t.tricks);
-    memset(s.t.winner, -1, sizeof s.t.winner);
-    memset(s.t.played, 0, sizeof s.t.played);
-    memset(s.t.shown_out, 0, sizeof s.t.shown_out);
-    memset(s.t.taken, 0, sizeof s.t.taken);
-    s.t.piranha = -1;
+    if (barbu_state_first_trick(view, hands, &s) != 0)
+        return 1.0;
     bb_policy pol;
     bb_h_policy_init(&pol, view->rules, t->contracts);
     double w = 1.0;
@@ -375,7 +348,10 @@ static double history_likelihood(const search *x, const barbu_cards hands[4])
                 if (n > 1) {
                     int pick = x->level->model == 2 ? bb_h_rule_card_state(&s, &pol, legal)
                                                     : bb_h_policy_card(&pol, &s, legal);
-                    int same = alike_then(&x->know, &s, seat, pick, tr->card[i]);
+                    barbu_cards others = 0;
+                    for (int j = 1; j < 4; j++)
+                        others |= s.hand[(seat + j) & 3];
+                    int same = alike_among(&x->know, others, pick, tr->card[i]);
                     w *= same ? 1.0 - noise + noise / n : noise / n;
                 }
             }

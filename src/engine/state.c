@@ -100,6 +100,28 @@ static void deal_hands(barbu_state *s)
     memcpy(s->dealt, s->hand, sizeof s->hand);
 }
 
+/* The play of the deal as before its first card: the hands full, nothing
+ * played, taken or shown, no trick and no layout. */
+static void clear_play(barbu_state *s)
+{
+    barbu_table *t = &s->t;
+    memset(&t->trick, 0, sizeof t->trick);
+    memset(&t->last_trick, 0, sizeof t->last_trick);
+    t->ntricks = 0;
+    memset(t->tricks, 0, sizeof t->tricks);
+    memset(t->winner, -1, sizeof t->winner);
+    for (int seat = 0; seat < 4; seat++)
+        t->in_hand[seat] = (uint8_t)barbu_count(s->hand[seat]);
+    memset(t->played, 0, sizeof t->played);
+    memset(t->shown_out, 0, sizeof t->shown_out);
+    memset(t->taken, 0, sizeof t->taken);
+    memset(t->lo, 0, sizeof t->lo);
+    memset(t->hi, 0, sizeof t->hi);
+    memset(t->out, 0, sizeof t->out);
+    t->n_out = 0;
+    t->passes = 0;
+}
+
 static void start_deal(barbu_state *s)
 {
     barbu_table *t = &s->t;
@@ -128,21 +150,7 @@ static void start_deal(barbu_state *s)
     t->bids = 0;
     memset(t->dbl, 0, sizeof t->dbl);
     memset(t->rdbl, 0, sizeof t->rdbl);
-    memset(&t->trick, 0, sizeof t->trick);
-    memset(&t->last_trick, 0, sizeof t->last_trick);
-    t->ntricks = 0;
-    memset(t->tricks, 0, sizeof t->tricks);
-    memset(t->winner, -1, sizeof t->winner);
-    for (int seat = 0; seat < 4; seat++)
-        t->in_hand[seat] = (uint8_t)barbu_count(s->hand[seat]);
-    memset(t->played, 0, sizeof t->played);
-    memset(t->shown_out, 0, sizeof t->shown_out);
-    memset(t->taken, 0, sizeof t->taken);
-    memset(t->lo, 0, sizeof t->lo);
-    memset(t->hi, 0, sizeof t->hi);
-    memset(t->out, 0, sizeof t->out);
-    t->n_out = 0;
-    t->passes = 0;
+    clear_play(s);
     t->n_cuts = 0;
     memset(t->cuts, 0, sizeof t->cuts);
     t->n_pass_ons = 0;
@@ -305,6 +313,28 @@ void bb_start_play(barbu_state *s)
     t->trick.leader = (uint8_t)first;
     t->trick.n = 0;
     t->to_move = (int8_t)first;
+}
+
+int barbu_state_first_trick(const barbu_view *view, const barbu_cards hands[4], barbu_state *out)
+{
+    int err = barbu_state_from_view(view, hands, out);
+    if (err != 0)
+        return err;
+    barbu_table *t = &out->t;
+    if (t->phase != BARBU_PHASE_PLAY ||
+        (t->kind != BARBU_KIND_TRICKS && t->kind != BARBU_KIND_TRUMPS) || t->n_pass_ons != 0)
+        return BARBU_EPHASE;
+    int plays = 0;
+    for (int seat = 0; seat < 4; seat++) {
+        plays += barbu_count(t->played[seat]);
+        out->hand[seat] = out->dealt[seat];
+    }
+    clear_play(out);
+    t->acted = (uint16_t)(t->acted - plays);
+    if (out->rules->game == BARBU_GAME_FIFE)
+        t->piranha = -1;
+    bb_start_play(out);
+    return 0;
 }
 
 /* The deal's contracts: how it is played, its penalty cards and the rules in
