@@ -264,7 +264,9 @@ async function kibitzerJoins(sc, ann) {
 /** On ann's turn (the table waits for her): the kibitzer sees North's hand
  * and nothing of the others', and has nothing to act with. */
 async function kibitzerSees(sc, kib, ann, s) {
-  const k = await kib.until((x) => x.at === s.at, `the kibitzer's page at data-at ${s.at} (ann's)`, 10000);
+  // data-at comes from the lobby's table list before the seat's view does:
+  // wait for the view itself (data-deal is the view's) before reading the hand.
+  const k = await kib.until((x) => x.at === s.at && x.deal === s.deal, `the kibitzer's page at data-at ${s.at}, deal ${s.deal} (ann's)`, 10000);
   const mine = s.hand.map((h) => h.card);
   check(sameSet(k.hand.map((h) => h.card), mine), "kib: the kibitzer's #hand should be North's hand", { expected: mine, actual: k.hand.map((h) => h.card), page: kib });
   check(k.hand.every((h) => h.disabled), 'kib: every card in the kibitzer\'s hand should be aria-disabled="true"', { actual: k.hand, page: kib });
