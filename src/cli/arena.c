@@ -13,7 +13,7 @@
  * The JSON object (--json) has this shape; a mean or interval that cannot
  * be had (no sample, or one) is null:
  *
- *   {"rules": "uk", "seed": 1, "deal_sets": 100, "plays": 200,
+ *   {"rules": "uk", "seed": 1, "first": 0, "deal_sets": 100, "plays": 200,
  *    "lineup": ["heuristic", "random", "heuristic", "random"],   (N E S W)
  *    "declare": "fixed",       ("free" with --free or --regret)
  *    "contract": null,         (the key given with --contract)
@@ -76,6 +76,9 @@ static void usage(FILE *out)
             "  --rules R      a preset or a rules file (default uk)\n"
             "  --deal-sets N  how many deal sets (default %d)\n"
             "  --seed S       the seed the deal sets are drawn from (default %d)\n"
+            "  --first K      start at deal set K (default 0): deal sets K to K+N-1 are\n"
+            "                 played, so that a long match can be run in parts, each part\n"
+            "                 the same deal sets as in the whole\n"
             "  --jobs J       threads, each playing whole deal sets (default: the online\n"
             "                 CPUs, at most N); the figures do not depend on it\n"
             "  --free         the declarer of each rotation chooses the contract, so the\n"
@@ -134,6 +137,7 @@ typedef struct timing {
 typedef struct arena {
     const barbu_rules *rules;
     uint64_t seed;
+    long first; /* the number of the first deal set */
     long deal_sets;
     bool regret;
     bool free_declare;     /* each declarer chooses (else the heuristic's choice
@@ -475,7 +479,7 @@ static void *work(void *arg)
         long k = atomic_fetch_add(&ar->next, 1);
         if (k >= ar->deal_sets)
             break;
-        play_set(ar, k, &w->tm, &ar->results[k]);
+        play_set(ar, ar->first + k, &w->tm, &ar->results[k]);
         if (ar->results[k].err != 0)
             atomic_store(&ar->stop, true);
     }
@@ -696,9 +700,9 @@ static void print_json(const arena *ar, const char *rules_arg, const player_stat
     json_string(out, rules_arg);
     fprintf(out,
             ",\"seed\":%" PRIu64
-            ",\"deal_sets\":%ld,\"plays\":%ld,\"lineup\":[\"%s\",\"%s\",\"%s\","
+            ",\"first\":%ld,\"deal_sets\":%ld,\"plays\":%ld,\"lineup\":[\"%s\",\"%s\",\"%s\","
             "\"%s\"],\"declare\":\"%s\",\"contract\":",
-            ar->seed, ar->deal_sets, plays, ar->lineup[0], ar->lineup[1], ar->lineup[2],
+            ar->seed, ar->first, ar->deal_sets, plays, ar->lineup[0], ar->lineup[1], ar->lineup[2],
             ar->lineup[3], ar->free_declare ? "free" : "fixed");
     if (ar->contract >= 0)
         json_string(out, ar->rules->contract[ar->contract].key);
@@ -782,6 +786,9 @@ static void print_text(const arena *ar, const char *rules_arg, const player_stat
     long plays = ar->deal_sets * ar->n_rotations;
     printf("barbu arena: rules %s, %ld deal sets, %ld plays, seed %" PRIu64 ", %d job%s, %.1f s\n",
            rules_arg, ar->deal_sets, plays, ar->seed, jobs, jobs == 1 ? "" : "s", wall);
+    if (ar->first > 0)
+        printf("deal sets %ld to %ld of the seed (--first)\n", ar->first,
+               ar->first + ar->deal_sets - 1);
     printf("lineup: N %s, E %s, S %s, W %s; %d distinct rotation%s a deal\n", ar->lineup[0],
            ar->lineup[1], ar->lineup[2], ar->lineup[3], ar->n_rotations,
            ar->n_rotations == 1 ? "" : "s");
@@ -860,12 +867,13 @@ static bool known_kind(const char *kind)
     return probe != NULL;
 }
 
-static int parse_count(const char *opt, const char *text, long max, long *out)
+static int parse_count(const char *opt, const char *text, long min, long max, long *out)
 {
     char *end;
     long v = strtol(text, &end, 10);
-    if (*text == '\0' || *end != '\0' || v < 1 || v > max) {
-        fprintf(stderr, "barbu arena: %s takes a number from 1 to %ld, not '%s'\n", opt, max, text);
+    if (*text == '\0' || *end != '\0' || v < min || v > max) {
+        fprintf(stderr, "barbu arena: %s takes a number from %ld to %ld, not '%s'\n", opt, min, max,
+                text);
         return 2;
     }
     *out = v;
@@ -903,7 +911,7 @@ int cmd_arena(int argc, char **argv)
 {
     const char *rules_arg = "uk", *names[4];
     int n_names = 0;
-    long deal_sets = DEFAULT_DEAL_SETS, jobs = 0;
+    long deal_sets = DEFAULT_DEAL_SETS, jobs = 0, first = 0;
     uint64_t seed = DEFAULT_SEED;
     bool json = false, regret = false, free_declare = false;
     const char *contract_arg = NULL;
@@ -929,10 +937,13 @@ int cmd_arena(int argc, char **argv)
                 return 2;
             }
         } else if (strcmp(a, "--deal-sets") == 0 && has_value) {
-            if (parse_count(a, argv[++i], MAX_DEAL_SETS, &deal_sets) != 0)
+            if (parse_count(a, argv[++i], 1, MAX_DEAL_SETS, &deal_sets) != 0)
+                return 2;
+        } else if (strcmp(a, "--first") == 0 && has_value) {
+            if (parse_count(a, argv[++i], 0, MAX_DEAL_SETS, &first) != 0)
                 return 2;
         } else if (strcmp(a, "--jobs") == 0 && has_value) {
-            if (parse_count(a, argv[++i], MAX_JOBS, &jobs) != 0)
+            if (parse_count(a, argv[++i], 1, MAX_JOBS, &jobs) != 0)
                 return 2;
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "barbu arena: unknown option '%s'%s\n\n", a,
@@ -985,6 +996,7 @@ int cmd_arena(int argc, char **argv)
     arena ar = {.rules = &rules,
                 .contract = contract,
                 .seed = seed,
+                .first = first,
                 .deal_sets = deal_sets,
                 .regret = regret,
                 .free_declare = free_declare || regret};
@@ -1032,7 +1044,7 @@ int cmd_arena(int argc, char **argv)
 
     for (long k = 0; k < deal_sets && status == 0; k++) {
         if (ar.results[k].err != 0) {
-            fprintf(stderr, "barbu arena: deal set %ld: %s\n", k, ar.results[k].why);
+            fprintf(stderr, "barbu arena: deal set %ld: %s\n", first + k, ar.results[k].why);
             status = 1;
         } else {
             add_set(&ar, &ar.results[k], ps);

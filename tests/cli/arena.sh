@@ -64,6 +64,29 @@ python3 -c "import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); sys
 expect_status 0 "another seed runs" "$barbu" arena --deal-sets 40 --seed 7 --json heuristic random
 python3 -c "import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); sys.exit(a['players'][0]['points']==b['players'][0]['points'])" \
     "$tmp/j1.json" "$tmp/out" && ok "another seed gives other deals" || bad "another seed gives other deals"
+# --first: a match in two parts is the same deal sets as the whole, so the
+# two halves' means average to the whole's (and their points to it exactly).
+expect_status 0 "--first 0, the first half" "$barbu" arena --deal-sets 20 --first 0 --json heuristic random
+cp "$tmp/out" "$tmp/h1.json"
+expect_status 0 "--first 20, the second half" "$barbu" arena --deal-sets 20 --first 20 --json heuristic random
+cp "$tmp/out" "$tmp/h2.json"
+python3 - "$tmp/j1.json" "$tmp/h1.json" "$tmp/h2.json" <<'EOF2'
+import json, sys
+w, a, b = (json.load(open(f)) for f in sys.argv[1:])
+ok = a['first'] == 0 and b['first'] == 20 and w['first'] == 0 and b['deal_sets'] == 20
+for p in range(2):
+    mw = w['players'][p]['points']['mean']
+    mh = (a['players'][p]['points']['mean'] + b['players'][p]['points']['mean']) / 2
+    ok = ok and abs(mw - mh) < 1e-3
+    dw = w['players'][p]['doubling_gain']['mean']
+    dh = (a['players'][p]['doubling_gain']['mean'] + b['players'][p]['doubling_gain']['mean']) / 2
+    ok = ok and abs(dw - dh) < 1e-3
+ok = ok and a['players'][0]['points'] != b['players'][0]['points']
+sys.exit(0 if ok else 1)
+EOF2
+[ $? = 0 ] && ok "--first: two halves make the whole" || bad "--first: two halves make the whole"
+expect_status 0 "--first in the table says which deal sets" "$barbu" arena --deal-sets 2 --first 5 heuristic random
+grep -q "deal sets 5 to 6 of the seed" "$tmp/out" && ok "the table names the deal sets" || { bad "the table names the deal sets"; cat "$tmp/out"; }
 
 # The table for people.
 expect_status 0 "the table" "$barbu" arena --deal-sets 8 heuristic random
@@ -123,6 +146,8 @@ expect_status 2 "unknown rules are a usage error" "$barbu" arena --rules nowhere
 grep -q "'nowhere'" "$tmp/err" && ok "the error names the rules" || bad "the error names the rules"
 expect_status 2 "three players are a usage error" "$barbu" arena heuristic random random
 expect_status 2 "a bad --deal-sets is a usage error" "$barbu" arena --deal-sets 0 heuristic random
+expect_status 2 "a negative --first is a usage error" "$barbu" arena --first -1 heuristic random
+grep -q "from 0 to" "$tmp/err" && ok "it says what --first takes" || bad "it says what --first takes"
 expect_status 2 "an unknown option is a usage error" "$barbu" arena --frob heuristic random
 
 exit $fail
