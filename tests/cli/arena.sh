@@ -65,7 +65,7 @@ expect_status 0 "another seed runs" "$barbu" arena --deal-sets 40 --seed 7 --jso
 python3 -c "import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); sys.exit(a['players'][0]['points']==b['players'][0]['points'])" \
     "$tmp/j1.json" "$tmp/out" && ok "another seed gives other deals" || bad "another seed gives other deals"
 # --first: a match in two parts is the same deal sets as the whole, so the
-# two halves' means average to the whole's (and their points to it exactly).
+# two halves' means (points and doubling gain) average to the whole's.
 expect_status 0 "--first 0, the first half" "$barbu" arena --deal-sets 20 --first 0 --json heuristic random
 cp "$tmp/out" "$tmp/h1.json"
 expect_status 0 "--first 20, the second half" "$barbu" arena --deal-sets 20 --first 20 --json heuristic random
