@@ -38,7 +38,7 @@
 #define EXPERT_SHARED                                                                              \
     .solve_from = 2, .rules_until = 0, .bid_margin = 5, .declare_margin = 5, .layouts = 1,         \
     .layout_noise = 100, .model = 1, .model_noise = 350, .ismcts = 0, .owed_push = 0,              \
-    .decl_temp = 10, .bid_noise = 0, .resample = 4, .fife_calls = 1
+    .decl_temp = 10, .bid_noise = 0, .resample = 4, .fife_calls = 1, .maxn = 0, .maxn_from = 0
 
 /* clang-format off */
 const bb_level BB_MEDIUM = {
@@ -142,7 +142,7 @@ static void policy_step(int noise, const bb_policy *pol, barbu_state *s, barbu_r
  * of thumb for the first plays and the fast policy for the rest, for every
  * seat.  Returns what it cost.
  */
-long bb_expert_rollout(const bb_level *level, barbu_state *s, barbu_rng *rng, int me)
+static long rollout(const bb_level *level, barbu_state *s, barbu_rng *rng, int me, bb_solver *sv)
 {
     long cost = 0;
     bb_policy pol;
@@ -182,6 +182,17 @@ long bb_expert_rollout(const bb_level *level, barbu_state *s, barbu_rng *rng, in
             bb_h_playout(&pol, s, rng);
             return cost + (long)(s->t.acted - before) * LAYOUT_COST;
         }
+        if (sv && s->t.trick.n == 0 && s->t.in_hand[s->t.to_move] <= level->maxn_from &&
+            bb_solver_fits(s)) {
+            /* The rest by max^n, every seat for itself on these cards. */
+            unsigned long long nodes = bb_solver_nodes(sv);
+            int card = 0;
+            while (!barbu_over(s) && (card = bb_maxn_card(sv, s, rng)) >= 0)
+                barbu_play(s, (barbu_card)card);
+            cost += (long)(bb_solver_nodes(sv) - nodes) * SOLVER_NODE_COST;
+            if (card >= 0)
+                continue;
+        }
         if (cards_left(&s->t) > level->rules_until) {
             barbu_cards legal = barbu_playable(s);
             int noise = s->t.to_move == me ? level->self_noise : level->noise;
@@ -202,6 +213,11 @@ long bb_expert_rollout(const bb_level *level, barbu_state *s, barbu_rng *rng, in
         }
     }
     return cost;
+}
+
+long bb_expert_rollout(const bb_level *level, barbu_state *s, barbu_rng *rng, int me)
+{
+    return rollout(level, s, rng, me, NULL);
 }
 
 /* ------------------------------------------------------------ the model */
@@ -580,7 +596,8 @@ static int make_deal(const search *x, barbu_rng *rng, barbu_state *s, double *we
  * raw scores, or the shared-out score where nobody doubled a negative
  * contract (the engine ends that deal at once).
  */
-static void eval_bids(search *x, const barbu_state *base, barbu_rng *rng, double *value, long *cost)
+static void eval_bids(search *x, const barbu_state *base, barbu_rng *rng, bb_solver *sv,
+                      double *value, long *cost)
 {
     barbu_state s = *base;
     if (barbu_apply(&s, &x->cand[x->loud]) != 0) {
@@ -588,7 +605,7 @@ static void eval_bids(search *x, const barbu_state *base, barbu_rng *rng, double
             value[c] = 0.0;
         return;
     }
-    *cost += bb_expert_rollout(x->level, &s, rng, x->me);
+    *cost += rollout(x->level, &s, rng, x->me, sv);
     double raw[4];
     for (int seat = 0; seat < 4; seat++)
         raw[seat] = s.t.last.raw[seat];
@@ -635,9 +652,16 @@ static void eval_deal(search *x, int i, bb_solver *sv)
     }
     if (x->mode == EVAL_SOLVE) {
         barbu_cards cards;
-        int v[BARBU_MAX_TRICKS];
+        double v[BARBU_MAX_TRICKS];
+        int iv[BARBU_MAX_TRICKS], n;
         unsigned long long nodes = bb_solver_nodes(sv);
-        int n = bb_solve_moves(sv, &base, x->me, &cards, v);
+        if (x->level->maxn) {
+            n = bb_maxn_moves(sv, &base, x->me, &cards, v);
+        } else {
+            n = bb_solve_moves(sv, &base, x->me, &cards, iv);
+            for (int k = 0; k < n; k++)
+                v[k] = iv[k];
+        }
         x->cost[i] += (long)(bb_solver_nodes(sv) - nodes) * SOLVER_NODE_COST;
         for (int c = 0; c < x->nc; c++) {
             value[c] = 0.0;
@@ -649,7 +673,7 @@ static void eval_deal(search *x, int i, bb_solver *sv)
         return;
     }
     if (x->mode == EVAL_BID) {
-        eval_bids(x, &base, &rng, value, &x->cost[i]);
+        eval_bids(x, &base, &rng, sv, value, &x->cost[i]);
         return;
     }
     for (int c = 0; c < x->nc; c++) {
@@ -658,7 +682,7 @@ static void eval_deal(search *x, int i, bb_solver *sv)
             value[c] = 0.0;
             continue;
         }
-        x->cost[i] += bb_expert_rollout(x->level, &s, &rng, x->me);
+        x->cost[i] += rollout(x->level, &s, &rng, x->me, sv);
         value[c] = s.t.last.score[x->me];
     }
 }
@@ -694,7 +718,7 @@ static void run(search *x, int threads)
     worker w[BATCH];
     pthread_t tid[BATCH];
     int started[BATCH] = {0};
-    int solving = x->mode == EVAL_SOLVE;
+    int solving = x->mode == EVAL_SOLVE || x->level->maxn_from > 0;
     for (int t = 0; t < threads; t++) {
         w[t] = (worker){x, solving ? bb_solver_new(SOLVER_TT_BITS) : NULL, 0, 0, threads};
         if (solving && w[t].sv == NULL)

@@ -57,6 +57,10 @@ typedef struct bb_level {
     int history;        /* per mille of the model's plays taken as any legal card in
                            weighting the deals by the tricks before the one under
                            way (0: only that trick is weighted) */
+    int maxn;           /* 1: the exact solving at solve_from is max^n (each seat for
+                           itself), not the paranoid search */
+    int maxn_from;      /* play-outs are finished by max^n once the hand to lead has
+                           this many cards or fewer (0: never) */
 } bb_level;
 
 /*

@@ -44,9 +44,10 @@
  * cards: fixed during one solve. */
 typedef struct sv_ctx {
     int me;
-    int w[4];  /* what a raw point taken by each seat is worth to me */
-    int kind;  /* BARBU_KIND_TRICKS or BARBU_KIND_TRUMPS */
-    int trump; /* the trump suit, -1 if none */
+    int w[4];       /* what a raw point taken by each seat is worth to me */
+    int wall[4][4]; /* wall[b][x]: what a raw point taken by x is worth to b */
+    int kind;       /* BARBU_KIND_TRICKS or BARBU_KIND_TRUMPS */
+    int trump;      /* the trump suit, -1 if none */
     bool must_trump;
     bool hearts_lead;
     bool early_end;
@@ -102,6 +103,15 @@ typedef struct sv_key {
     uint64_t counts; /* 4 bits a suit, and the leader in bits 16-17 */
 } sv_key;
 
+/* The max^n table's entry: a position's value to each seat. */
+typedef struct sv_mentry {
+    sv_key key;
+    float v[4];
+    uint16_t gen;
+} sv_mentry;
+
+#define SV_MAXN_BITS 15
+
 /* A bound entry: the key, 64 bytes with the bounds, one cache line. */
 typedef struct sv_entry {
     sv_key key;
@@ -123,6 +133,7 @@ struct bb_solver {
     sv_entry *tt;
     uint64_t mask; /* entries - 1 */
     sv_two_entry *two;
+    sv_mentry *mtt;     /* the max^n table, made at its first use; NULL before */
     uint16_t gen;       /* the generation of the current entries, from 1 */
     uint64_t signature; /* the context they belong to */
     void (*make_key)(const sv_ctx *c, const sv_pos *p, barbu_cards live, sv_key *key);
@@ -269,14 +280,17 @@ static void ctx_init(sv_ctx *c, const barbu_state *s, int me)
     bb_tables tab;
     bb_h_tables(r, t->contracts, &tab);
     c->me = me;
-    for (int b = 0; b < 4; b++) {
-        if (b == me)
-            continue;
-        int level = barbu_business(t->dbl, t->rdbl, me, b);
-        c->w[me] += level;
-        c->w[b] = -level;
+    for (int a = 0; a < 4; a++) {
+        for (int b = 0; b < 4; b++) {
+            if (b == a)
+                continue;
+            int level = barbu_business(t->dbl, t->rdbl, a, b);
+            c->wall[a][a] += level;
+            c->wall[a][b] = -level;
+        }
+        c->wall[a][a] += 1;
     }
-    c->w[me] += 1;
+    memcpy(c->w, c->wall[me], sizeof c->w);
     c->kind = t->kind;
     c->trump = t->trump;
     c->must_trump = r->must_trump;
@@ -324,8 +338,9 @@ static void ctx_init(sv_ctx *c, const barbu_state *s, int me)
 
     uint64_t h = UINT64_C(0x5eed);
     h = sv_mix(h, (uint64_t)me);
-    for (int b = 0; b < 4; b++)
-        h = sv_mix(h, (uint64_t)(int64_t)c->w[b]);
+    for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 4; b++)
+            h = sv_mix(h, (uint64_t)(int64_t)c->wall[a][b]);
     h = sv_mix(h, (uint64_t)(c->kind | (c->trump + 1) << 4 | c->must_trump << 8 |
                              c->hearts_lead << 9 | c->early_end << 10 | c->tricks << 12));
     h = sv_mix(h, c->penalty);
@@ -495,6 +510,7 @@ void bb_solver_free(bb_solver *sv)
         return;
     free(sv->tt);
     free(sv->two);
+    free(sv->mtt);
     free(sv);
 }
 
@@ -517,6 +533,8 @@ static void begin_solve(bb_solver *sv, const barbu_state *s, int me)
         if (++sv->gen == 0) {
             memset(sv->tt, 0, (size_t)(sv->mask + 1) * sizeof *sv->tt);
             memset(sv->two, 0, ((size_t)1 << SV_TWO_BITS) * sizeof *sv->two);
+            if (sv->mtt)
+                memset(sv->mtt, 0, ((size_t)1 << SV_MAXN_BITS) * sizeof *sv->mtt);
             sv->gen = 1;
         }
         sv->signature = sv->ctx.signature;
@@ -1001,4 +1019,257 @@ int bb_solve_moves(bb_solver *sv, const barbu_state *s, int me, barbu_cards *car
         values[count++] = value[card];
     }
     return count;
+}
+
+/* ------------------------------------------------------------ max^n */
+
+/*
+ * The max^n search: every seat, seeing every hand, plays for its own
+ * settled score.  A position's value is what the rest of the deal is worth
+ * to each seat; the seat to move takes the move best for itself, and where
+ * several are equally good for it, each outcome they lead to is taken as
+ * likely as the others (the value is the mean of the distinct values): a
+ * player who gains nothing from the choice has no reason to prefer one.
+ * Nothing cuts this search, since what is best for one seat bounds nothing
+ * of another's values; the table keeps the values found at the tricks'
+ * starts, and equivalent cards are searched once, as in the search above.
+ */
+
+/* Two values closer than this are equal: they are means of whole points. */
+#define SV_TIE 1e-3f
+
+static inline sv_mentry *mtt_entry(bb_solver *sv, const sv_key *key)
+{
+    uint64_t h =
+        key->ph[0] * UINT64_C(0x9e3779b97f4a7c15) ^ key->ph[1] * UINT64_C(0xc2b2ae3d27d4eb4f) ^
+        key->ph[2] * UINT64_C(0x165667b19e3779f9) ^ key->counts * UINT64_C(0xd6e8feb86659fd93) ^
+        (key->plane[0] + (key->plane[1] << 7) + (key->plane[2] << 13)) *
+            UINT64_C(0xff51afd7ed558ccd);
+    h ^= h >> 31;
+    h *= UINT64_C(0x94d049bb133111eb);
+    return &sv->mtt[(h ^ (h >> 29)) & ((UINT64_C(1) << SV_MAXN_BITS) - 1)];
+}
+
+static inline bool mtt_holds(const bb_solver *sv, const sv_mentry *e, const sv_key *key)
+{
+    uint64_t diff = (e->key.ph[0] ^ key->ph[0]) | (e->key.ph[1] ^ key->ph[1]) |
+                    (e->key.ph[2] ^ key->ph[2]) | (e->key.counts ^ key->counts);
+    for (int j = 0; j < SV_PLANES; j++)
+        diff |= e->key.plane[j] ^ key->plane[j];
+    return diff == 0 && e->gen == sv->gen;
+}
+
+/* The last trick's value to each seat: no choice is left. */
+static void maxn_last(const sv_ctx *c, const sv_pos *p, float out[4])
+{
+    int win_seat = p->leader, win_card = sv_lowest(p->hand[p->leader]);
+    int pts = c->tp[p->trick] + c->val[win_card];
+    for (int i = 1; i < 4; i++) {
+        int seat = (p->leader + i) & 3, card = sv_lowest(p->hand[seat]);
+        pts += c->val[card];
+        if (sv_takes(c, card, win_card)) {
+            win_card = card;
+            win_seat = seat;
+        }
+    }
+    for (int b = 0; b < 4; b++)
+        out[b] = (float)(c->wall[b][win_seat] * pts);
+}
+
+static void maxn_search(bb_solver *sv, float out[4]);
+
+/* Plays a card of the seat to move and searches on, as play_and_search:
+ * the value to each seat of the rest of the deal, this trick included. */
+static void maxn_play(bb_solver *sv, int card, float out[4])
+{
+    sv_pos *p = &sv->pos;
+    const sv_ctx *c = &sv->ctx;
+    int seat = p->to_move;
+    barbu_cards bit = BARBU_BIT(card);
+    int led = p->led, win_card = p->win_card, win_seat = p->win_seat;
+    p->hand[seat] &= ~bit;
+    if (p->n == 3) {
+        int taker = sv_takes(c, card, p->win_card) ? seat : p->win_seat;
+        int pts = c->tp[p->trick] + p->trick_val + c->val[card];
+        if (sv_deal_over(c, p->hand[0] | p->hand[1] | p->hand[2] | p->hand[3])) {
+            for (int b = 0; b < 4; b++)
+                out[b] = 0.0f;
+        } else {
+            int leader = p->leader, trick_val = p->trick_val;
+            barbu_cards table = p->table;
+            p->leader = p->to_move = taker;
+            p->n = 0;
+            p->trick++;
+            p->table = 0;
+            p->trick_val = 0;
+            maxn_search(sv, out);
+            p->leader = leader;
+            p->to_move = seat;
+            p->n = 3;
+            p->trick--;
+            p->table = table;
+            p->trick_val = trick_val;
+        }
+        for (int b = 0; b < 4; b++)
+            out[b] += (float)(c->wall[b][taker] * pts);
+    } else {
+        if (p->n == 0) {
+            p->led = BARBU_SUIT(card);
+            p->win_card = card;
+            p->win_seat = seat;
+        } else if (sv_takes(c, card, p->win_card)) {
+            p->win_card = card;
+            p->win_seat = seat;
+        }
+        p->trick_val += c->val[card];
+        p->table |= bit;
+        p->n++;
+        p->to_move = (seat + 1) & 3;
+        maxn_search(sv, out);
+        p->to_move = seat;
+        p->n--;
+        p->table &= ~bit;
+        p->trick_val -= c->val[card];
+    }
+    p->led = led;
+    p->win_card = win_card;
+    p->win_seat = win_seat;
+    p->hand[seat] |= bit;
+}
+
+static inline bool maxn_same(const float a[4], const float b[4])
+{
+    for (int k = 0; k < 4; k++)
+        if (a[k] - b[k] > SV_TIE || b[k] - a[k] > SV_TIE)
+            return false;
+    return true;
+}
+
+/* Of the values of the n moves, those best for `seat`: the mean of their
+ * distinct values into out (what the moves lead to, each outcome as likely
+ * as the others however many moves lead to it), and the first move of each
+ * distinct value into *tied (bits of the moves' places). */
+static void maxn_pick(int seat, int n, float v[][4], float out[4], unsigned *tied)
+{
+    float best = v[0][seat];
+    for (int i = 1; i < n; i++)
+        best = v[i][seat] > best ? v[i][seat] : best;
+    float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    int ties = 0;
+    *tied = 0;
+    for (int i = 0; i < n; i++) {
+        if (v[i][seat] < best - SV_TIE)
+            continue;
+        bool seen = false;
+        for (int j = 0; j < i && !seen; j++)
+            seen = (*tied >> j & 1) && maxn_same(v[i], v[j]);
+        if (seen)
+            continue;
+        for (int b = 0; b < 4; b++)
+            sum[b] += v[i][b];
+        ties++;
+        *tied |= 1u << i;
+    }
+    for (int b = 0; b < 4; b++)
+        out[b] = sum[b] / (float)ties;
+}
+
+static void maxn_search(bb_solver *sv, float out[4])
+{
+    sv_pos *p = &sv->pos;
+    const sv_ctx *c = &sv->ctx;
+    sv->nodes++;
+    int seat = p->to_move;
+    sv_key key;
+    sv_mentry *e = NULL;
+    if (p->n == 0) {
+        barbu_cards h = p->hand[seat];
+        if ((h & (h - 1)) == 0) {
+            if (h) {
+                maxn_last(c, p, out);
+            } else {
+                for (int b = 0; b < 4; b++)
+                    out[b] = 0.0f;
+            }
+            return;
+        }
+        if (c->planes >= 0 && sv->mtt) {
+            sv->make_key(c, p, p->hand[0] | p->hand[1] | p->hand[2] | p->hand[3], &key);
+            e = mtt_entry(sv, &key);
+            if (mtt_holds(sv, e, &key)) {
+                memcpy(out, e->v, sizeof e->v);
+                return;
+            }
+        }
+    }
+    barbu_cards moves = sv_distinct(c, sv_playable(c, p, p->hand[seat]), sv_apart(p));
+    float v[BARBU_MAX_TRICKS][4];
+    int n = 0;
+    for (; moves; moves &= moves - 1)
+        maxn_play(sv, sv_lowest(moves), v[n++]);
+    unsigned tied;
+    maxn_pick(seat, n, v, out, &tied);
+    if (e) {
+        e->key = key;
+        e->gen = sv->gen;
+        memcpy(e->v, out, sizeof e->v);
+    }
+}
+
+/* Starts a max^n solve: the values do not depend on `me`, so seat 0 stands
+ * for it and the table serves every seat's solves. */
+static void maxn_begin(bb_solver *sv, const barbu_state *s)
+{
+    begin_solve(sv, s, 0);
+    if (!sv->mtt)
+        sv->mtt = calloc((size_t)1 << SV_MAXN_BITS, sizeof *sv->mtt);
+}
+
+int bb_maxn_moves(bb_solver *sv, const barbu_state *s, int me, barbu_cards *cards,
+                  double values[BARBU_MAX_TRICKS])
+{
+    if (!sv || me < 0 || me > 3 || !bb_solver_fits(s))
+        return -1;
+    maxn_begin(sv, s);
+    const sv_ctx *c = &sv->ctx;
+    const sv_pos *p = &sv->pos;
+    barbu_cards moves = sv_playable(c, p, p->hand[p->to_move]);
+    barbu_cards apart = sv_apart(p);
+    barbu_cards distinct = sv_distinct(c, moves, apart);
+    *cards = moves;
+    float value[64][4];
+    for (barbu_cards m = distinct; m; m &= m - 1)
+        maxn_play(sv, sv_lowest(m), value[sv_lowest(m)]);
+    int count = 0;
+    for (barbu_cards m = moves; m; m &= m - 1) {
+        int card = sv_lowest(m);
+        while (!(distinct >> card & 1))
+            card = sv_lowest(apart & c->above[card]);
+        values[count++] = value[card][me];
+    }
+    return count;
+}
+
+int bb_maxn_card(bb_solver *sv, const barbu_state *s, barbu_rng *rng)
+{
+    if (!sv || !bb_solver_fits(s))
+        return -1;
+    maxn_begin(sv, s);
+    const sv_ctx *c = &sv->ctx;
+    const sv_pos *p = &sv->pos;
+    barbu_cards moves = sv_distinct(c, sv_playable(c, p, p->hand[p->to_move]), sv_apart(p));
+    int list[BARBU_MAX_TRICKS], n = 0;
+    float v[BARBU_MAX_TRICKS][4], out[4];
+    for (; moves; moves &= moves - 1) {
+        list[n] = sv_lowest(moves);
+        maxn_play(sv, list[n], v[n]);
+        n++;
+    }
+    unsigned tied;
+    maxn_pick(p->to_move, n, v, out, &tied);
+    int k = (int)barbu_rng_below(rng, (uint32_t)__builtin_popcount(tied));
+    for (int i = 0; i < n; i++)
+        if ((tied >> i & 1) && k-- == 0)
+            return list[i];
+    return list[0];
 }

@@ -53,6 +53,22 @@ int bb_solve_value(bb_solver *sv, const barbu_state *s, int me);
 int bb_solve_moves(bb_solver *sv, const barbu_state *s, int me, barbu_cards *cards,
                    int values[BARBU_MAX_TRICKS]);
 
+/*
+ * The same by max^n: each seat, seeing every hand, plays for its own
+ * settled score, and a seat with several moves equally good for it takes
+ * any of them, each distinct outcome as likely as the others (solver.c).  values[i] is what
+ * the rest of the deal is worth to `me` (measured as by bb_solve_value)
+ * when the seat to move plays the i-th card of *cards; a mean over the
+ * ties, so not always whole.  Returns how many cards, or -1 when the state
+ * does not fit.
+ */
+int bb_maxn_moves(bb_solver *sv, const barbu_state *s, int me, barbu_cards *cards,
+                  double values[BARBU_MAX_TRICKS]);
+
+/* The card max^n plays for the seat to move: one of the best for it, the
+ * ties drawn by rng.  -1 when the state does not fit. */
+int bb_maxn_card(bb_solver *sv, const barbu_state *s, barbu_rng *rng);
+
 /* The cards the solver lets the seat to move play, by its own rules: for
  * the unit tests, which check them against barbu_playable.  0 when the
  * state does not fit. */

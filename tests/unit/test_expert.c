@@ -132,6 +132,48 @@ static void test_threads_agree(void **state)
     }
 }
 
+/* A player that solves by max^n, at the end of its play-outs and from four
+ * cards a hand on: every choice of the first deals of two presets is legal
+ * and the same on one thread and three (each thread has its own solver and
+ * table, and max^n's ties are drawn from the deal's own generator). */
+static void test_maxn_player(void **state)
+{
+    (void)state;
+    static const char *const presets[] = {"uk", "king"};
+    const char *spec = "medium:maxn=1,solve_from=4,maxn_from=4,budget=200000";
+    for (int p = 0; p < 2; p++) {
+        barbu_rules rules;
+        assert_int_equal(barbu_rules_preset(&rules, presets[p]), 0);
+        barbu_state s;
+        assert_int_equal(barbu_init(&s, &rules, 40 + (uint64_t)p), 0);
+        barbu_bot *one = barbu_bot_new_tuned(spec, 9), *three = barbu_bot_new_tuned(spec, 9);
+        barbu_bot *easy = barbu_bot_new("easy", 9);
+        assert_non_null(one);
+        assert_non_null(three);
+        barbu_bot_set_threads(three, 3);
+        int decisions = 0;
+        while (s.t.deal == 0 && !barbu_over(&s)) {
+            barbu_view v;
+            barbu_action x, y;
+            barbu_view_of(&s, s.t.to_move, &v);
+            if (s.t.to_move == 0) {
+                assert_int_equal(barbu_bot_choose(one, &v, &x), 0);
+                assert_int_equal(barbu_bot_choose(three, &v, &y), 0);
+                assert_true(barbu_action_equal(&x, &y));
+                decisions++;
+            } else {
+                assert_int_equal(barbu_bot_choose(easy, &v, &x), 0);
+            }
+            assert_int_equal(barbu_check(&s, &x), 0);
+            assert_int_equal(barbu_apply(&s, &x), 0);
+        }
+        assert_true(decisions >= 13);
+        barbu_bot_free(one);
+        barbu_bot_free(three);
+        barbu_bot_free(easy);
+    }
+}
+
 /* The omniscient player exists only for measurement: barbu_bot_new never
  * makes it (so no server table can seat it), a view is refused, and from
  * the whole state it plays legally. */
@@ -495,12 +537,19 @@ static void test_layout_rule(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_medium_every_preset), cmocka_unit_test(test_hard_plays),
-        cmocka_unit_test(test_view_only),           cmocka_unit_test(test_threads_agree),
-        cmocka_unit_test(test_omniscient),          cmocka_unit_test(test_not_to_move),
-        cmocka_unit_test(test_declaration_weight),  cmocka_unit_test(test_bid_weight),
-        cmocka_unit_test(test_history_weight),      cmocka_unit_test(test_tuned),
-        cmocka_unit_test(test_choose_from),         cmocka_unit_test(test_layout_rule),
+        cmocka_unit_test(test_medium_every_preset),
+        cmocka_unit_test(test_hard_plays),
+        cmocka_unit_test(test_view_only),
+        cmocka_unit_test(test_threads_agree),
+        cmocka_unit_test(test_maxn_player),
+        cmocka_unit_test(test_omniscient),
+        cmocka_unit_test(test_not_to_move),
+        cmocka_unit_test(test_declaration_weight),
+        cmocka_unit_test(test_bid_weight),
+        cmocka_unit_test(test_history_weight),
+        cmocka_unit_test(test_tuned),
+        cmocka_unit_test(test_choose_from),
+        cmocka_unit_test(test_layout_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
  * each move against the value of the position after it.
  */
 #include <limits.h>
+#include <math.h>
 
 #include "../../src/ai/solver.h"
 #include "helpers.h"
@@ -469,6 +470,112 @@ static void test_moves_match_values(void **state)
     bb_solver_free(fresh);
 }
 
+/* ---------------------------------------------------------------- max^n */
+
+/* Max^n over engine states: each seat's settled score for the whole deal,
+ * the seat to move taking the moves best for itself and each distinct
+ * outcome of those equally likely. */
+static void brute_maxn(const barbu_state *s, double out[4])
+{
+    if (s->t.phase != BARBU_PHASE_PLAY) {
+        for (int b = 0; b < 4; b++)
+            out[b] = s->t.last.score[b];
+        return;
+    }
+    double v[BARBU_MAX_TRICKS][4];
+    int n = 0, seat = s->t.to_move;
+    for (barbu_cards m = barbu_playable(s); m; m &= m - 1, n++) {
+        barbu_state next = *s;
+        assert_int_equal(barbu_play(&next, (barbu_card)__builtin_ctzll(m)), 0);
+        brute_maxn(&next, v[n]);
+    }
+    double best = v[0][seat];
+    for (int i = 1; i < n; i++)
+        best = v[i][seat] > best ? v[i][seat] : best;
+    int kept[BARBU_MAX_TRICKS], nk = 0;
+    for (int b = 0; b < 4; b++)
+        out[b] = 0.0;
+    for (int i = 0; i < n; i++) {
+        if (v[i][seat] < best - 1e-6)
+            continue;
+        bool seen = false;
+        for (int j = 0; j < nk && !seen; j++) {
+            seen = true;
+            for (int b = 0; b < 4; b++)
+                seen = seen && fabs(v[i][b] - v[kept[j]][b]) < 1e-6;
+        }
+        if (seen)
+            continue;
+        kept[nk++] = i;
+        for (int b = 0; b < 4; b++)
+            out[b] += v[i][b];
+    }
+    for (int b = 0; b < 4; b++)
+        out[b] /= nk;
+}
+
+/* The max^n values of each move against the search over engine states, on
+ * endgames of every trick contract of several presets (doubles at random,
+ * so that the seats' scores are weighted differently); and the card it
+ * plays is one of the best for the seat to move. */
+static void test_maxn(void **state)
+{
+    (void)state;
+    bb_solver *sv = bb_solver_new(16);
+    assert_non_null(sv);
+    static const char *const presets[] = {"uk", "king", "fife", "ravage"};
+    barbu_rng rng;
+    barbu_rng_seed(&rng, 73);
+    int checked = 0, split = 0;
+    for (size_t p = 0; p < sizeof presets / sizeof presets[0]; p++) {
+        barbu_rules r;
+        preset(&r, presets[p]);
+        for (int d = 0; d < 60; d++) {
+            barbu_state s;
+            if (!first_deal(&s, &r, 7300 + p * 100 + (uint64_t)d, -1, &rng))
+                continue;
+            int cards = 2 + (int)barbu_rng_below(&rng, 2);
+            if (!play_down(&s, 4 * cards - (int)barbu_rng_below(&rng, 4), &rng) ||
+                !bb_solver_fits(&s))
+                continue;
+            int me = (int)barbu_rng_below(&rng, 4);
+            int base = done_score(&s, me);
+            barbu_cards moves = 0;
+            double values[BARBU_MAX_TRICKS], best = -1e9;
+            int n = bb_maxn_moves(sv, &s, me, &moves, values);
+            assert_int_equal(n, barbu_count(moves));
+            assert_true(moves == barbu_playable(&s));
+            int i = 0;
+            for (barbu_cards m = moves; m; m &= m - 1, i++) {
+                barbu_state next = s;
+                double exact[4];
+                assert_int_equal(barbu_play(&next, (barbu_card)__builtin_ctzll(m)), 0);
+                brute_maxn(&next, exact);
+                if (fabs(base + values[i] - exact[me]) > 1e-2)
+                    print_error("%s deal %d: max^n %d + %g, engine %g\n", presets[p], d, base,
+                                values[i], exact[me]);
+                assert_true(fabs(base + values[i] - exact[me]) < 1e-2);
+            }
+            /* The card played is best for the seat to move. */
+            int mover = s.t.to_move;
+            double mine[BARBU_MAX_TRICKS];
+            assert_int_equal(bb_maxn_moves(sv, &s, mover, &moves, mine), n);
+            for (i = 0; i < n; i++)
+                best = mine[i] > best ? mine[i] : best;
+            int card = bb_maxn_card(sv, &s, &rng);
+            assert_true(card >= 0 && (moves >> card & 1));
+            i = barbu_count(moves & (BARBU_BIT(card) - 1));
+            assert_true(mine[i] > best - 1e-2);
+            for (i = 0; i < n; i++)
+                split += mine[i] < best - 1e-2;
+            checked++;
+        }
+    }
+    assert_true(checked > 150);
+    assert_true(split > 30); /* some moves were worse than others */
+    bb_solver_free(sv);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -480,6 +587,7 @@ int main(void)
         cmocka_unit_test(test_many_classes),
         cmocka_unit_test(test_early_end),
         cmocka_unit_test(test_moves_match_values),
+        cmocka_unit_test(test_maxn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
