@@ -26,36 +26,40 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: barbu bench [--json] [--seconds T] [--rules R]\n"
-            "       barbu bench --solver [--json] [--rules R] [--cards N] [--positions P]\n"
-            "       barbu bench --bots KIND [--json] [--rules R] [--games G] [--threads N]\n\n"
-            "Measures the engine on this machine, on one thread:\n"
-            "  - random playouts per second for each contract, from %d fixed deals\n"
-            "    (the contract declared and doubled, then random legal cards to the end;\n"
-            "    for Chinese Poker, hands whose valid settings of rows are all listed);\n"
-            "  - complete random games per second, and games of the heuristic players;\n"
-            "  - a signature of fixed seeded games, which changes only when behaviour does.\n"
-            "With --solver, the exact solver of the bots' last tricks instead: for each\n"
-            "trick contract, P fixed positions (the contract declared, random bids, random\n"
-            "cards until N are left in each hand, at a trick's start), and the time of\n"
-            "solving each position's value, and each move's (median, 90th percentile and\n"
-            "worst), with the search nodes; the checksum of the values changes only when\n"
-            "they do.\n"
-            "With --bots, the time of each decision of a computer player (easy, medium,\n"
-            "hard, ...): G whole games of four of them from fixed seeds, by phase (mean,\n"
-            "median, 90th and 99th percentiles, worst).\n"
-            "Pin it to one core for a per-core figure: taskset -c 0 barbu bench\n\n"
-            "  --json         the figures as one JSON object\n"
-            "  --seconds T    time per measurement (default 1)\n"
-            "  --rules R      a preset or rules file (default uk)\n"
-            "  --solver       measure the solver\n"
-            "  --cards N      the solver's positions: cards in each hand (default %d)\n"
-            "  --positions P  the solver's positions per contract (default %d)\n"
-            "  --bots KIND    time the decisions of this computer player\n"
-            "  --games G      the games --bots plays (default %d)\n"
-            "  --threads N    the threads each of --bots' players thinks on (default 1)\n",
-            BENCH_DEALS, SOLVER_CARDS, SOLVER_POSITIONS, BOTS_GAMES);
+    fprintf(
+        out,
+        "usage: barbu bench [--json] [--seconds T] [--rules R]\n"
+        "       barbu bench --solver [--maxn] [--json] [--rules R] [--cards N] [--positions P]\n"
+        "       barbu bench --bots KIND [--json] [--rules R] [--games G] [--threads N]\n\n"
+        "Measures the engine on this machine, on one thread:\n"
+        "  - random playouts per second for each contract, from %d fixed deals\n"
+        "    (the contract declared and doubled, then random legal cards to the end;\n"
+        "    for Chinese Poker, hands whose valid settings of rows are all listed);\n"
+        "  - complete random games per second, and games of the heuristic players;\n"
+        "  - a signature of fixed seeded games, which changes only when behaviour does.\n"
+        "With --solver, the exact solver of the bots' last tricks instead: for each\n"
+        "trick contract, P fixed positions (the contract declared, random bids, random\n"
+        "cards until N are left in each hand, at a trick's start), and the time of\n"
+        "solving each position's value, and each move's (median, 90th percentile and\n"
+        "worst), with the search nodes; the checksum of the values changes only when\n"
+        "they do.  With --maxn, the max^n search (each seat for itself) the bots may\n"
+        "finish their play-outs with: the value of each move to the seat to move, then\n"
+        "the card it plays (ties drawn), on the table the first search filled.\n"
+        "With --bots, the time of each decision of a computer player (easy, medium,\n"
+        "hard, ...): G whole games of four of them from fixed seeds, by phase (mean,\n"
+        "median, 90th and 99th percentiles, worst).\n"
+        "Pin it to one core for a per-core figure: taskset -c 0 barbu bench\n\n"
+        "  --json         the figures as one JSON object\n"
+        "  --seconds T    time per measurement (default 1)\n"
+        "  --rules R      a preset or rules file (default uk)\n"
+        "  --solver       measure the solver\n"
+        "  --maxn         with --solver, the max^n search\n"
+        "  --cards N      the solver's positions: cards in each hand (default %d)\n"
+        "  --positions P  the solver's positions per contract (default %d)\n"
+        "  --bots KIND    time the decisions of this computer player\n"
+        "  --games G      the games --bots plays (default %d)\n"
+        "  --threads N    the threads each of --bots' players thinks on (default 1)\n",
+        BENCH_DEALS, SOLVER_CARDS, SOLVER_POSITIONS, BOTS_GAMES);
 }
 
 static double now(void)
@@ -272,7 +276,7 @@ static void figures_of(double *value_us, double *moves_us, double *nodes, int n,
     f->nodes_median = quantile(nodes, n, 0.5);
 }
 
-static int bench_solver(const barbu_rules *rules, bool json, int cards, int per_contract)
+static int bench_solver(const barbu_rules *rules, bool json, bool maxn, int cards, int per_contract)
 {
     bb_solver *sv = bb_solver_new(SOLVER_TT_BITS);
     int nc = rules->n_contracts;
@@ -295,13 +299,16 @@ static int bench_solver(const barbu_rules *rules, bool json, int cards, int per_
     }
     int64_t checksum = 0;
     if (json)
-        printf("{\"rules\":\"%s\",\"cards\":%d,\"contracts\":{", rules->preset, cards);
+        printf("{\"rules\":\"%s\",\"search\":\"%s\",\"cards\":%d,\"contracts\":{", rules->preset,
+               maxn ? "maxn" : "paranoid", cards);
     else
-        printf("barbu bench --solver: one thread, rules %s, %d cards in each hand, %d positions\n"
-               "a contract; microseconds a position\n\n"
+        printf("barbu bench --solver%s: one thread, rules %s, %d cards in each hand, %d "
+               "positions\n"
+               "a contract; microseconds a position%s\n\n"
                "%-16s %9s %9s %9s %9s %9s %9s\n",
-               rules->preset, cards, per_contract, "contract", "positions", "value p50", "p90",
-               "max", "moves p50", "nodes p50");
+               maxn ? " --maxn" : "", rules->preset, cards, per_contract,
+               maxn ? " (value: every move's; moves: the card played)" : "", "contract",
+               "positions", "value p50", "p90", "max", "moves p50", "nodes p50");
     int shown = 0;
     for (int c = 0; c < nc; c++) {
         int kind = rules->contract[c].kind;
@@ -315,19 +322,34 @@ static int bench_solver(const barbu_rules *rules, bool json, int cards, int per_
                 continue;
             int me = n % 4;
             unsigned long long before = bb_solver_nodes(sv);
-            double t0 = now();
-            int v = bb_solve_value(sv, &s, me);
-            double t1 = now();
-            nodes[n] = (double)(bb_solver_nodes(sv) - before);
-            barbu_cards moves;
-            int values[BARBU_MAX_TRICKS];
-            int k = bb_solve_moves(sv, &s, s.t.to_move, &moves, values);
-            double t2 = now();
+            double t0 = now(), t1, t2;
+            if (maxn) {
+                barbu_cards moves;
+                double values[BARBU_MAX_TRICKS];
+                int k = bb_maxn_moves(sv, &s, s.t.to_move, &moves, values);
+                t1 = now();
+                nodes[n] = (double)(bb_solver_nodes(sv) - before);
+                barbu_rng rng;
+                barbu_rng_seed(&rng, seed);
+                int card = bb_maxn_card(sv, &s, &rng);
+                t2 = now();
+                checksum = checksum * 31 + card;
+                for (int i = 0; i < k; i++)
+                    checksum = checksum * 31 + (int64_t)(values[i] * 100.0 + 0.5);
+            } else {
+                int v = bb_solve_value(sv, &s, me);
+                t1 = now();
+                nodes[n] = (double)(bb_solver_nodes(sv) - before);
+                barbu_cards moves;
+                int values[BARBU_MAX_TRICKS];
+                int k = bb_solve_moves(sv, &s, s.t.to_move, &moves, values);
+                t2 = now();
+                checksum = checksum * 31 + v;
+                for (int i = 0; i < k; i++)
+                    checksum = checksum * 31 + values[i];
+            }
             value_us[n] = (t1 - t0) * 1e6;
             moves_us[n] = (t2 - t1) * 1e6;
-            checksum = checksum * 31 + v;
-            for (int i = 0; i < k; i++)
-                checksum = checksum * 31 + values[i];
             all[0][total] = value_us[n];
             all[1][total] = moves_us[n];
             all[2][total] = nodes[n];
@@ -488,7 +510,7 @@ static int bench_bots(const barbu_rules *rules, const char *kind, int games, int
 
 int cmd_bench(int argc, char **argv)
 {
-    bool json = false, solver = false;
+    bool json = false, solver = false, maxn = false;
     const char *bots = NULL;
     int cards = SOLVER_CARDS, positions = SOLVER_POSITIONS, timed_games = BOTS_GAMES, threads = 1;
     double seconds = 1.0;
@@ -511,6 +533,8 @@ int cmd_bench(int argc, char **argv)
             rules_arg = argv[++i];
         } else if (strcmp(argv[i], "--solver") == 0) {
             solver = true;
+        } else if (strcmp(argv[i], "--maxn") == 0) {
+            maxn = true;
         } else if (strcmp(argv[i], "--bots") == 0 && i + 1 < argc) {
             bots = argv[++i];
             barbu_bot *probe = barbu_bot_new_tuned(bots, 0);
@@ -556,8 +580,12 @@ int cmd_bench(int argc, char **argv)
     barbu_rules rules;
     if (cli_load_rules(rules_arg, &rules) != 0)
         return 1;
+    if (maxn && !solver) {
+        fprintf(stderr, "barbu bench: --maxn goes with --solver\n");
+        return 2;
+    }
     if (solver)
-        return bench_solver(&rules, json, cards, positions);
+        return bench_solver(&rules, json, maxn, cards, positions);
     if (bots != NULL)
         return bench_bots(&rules, bots, timed_games, threads, json);
 

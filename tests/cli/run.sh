@@ -95,6 +95,10 @@ grep -q '"no-tricks":[0-9]' "$tmp/b1" && ok "bench measures No Tricks playouts" 
 # Bench of the solver and of the computer players' decision times.
 "$barbu" bench --solver --positions 5 --json >"$tmp/b3" && grep -q '"trumps":{"positions":5' "$tmp/b3" &&
     ok "bench --solver times the solver by contract" || { bad "bench --solver times the solver by contract"; cat "$tmp/b3"; }
+"$barbu" bench --solver --maxn --cards 4 --positions 5 --json >"$tmp/b5" &&
+    python3 -c "import json,sys; j=json.load(open(sys.argv[1])); sys.exit(not (j['search']=='maxn' and j['cards']==4 and j['contracts']['no-queens']['positions']==5))" "$tmp/b5" &&
+    ok "bench --solver --maxn times the max^n search" || { bad "bench --solver --maxn times the max^n search"; cat "$tmp/b5"; }
+expect_status 2 "bench --maxn without --solver is a usage error" "$barbu" bench --maxn
 "$barbu" bench --bots easy --games 1 --json >"$tmp/b4" &&
     python3 -c "import json,sys; j=json.load(open(sys.argv[1])); p=j['phases']; sys.exit(not (j['bots']=='easy' and p['play']['decisions'] > 1000 and p['declare']['decisions'] == 28 and p['play']['ms_max'] >= p['play']['ms_p50']))" "$tmp/b4" &&
     ok "bench --bots times every decision of a game by phase" || { bad "bench --bots times every decision of a game by phase"; cat "$tmp/b4"; }
