@@ -31,14 +31,17 @@
  * The levels.  A budget counts the work of the play-outs in plays of the
  * fast policy (see rollout); solving begins when the hand to move has
  * solve_from cards or fewer.  Medium and hard differ in their budget, their
- * deal limits and hard's noisy play-outs (one card in four at random), which
- * only its ten times the deals can average; the rest they share.  The
- * figures were chosen with barbu arena (docs/internals.md).
+ * deal limits, hard's noisy play-outs (one card in four at random), which
+ * only its ten times the deals can average, and hard's endings: from four
+ * cards a hand, in its play-outs and its own decisions, every seat plays
+ * for itself by max^n (solver.c), which only hard's budget affords; the
+ * rest they share.  The figures were chosen with barbu arena
+ * (docs/internals.md).
  */
 #define EXPERT_SHARED                                                                              \
-    .solve_from = 2, .rules_until = 0, .bid_margin = 5, .declare_margin = 5, .layouts = 1,         \
-    .layout_noise = 100, .model = 1, .model_noise = 350, .ismcts = 0, .owed_push = 0,              \
-    .decl_temp = 10, .bid_noise = 0, .resample = 4, .fife_calls = 1, .maxn = 0, .maxn_from = 0
+    .rules_until = 0, .bid_margin = 5, .declare_margin = 5, .layouts = 1, .layout_noise = 100,     \
+    .model = 1, .model_noise = 350, .ismcts = 0, .owed_push = 0, .decl_temp = 10, .bid_noise = 0,  \
+    .resample = 4, .fife_calls = 1
 
 /* clang-format off */
 const bb_level BB_MEDIUM = {
@@ -49,6 +52,9 @@ const bb_level BB_MEDIUM = {
     .layout_deals = 480,
     .noise = 0,
     .self_noise = 0,
+    .solve_from = 2,
+    .maxn = 0,
+    .maxn_from = 0,
 };
 const bb_level BB_HARD = {
     EXPERT_SHARED,
@@ -58,6 +64,9 @@ const bb_level BB_HARD = {
     .layout_deals = 4800,
     .noise = 250,
     .self_noise = 250,
+    .solve_from = 4,
+    .maxn = 1,
+    .maxn_from = 4,
 };
 /* clang-format on */
 
