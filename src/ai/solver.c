@@ -22,6 +22,9 @@
  * the position with the ranks closed up: in each suit only the order of the
  * cards still in play counts, with their points, so positions that differ
  * only in which small cards went earlier share an entry.
+ *
+ * The max^n search at the end of the file values the same positions for
+ * every seat at once, each playing for itself.
  */
 #include <limits.h>
 #include <stdlib.h>

@@ -90,7 +90,7 @@ static void usage(FILE *out)
     snprintf(text, sizeof text,
              "the computer players' level: %s; default %s.  Easy plays by rules of thumb, "
              "medium searches (about a hundredth of a second a move), hard searches ten times "
-             "longer; heuristic is easy's old name",
+             "longer and plays out the last four tricks exactly; heuristic is easy's old name",
              cli_bot_kinds(kinds, sizeof kinds, ", ", " or "), DEFAULT_BOTS);
     cli_print_wrapped(out, text, 18, 18);
     fprintf(out,
