@@ -149,7 +149,8 @@ static void policy_step(int noise, const bb_policy *pol, barbu_state *s, barbu_r
  * Plays a truncated state to the end of its deal: the heuristic player's
  * decisions before the play (doubles, Pass-ons, rows, cuts), then the rules
  * of thumb for the first plays and the fast policy for the rest, for every
- * seat.  Returns what it cost.
+ * seat; with a solver, a trick contract's last tricks from maxn_from cards
+ * a hand by max^n instead.  Returns what it cost.
  */
 static long rollout(const bb_level *level, barbu_state *s, barbu_rng *rng, int me, bb_solver *sv)
 {
