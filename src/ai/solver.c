@@ -544,7 +544,8 @@ static void begin_solve(bb_solver *sv, const barbu_state *s, int me)
     }
 }
 
-static inline sv_entry *tt_entry(bb_solver *sv, const sv_key *key)
+/* A key's hash and equality, for both tables. */
+static inline uint64_t key_hash(const sv_key *key)
 {
     uint64_t h =
         key->ph[0] * UINT64_C(0x9e3779b97f4a7c15) ^ key->ph[1] * UINT64_C(0xc2b2ae3d27d4eb4f) ^
@@ -553,16 +554,26 @@ static inline sv_entry *tt_entry(bb_solver *sv, const sv_key *key)
             UINT64_C(0xff51afd7ed558ccd);
     h ^= h >> 31;
     h *= UINT64_C(0x94d049bb133111eb);
-    return &sv->tt[(h ^ (h >> 29)) & sv->mask];
+    return h ^ (h >> 29);
+}
+
+static inline bool key_equal(const sv_key *a, const sv_key *b)
+{
+    uint64_t diff = (a->ph[0] ^ b->ph[0]) | (a->ph[1] ^ b->ph[1]) | (a->ph[2] ^ b->ph[2]) |
+                    (a->counts ^ b->counts);
+    for (int j = 0; j < SV_PLANES; j++)
+        diff |= a->plane[j] ^ b->plane[j];
+    return diff == 0;
+}
+
+static inline sv_entry *tt_entry(bb_solver *sv, const sv_key *key)
+{
+    return &sv->tt[key_hash(key) & sv->mask];
 }
 
 static inline bool tt_holds(const bb_solver *sv, const sv_entry *e, const sv_key *key)
 {
-    uint64_t diff = (e->key.ph[0] ^ key->ph[0]) | (e->key.ph[1] ^ key->ph[1]) |
-                    (e->key.ph[2] ^ key->ph[2]) | (e->key.counts ^ key->counts);
-    for (int j = 0; j < SV_PLANES; j++)
-        diff |= e->key.plane[j] ^ key->plane[j];
-    return diff == 0 && e->gen == sv->gen;
+    return key_equal(&e->key, key) && e->gen == sv->gen;
 }
 
 static inline int tt_lo(const sv_entry *e)
@@ -756,67 +767,88 @@ static int two_tricks(bb_solver *sv, const sv_pos *p)
 
 static int search(bb_solver *sv, int alpha, int beta);
 
+/* What putting a card to a trick that it does not complete changes, to be
+ * put back by trick_take. */
+typedef struct sv_undo {
+    int led, win_card, win_seat;
+} sv_undo;
+
+static inline sv_undo trick_put(const sv_ctx *c, sv_pos *p, int card)
+{
+    sv_undo u = {p->led, p->win_card, p->win_seat};
+    int seat = p->to_move;
+    if (p->n == 0) {
+        p->led = BARBU_SUIT(card);
+        p->win_card = card;
+        p->win_seat = seat;
+    } else if (sv_takes(c, card, p->win_card)) {
+        p->win_card = card;
+        p->win_seat = seat;
+    }
+    p->hand[seat] &= ~BARBU_BIT(card);
+    p->trick_val += c->val[card];
+    p->table |= BARBU_BIT(card);
+    p->n++;
+    p->to_move = (seat + 1) & 3;
+    return u;
+}
+
+static inline void trick_take(const sv_ctx *c, sv_pos *p, int card, sv_undo u)
+{
+    int seat = (p->to_move + 3) & 3;
+    p->to_move = seat;
+    p->n--;
+    p->table &= ~BARBU_BIT(card);
+    p->trick_val -= c->val[card];
+    p->hand[seat] |= BARBU_BIT(card);
+    p->led = u.led;
+    p->win_card = u.win_card;
+    p->win_seat = u.win_seat;
+}
+
 /* Plays a card of the seat to move and searches on: the value of the rest
  * of the deal, the trick in progress included. */
 static inline int play_and_search(bb_solver *sv, int card, int alpha, int beta)
 {
     sv_pos *p = &sv->pos;
     const sv_ctx *c = &sv->ctx;
+    if (p->n < 3) {
+        sv_undo u = trick_put(c, p, card);
+        int v = search(sv, alpha, beta);
+        trick_take(c, p, card, u);
+        return v;
+    }
     int seat = p->to_move;
     barbu_cards bit = BARBU_BIT(card);
     int v;
     p->hand[seat] &= ~bit;
-    if (p->n == 3) {
-        int taker = sv_takes(c, card, p->win_card) ? seat : p->win_seat;
-        int gain = c->w[taker] * (c->tp[p->trick] + p->trick_val + c->val[card]);
-        if (sv_deal_over(c, p->hand[0] | p->hand[1] | p->hand[2] | p->hand[3])) {
-            v = gain;
-        } else {
-            int leader = p->leader, trick_val = p->trick_val;
-            int cards_hi = p->cards_hi, cards_lo = p->cards_lo;
-            barbu_cards table = p->table;
-            int led = p->led, win_card = p->win_card, win_seat = p->win_seat;
-            for (barbu_cards d = (table | bit) & c->scoring; d; d &= d - 1) {
-                p->cards_hi -= c->card_hi[sv_lowest(d)];
-                p->cards_lo -= c->card_lo[sv_lowest(d)];
-            }
-            p->leader = p->to_move = taker;
-            p->n = 0;
-            p->trick++;
-            p->table = 0;
-            p->trick_val = 0;
-            v = gain + search(sv, alpha - gain, beta - gain);
-            p->leader = leader;
-            p->to_move = seat;
-            p->n = 3;
-            p->trick--;
-            p->table = table;
-            p->trick_val = trick_val;
-            p->cards_hi = cards_hi;
-            p->cards_lo = cards_lo;
-            p->led = led;
-            p->win_card = win_card;
-            p->win_seat = win_seat;
-        }
+    int taker = sv_takes(c, card, p->win_card) ? seat : p->win_seat;
+    int gain = c->w[taker] * (c->tp[p->trick] + p->trick_val + c->val[card]);
+    if (sv_deal_over(c, p->hand[0] | p->hand[1] | p->hand[2] | p->hand[3])) {
+        v = gain;
     } else {
+        int leader = p->leader, trick_val = p->trick_val;
+        int cards_hi = p->cards_hi, cards_lo = p->cards_lo;
+        barbu_cards table = p->table;
         int led = p->led, win_card = p->win_card, win_seat = p->win_seat;
-        if (p->n == 0) {
-            p->led = BARBU_SUIT(card);
-            p->win_card = card;
-            p->win_seat = seat;
-        } else if (sv_takes(c, card, p->win_card)) {
-            p->win_card = card;
-            p->win_seat = seat;
+        for (barbu_cards d = (table | bit) & c->scoring; d; d &= d - 1) {
+            p->cards_hi -= c->card_hi[sv_lowest(d)];
+            p->cards_lo -= c->card_lo[sv_lowest(d)];
         }
-        p->trick_val += c->val[card];
-        p->table |= bit;
-        p->n++;
-        p->to_move = (seat + 1) & 3;
-        v = search(sv, alpha, beta);
+        p->leader = p->to_move = taker;
+        p->n = 0;
+        p->trick++;
+        p->table = 0;
+        p->trick_val = 0;
+        v = gain + search(sv, alpha - gain, beta - gain);
+        p->leader = leader;
         p->to_move = seat;
-        p->n--;
-        p->table &= ~bit;
-        p->trick_val -= c->val[card];
+        p->n = 3;
+        p->trick--;
+        p->table = table;
+        p->trick_val = trick_val;
+        p->cards_hi = cards_hi;
+        p->cards_lo = cards_lo;
         p->led = led;
         p->win_card = win_card;
         p->win_seat = win_seat;
@@ -1043,23 +1075,12 @@ int bb_solve_moves(bb_solver *sv, const barbu_state *s, int me, barbu_cards *car
 
 static inline sv_mentry *mtt_entry(bb_solver *sv, const sv_key *key)
 {
-    uint64_t h =
-        key->ph[0] * UINT64_C(0x9e3779b97f4a7c15) ^ key->ph[1] * UINT64_C(0xc2b2ae3d27d4eb4f) ^
-        key->ph[2] * UINT64_C(0x165667b19e3779f9) ^ key->counts * UINT64_C(0xd6e8feb86659fd93) ^
-        (key->plane[0] + (key->plane[1] << 7) + (key->plane[2] << 13)) *
-            UINT64_C(0xff51afd7ed558ccd);
-    h ^= h >> 31;
-    h *= UINT64_C(0x94d049bb133111eb);
-    return &sv->mtt[(h ^ (h >> 29)) & ((UINT64_C(1) << SV_MAXN_BITS) - 1)];
+    return &sv->mtt[key_hash(key) & ((UINT64_C(1) << SV_MAXN_BITS) - 1)];
 }
 
 static inline bool mtt_holds(const bb_solver *sv, const sv_mentry *e, const sv_key *key)
 {
-    uint64_t diff = (e->key.ph[0] ^ key->ph[0]) | (e->key.ph[1] ^ key->ph[1]) |
-                    (e->key.ph[2] ^ key->ph[2]) | (e->key.counts ^ key->counts);
-    for (int j = 0; j < SV_PLANES; j++)
-        diff |= e->key.plane[j] ^ key->plane[j];
-    return diff == 0 && e->gen == sv->gen;
+    return key_equal(&e->key, key) && e->gen == sv->gen;
 }
 
 /* The last trick's value to each seat: no choice is left. */
@@ -1087,56 +1108,38 @@ static void maxn_play(bb_solver *sv, int card, float out[4])
 {
     sv_pos *p = &sv->pos;
     const sv_ctx *c = &sv->ctx;
+    if (p->n < 3) {
+        sv_undo u = trick_put(c, p, card);
+        maxn_search(sv, out);
+        trick_take(c, p, card, u);
+        return;
+    }
     int seat = p->to_move;
     barbu_cards bit = BARBU_BIT(card);
-    int led = p->led, win_card = p->win_card, win_seat = p->win_seat;
     p->hand[seat] &= ~bit;
-    if (p->n == 3) {
-        int taker = sv_takes(c, card, p->win_card) ? seat : p->win_seat;
-        int pts = c->tp[p->trick] + p->trick_val + c->val[card];
-        if (sv_deal_over(c, p->hand[0] | p->hand[1] | p->hand[2] | p->hand[3])) {
-            for (int b = 0; b < 4; b++)
-                out[b] = 0.0f;
-        } else {
-            int leader = p->leader, trick_val = p->trick_val;
-            barbu_cards table = p->table;
-            p->leader = p->to_move = taker;
-            p->n = 0;
-            p->trick++;
-            p->table = 0;
-            p->trick_val = 0;
-            maxn_search(sv, out);
-            p->leader = leader;
-            p->to_move = seat;
-            p->n = 3;
-            p->trick--;
-            p->table = table;
-            p->trick_val = trick_val;
-        }
+    int taker = sv_takes(c, card, p->win_card) ? seat : p->win_seat;
+    int pts = c->tp[p->trick] + p->trick_val + c->val[card];
+    if (sv_deal_over(c, p->hand[0] | p->hand[1] | p->hand[2] | p->hand[3])) {
         for (int b = 0; b < 4; b++)
-            out[b] += (float)(c->wall[b][taker] * pts);
+            out[b] = 0.0f;
     } else {
-        if (p->n == 0) {
-            p->led = BARBU_SUIT(card);
-            p->win_card = card;
-            p->win_seat = seat;
-        } else if (sv_takes(c, card, p->win_card)) {
-            p->win_card = card;
-            p->win_seat = seat;
-        }
-        p->trick_val += c->val[card];
-        p->table |= bit;
-        p->n++;
-        p->to_move = (seat + 1) & 3;
+        int leader = p->leader, trick_val = p->trick_val;
+        barbu_cards table = p->table;
+        p->leader = p->to_move = taker;
+        p->n = 0;
+        p->trick++;
+        p->table = 0;
+        p->trick_val = 0;
         maxn_search(sv, out);
+        p->leader = leader;
         p->to_move = seat;
-        p->n--;
-        p->table &= ~bit;
-        p->trick_val -= c->val[card];
+        p->n = 3;
+        p->trick--;
+        p->table = table;
+        p->trick_val = trick_val;
     }
-    p->led = led;
-    p->win_card = win_card;
-    p->win_seat = win_seat;
+    for (int b = 0; b < 4; b++)
+        out[b] += (float)(c->wall[b][taker] * pts);
     p->hand[seat] |= bit;
 }
 
