@@ -43,6 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "barbu/ai.h"
 #include "cli.h"
 
 #define DEFAULT_DEAL_SETS 100

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "../ai/solver.h"
+#include "barbu/ai.h"
 #include "cli.h"
 
 #define BENCH_DEALS 16

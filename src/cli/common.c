@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "barbu/ai.h"
 #include "cli.h"
 
 int cli_read_file(const char *path, char **text, size_t *len)

@@ -3,7 +3,7 @@
  *
  * This file runs the game: it owns the state, asks the bots and the human
  * for actions, applies them through the engine and keeps the record.  The
- * screen (play_screen.c) and the keys (play_input.c) only ever get the
+ * terminal table (src/tui: the screen and the keys) only ever gets the
  * human's view (with --watch, the view of the seat being watched, and no
  * human seat at all).
  */
@@ -14,7 +14,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "barbu/ai.h"
 #include "cli.h"
+#include "tui.h"
 
 #define DEFAULT_DELAY_MS 500
 #define DEFAULT_BOTS     "medium"
@@ -423,8 +425,6 @@ static int act(game *g, play_ui *ui, const barbu_action *a, int *pause)
     return 0;
 }
 
-/* barbu_check on the real state, for the prompts' reasons (play_ui.check):
- * only for the human's own actions, which read the table and its hand. */
 static int bot_move(game *g, play_ui *ui, int *pause, char *fatal, size_t cap)
 {
     int seat = barbu_to_move(&g->state);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "barbu/ai.h"
 #include "cli.h"
 
 #define DEFAULT_BOTS "heuristic"

@@ -1,20 +1,20 @@
 /*
- * play_fife.c - the Fife game of seed 000 in barbu play: where the game is
+ * fife.c - the Fife game of seed 000 at the terminal table: where the game is
  * (Set, Round, deal), the Caller's menu of Calls and combinations, the
  * Silly Round's cuts and Pass-ons as they happen, the draws from the Unused
  * Pack, a deal's result with its Calls and the players' own score sheet.
  *
- * Like play_screen.c it sees only the human's view (and the sheet built
+ * Like screen.c it sees only the human's view (and the sheet built
  * from the deals' results); every rule question goes to the engine: the
  * legal Calls and groups come from barbu_view_legal, the reasons for the
- * others from barbu_check through play_check.
+ * others from barbu_view_check through play_check.
  */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "play_draw.h"
+#include "draw.h"
 
 #define KING_OF_HEARTS BARBU_CARD(BARBU_HEARTS, BARBU_KING)
 #define WEE_HARRY      BARBU_CARD(BARBU_HEARTS, BARBU_JACK)

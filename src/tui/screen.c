@@ -1,6 +1,6 @@
 /*
- * play_screen.c - the curses screen of barbu play.  It draws one view, the
- * human's, and the prompts of play_input.c; it never sees the state, so it
+ * screen.c - the curses screen of the terminal table.  It draws one view,
+ * the human's, and the prompts of input.c; it never sees the state, so it
  * cannot show what the human may not know.
  *
  * The table is drawn on an 80x24 canvas in the middle of the terminal:
@@ -24,7 +24,7 @@
 #include <term.h>
 #include <unistd.h>
 
-#include "play_draw.h"
+#include "draw.h"
 
 static const char *const SEAT_WORDS[] = {"North", "East", "South", "West"};
 static const char *const SUIT_UTF8[] = {"\u2663", "\u2666", "\u2665", "\u2660"};

@@ -1,5 +1,5 @@
 /*
- * play_input.c - the keys of barbu play.  A key moves a cursor, ticks a box
+ * input.c - the keys of the terminal table.  A key moves a cursor, ticks a box
  * or opens an overlay, or it becomes an action that the game loop hands to
  * the engine.  Nothing here decides what is legal: the menus are built from
  * barbu_view_legal and every action is checked by barbu_apply.
@@ -8,7 +8,8 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "cli.h"
+#include "barbu/ai.h"
+#include "tui.h"
 
 #define KEY_ESC    27
 #define KEY_CTRL_L 12

@@ -1,16 +1,20 @@
 /*
- * play_draw.h - the drawing primitives of barbu play's screen, shared by
- * play_screen.c (the table and the prompts of every rule set) and
- * play_fife.c (the Fife game's own prompts, panels and score sheet).
+ * draw.h - the drawing primitives of the terminal table, shared by
+ * screen.c (the table and the prompts of every rule set) and fife.c (the
+ * Fife game's own prompts, panels and score sheet), and used by a client
+ * for panels of its own (barbu connect's lobby and side panel).
  * Coordinates are on the 80x24 canvas, whose top left corner is the
  * origin (the score sheet moves it to use the whole terminal).
  */
-#ifndef BARBU_PLAY_DRAW_H
-#define BARBU_PLAY_DRAW_H
+#ifndef BARBU_TUI_DRAW_H
+#define BARBU_TUI_DRAW_H
 
 #include <curses.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
-#include "cli.h"
+#include "tui.h"
 
 #define CANVAS_H 24
 #define CANVAS_W 80
@@ -87,7 +91,7 @@ bool scr_playing(const barbu_table *t);
 void scr_totals_so_far(const play_ui *ui, int32_t total[4]);
 void scr_press_a_key(const play_ui *ui, int y, int x, int w);
 
-/* ------------------------------------------------ the Fife game (play_fife.c) */
+/* ------------------------------------------------------ the Fife game (fife.c) */
 
 /* The two lines under the title: where the game is, the Calls left, the
  * Call in play and what the deal is doing. */

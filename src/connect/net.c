@@ -1,5 +1,5 @@
 /*
- * connect_net.c - barbu connect's one event loop (libwebsockets): the
+ * net.c - barbu connect's one event loop (libwebsockets): the
  * WebSocket to the server, the keyboard (standard input adopted as a raw
  * file, so that a key wakes the loop like a message does) and a timer.
  *

@@ -2,15 +2,15 @@
  * connect.h - barbu connect, the terminal client of barbu serve.
  *
  * Four files share one client value:
- *   connect.c         options, the token file, the main loop
- *   connect_net.c     the WebSocket (libwebsockets): connecting, reconnecting
- *                     with backoff, the outbound queue; the keyboard and a
- *                     timer on the same loop
- *   connect_msg.c     the protocol: what the server says, and what we send
- *   connect_screen.c  the lobby, the create form, the panels around the
- *                     table, and the keys; the table itself is barbu play's
- *                     screen (play_paint, play_key) drawing the view the
- *                     server sent
+ *   client.c  the token file, the status line and notes, the run
+ *   net.c     the WebSocket (libwebsockets): connecting, reconnecting with
+ *             backoff, the outbound queue; the keyboard and a timer on the
+ *             same loop
+ *   msg.c     the protocol: what the server says, and what we send
+ *   screen.c  the lobby, the create form, the panels around the table, and
+ *             the keys; the table itself is the terminal table of src/tui
+ *             (play_paint, play_key) drawing the view the server sent
+ * The options are read by the subcommand (src/cli/connect.c).
  * Nothing here decides a rule: the view comes from the server, the menus
  * from barbu_view_legal, and every action is checked by barbu_view_check
  * before it is sent and by the server after.
@@ -22,8 +22,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cli.h"
+#include "barbu/barbu.h"
 #include "proto.h"
+#include "tui.h"
 
 #define CN_DEFAULT_URL  "ws://127.0.0.1:2118"
 #define CN_NAME_CAP     48  /* a handle as shown: a player's, or a computer's */
@@ -106,7 +107,7 @@ typedef struct cn_table {
 } cn_table;
 
 /* The levels the create form offers, in the order it cycles through
- * them (connect_msg.c), and the default: medium. */
+ * them (msg.c), and the default: medium. */
 #define CN_N_LEVELS     4
 #define CN_LEVEL_MEDIUM 1
 extern const char *const CN_LEVELS[CN_N_LEVELS];
@@ -141,7 +142,7 @@ typedef struct cn_form {
     char house[256]; /* a rules file to send as the house rules, "" for none */
 } cn_form;
 
-typedef struct cn_net cn_net; /* connect_net.c */
+typedef struct cn_net cn_net; /* net.c */
 
 typedef struct cn {
     /* Options. */
@@ -154,7 +155,7 @@ typedef struct cn {
     char token_path[4096];
     char token[PROTO_TOKEN_LEN + 1];
 
-    /* The connection (connect_net.c). */
+    /* The connection (net.c). */
     cn_net *net;
     int conn;           /* CN_OFFLINE ... */
     int attempts;       /* failed attempts since the last welcome */
@@ -186,7 +187,7 @@ typedef struct cn {
     barbu_sheet sheet; /* the Fife game's sheet of those deals */
     bool over_shown;   /* the final sheet has been put up once */
     int watch_seat;    /* kibitzing every hand: the seat at the bottom */
-    play_ui ui;        /* barbu play's screen state */
+    play_ui ui;        /* the terminal table's state (src/tui) */
 
     /* The score window (the server's score message). */
     char **score_lines;
@@ -210,7 +211,25 @@ typedef struct cn {
     bool dirty; /* redraw after this turn of the loop */
 } cn;
 
-/* ----------------------------------------------------------- connect.c */
+/* ------------------------------------------------------------ client.c */
+
+/* A client with nothing connected yet (the create form's defaults, the
+ * table's screen set up for a game run elsewhere); NULL when out of
+ * memory.  Free with cn_free, which accepts NULL. */
+cn *cn_new(void);
+void cn_free(cn *c);
+
+/* Sets c->token_path to the default token file, one per server and name
+ * (from c->host, c->port and c->name): in $XDG_STATE_HOME/barbu/, or
+ * ~/.local/state/barbu/.  Returns nonzero when neither variable is set. */
+int cn_token_default_path(cn *c);
+
+/* Runs the client once the options are set (url, host, port, path, tls,
+ * name, token_path): takes up the saved token, opens the screen, runs the
+ * loop until the user quits or a signal comes, and restores the terminal.
+ * Returns the exit status (1 when the terminal or the network library
+ * fails or the server refused us; 128 + the signal). */
+int cn_run(cn *c);
 
 long long cn_now_ms(void);
 
@@ -227,7 +246,7 @@ void cn_note(cn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The status line of the lobby, and the message line of the table. */
 void cn_status(cn *c, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* ------------------------------------------------------- connect_net.c */
+/* ----------------------------------------------------------- net.c */
 
 /* Creates the loop: the keyboard, the timer, and the first connection.
  * Prints the reason and returns nonzero on failure. */
@@ -250,7 +269,7 @@ void cn_net_drop(cn *c, bool stop);
 /* Tries again at once (after a stop, or to cut a wait short). */
 void cn_net_retry_now(cn *c);
 
-/* ------------------------------------------------------- connect_msg.c */
+/* ----------------------------------------------------------- msg.c */
 
 /* The connection is open: say hello. */
 void cn_on_open(cn *c);
@@ -277,7 +296,7 @@ void cn_send_record(cn *c);
 /* Builds ui->names and the titles from the table. */
 void cn_table_names(cn *c);
 
-/* ---------------------------------------------------- connect_screen.c */
+/* -------------------------------------------------------- screen.c */
 
 /* Draws the whole screen. */
 void cn_draw(cn *c);

@@ -1,9 +1,9 @@
 /*
- * connect_screen.c - what barbu connect shows and what its keys do.
+ * screen.c - what barbu connect shows and what its keys do.
  *
  * The lobby is this file's own: the tables, live; the lobby chat; a form
- * for a new table.  At a table, barbu play's screen draws the view the
- * server sent (play_paint) and its keys compose the action (play_key); this
+ * for a new table.  At a table, the terminal table (src/tui) draws the view
+ * the server sent (play_paint) and its keys compose the action (play_key); this
  * file adds the panel beside or under it (the connection, the seats with
  * who is away, the kibitzers, the chat) and the keys barbu play does not
  * have: / chats, ! opens the table's menu (the server's score window, the
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "connect.h"
-#include "play_draw.h"
+#include "draw.h"
 
 #define KEY_ESC 27
 

@@ -1,7 +1,7 @@
 /*
- * connect_msg.c - barbu connect's side of docs/protocol.md: the server's
+ * msg.c - barbu connect's side of docs/protocol.md: the server's
  * messages turned into the client's state (the lobby, the table, the view
- * that barbu play's screen draws, the chat, the score window), and the
+ * that the terminal table of src/tui draws, the chat, the score window), and the
  * client's messages built from what the user chose.
  *
  * A server message is read leniently (fields we do not use are ignored) but
@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "connect.h"
-#include "play_draw.h"
+#include "draw.h"
 
 /* How long after a welcome a resumed session's table may take to come back
  * before the lobby is shown instead. */
@@ -785,6 +785,18 @@ const char *const CN_LEVELS[CN_N_LEVELS] = {"easy", "medium", "hard", "random"};
 static const char *const KIBITZ[] = {"seat", "all", "none"};
 static const char *const TAKEOVER[] = {"vote", "bot"};
 
+/* Whether text is a seed the server takes: a decimal number from 0 to
+ * 2^64 - 1 (as barbu play --seed reads one). */
+static bool seed_ok(const char *text)
+{
+    if (text[0] < '0' || text[0] > '9')
+        return false;
+    char *end;
+    errno = 0;
+    (void)strtoull(text, &end, 10);
+    return *end == '\0' && errno == 0;
+}
+
 void cn_send_create(cn *c)
 {
     const cn_form *f = &c->form;
@@ -796,8 +808,7 @@ void cn_send_create(cn *c)
     }
     json_object_set_new(m, "rules", json_string(preset));
     if (f->seed[0]) {
-        uint64_t seed;
-        if (cli_parse_seed(f->seed, &seed) != 0) {
+        if (!seed_ok(f->seed)) {
             cn_status(c, true, "The seed is a whole number from 0 to 18446744073709551615.");
             json_decref(m);
             return;
