@@ -73,7 +73,7 @@ typedef struct barbu_diag {
     int line;     /* 1-based line of the text, 0 if none */
     int deal;     /* 1-based deal, 0 if none */
     int position; /* 1-based action within the deal, 0 if none */
-    char msg[200];
+    char msg[480];
 } barbu_diag;
 
 /* ------------------------------------------------------------------- cards */
@@ -226,6 +226,11 @@ typedef struct barbu_rules {
     uint8_t israeli;           /* BARBU_ISRAELI_* */
     bool fouls_lose;           /* Chinese Poker: a fouled hand is accepted and loses
                                   every row, instead of being refused */
+    bool later_joker;          /* the Fife Silly Round: after a number on a later
+                                  Call the Cutter cuts again while a Joker could
+                                  bring in other negative Calls (seed 000); off,
+                                  the Call is decided at once when no unused
+                                  number can join (barbu before record format 2) */
     uint8_t n_contracts;
     barbu_contract contract[BARBU_MAX_CONTRACTS];
 } barbu_rules;
@@ -509,6 +514,24 @@ int barbu_legal(const barbu_state *state, barbu_action *out, int cap);
 /* 0 if the action is legal now, else the specific reason. */
 int barbu_check(const barbu_state *state, const barbu_action *action);
 
+/* Why an action is refused now, as a sentence a player understands: the
+ * fault barbu_check finds, with the seats, suits, cards and counts of the
+ * moment ("N is the declarer, and a declarer does not double: ...", "King
+ * has already chosen Trumps twice, as often as a player may").  Returns
+ * barbu_check's code; buf is empty when the action is legal.
+ * barbu_view_explain answers for the seat a view belongs to. */
+int barbu_explain(const barbu_state *state, const barbu_action *action, char *buf, size_t cap);
+
+/* What the game waits for, in words: "S's Pass-on cards", "N's answer to
+ * the doubles, as the declarer (a redouble or a pass)", "E's card".
+ * Returns the length like snprintf. */
+int barbu_waiting_for(const barbu_rules *rules, const barbu_table *t, char *buf, size_t cap);
+
+/* Whether four hands are a deal of the rules' pack: 0, or BARBU_EHANDS with
+ * the fault in why (may be NULL): a card not in the pack, a card dealt
+ * twice, a hand of the wrong size, a card in no hand. */
+int barbu_hands_check(const barbu_rules *rules, const barbu_cards hands[4], char *why, size_t cap);
+
 /* Applies a legal action; an illegal one changes nothing and returns its
  * reason.  When a deal ends the next is dealt at once; its result stays in
  * state->t.last and t.deal counts completed deals. */
@@ -586,6 +609,7 @@ int barbu_view_legal(const barbu_view *view, barbu_action *out, int cap);
  * table and the seat's own hand decide every rule, so a client asks this of
  * any action it composes (a combination of Calls, a group of cards). */
 int barbu_view_check(const barbu_view *view, const barbu_action *action);
+int barbu_view_explain(const barbu_view *view, const barbu_action *action, char *buf, size_t cap);
 
 /* Whether a seat could declare a contract when it next declares, given what
  * has been declared so far: 0, or BARBU_ECONTRACT (no such contract),
@@ -706,7 +730,23 @@ int barbu_calls_describe(unsigned calls, char *buf, size_t cap);
  * Calls decided (or the only one left), otherwise from the cuts still to
  * come, read as the Silly Round reads them.  For players weighing a
  * Pass-on before the Call is cut. */
-void barbu_call_odds(const barbu_table *t, double odds[BARBU_CALLS]);
+void barbu_call_odds(const barbu_rules *rules, const barbu_table *t, double odds[BARBU_CALLS]);
+
+/* The Silly Round: what cut k (0 first) of the deal under way meant, in
+ * words, read from the table alone: "Aces: cut again: a 3 or a 6 continues
+ * the sequence, ...", "red: no Pass-on", "all the negative Calls left:
+ * Double: Aces + Queens".  Returns the length like snprintf, or
+ * BARBU_EINVAL (not the Silly Round, no such cut) or BARBU_ELIMIT (a deal
+ * of more than 32 cuts, whose first ones are no longer held). */
+int barbu_cut_note(const barbu_rules *rules, const barbu_table *t, int k, char *buf, size_t cap);
+
+/* The Silly Round: whether the Cutter is cutting again for a later Call
+ * only because a Joker could still add to the number (or sequence) cut:
+ * no unused number is next to it, but other negative Calls are left (seed
+ * 000: "a '2' was cut, followed by a Joker, this would bring the '4' into
+ * play").  barbu before record format 2 ended the Call there instead
+ * (the rules' later_joker off), and so this is never true then. */
+bool barbu_cut_joker_only(const barbu_rules *rules, const barbu_table *t);
 
 /* The Silly Round: where the Pass-on k (0-2) of the Round's deal d (0-based)
  * goes: 1 to the left, 2 across, 3 to the right. */

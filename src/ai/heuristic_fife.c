@@ -309,7 +309,7 @@ int bb_h_pass_on(barbu_rng *rng, const barbu_view *view, const barbu_action *leg
     const barbu_rules *rules = view->rules;
     const barbu_table *t = &view->t;
     double odds[BARBU_CALLS];
-    barbu_call_odds(t, odds);
+    barbu_call_odds(rules, t, odds);
     pass_weights w;
     pass_weights_init(rules, odds, &w);
 

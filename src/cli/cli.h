@@ -30,9 +30,17 @@ int cli_load_rules(const char *arg, barbu_rules *rules);
  * error to stderr and returns nonzero on failure. */
 int cli_read_file(const char *path, char **text, size_t *len);
 
+/* Reads a whole file as cli_read_file does, without printing: on failure
+ * returns nonzero with the reason in why. */
+int cli_load_file(const char *path, char **text, size_t *len, char *why, size_t cap);
+
 /* Reads a game record from a file; prints the error (the file and line) to
- * stderr and returns NULL on failure.  Free with barbu_record_free. */
+ * stderr and returns NULL on failure.  Free with barbu_record_free.
+ * cli_load_record does the same without printing: it returns 0 or an
+ * error with its line and reason in *diag (line 0: the file could not be
+ * read). */
 barbu_record *cli_read_record(const char *path);
+int cli_load_record(const char *path, barbu_record **rec, barbu_diag *diag);
 
 /* Writes a whole buffer to a file (via a temporary file and a rename, so a
  * full disk never leaves half a record); prints the error on failure. */

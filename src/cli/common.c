@@ -12,38 +12,38 @@
 #include "barbu/ai.h"
 #include "cli.h"
 
-int cli_read_file(const char *path, char **text, size_t *len)
+int cli_load_file(const char *path, char **text, size_t *len, char *why, size_t cap)
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
-        fprintf(stderr, "barbu: cannot open %s: %s\n", path, strerror(errno));
+        snprintf(why, cap, "cannot open %s: %s", path, strerror(errno));
         return 1;
     }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
+    size_t room = 1 << 16, n = 0;
+    char *buf = malloc(room + 1);
     while (buf != NULL) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
+        n += fread(buf + n, 1, room - n, f);
+        if (n < room)
             break;
-        if (cap >= (size_t)64 << 20) {
-            fprintf(stderr, "barbu: %s is larger than 64 MiB\n", path);
+        if (room >= (size_t)64 << 20) {
+            snprintf(why, cap, "%s is larger than 64 MiB", path);
             free(buf);
             fclose(f);
             return 1;
         }
-        cap *= 2;
-        char *bigger = realloc(buf, cap + 1);
+        room *= 2;
+        char *bigger = realloc(buf, room + 1);
         if (bigger == NULL)
             free(buf);
         buf = bigger;
     }
     if (buf == NULL) {
-        fprintf(stderr, "barbu: out of memory reading %s\n", path);
+        snprintf(why, cap, "out of memory reading %s", path);
         fclose(f);
         return 1;
     }
     if (ferror(f)) {
-        fprintf(stderr, "barbu: cannot read %s: %s\n", path, strerror(errno));
+        snprintf(why, cap, "cannot read %s: %s", path, strerror(errno));
         free(buf);
         fclose(f);
         return 1;
@@ -55,18 +55,38 @@ int cli_read_file(const char *path, char **text, size_t *len)
     return 0;
 }
 
-barbu_record *cli_read_record(const char *path)
+int cli_read_file(const char *path, char **text, size_t *len)
+{
+    char why[512];
+    if (cli_load_file(path, text, len, why, sizeof why) != 0) {
+        fprintf(stderr, "barbu: %s\n", why);
+        return 1;
+    }
+    return 0;
+}
+
+int cli_load_record(const char *path, barbu_record **rec, barbu_diag *diag)
 {
     char *text;
     size_t len;
-    if (cli_read_file(path, &text, &len) != 0)
-        return NULL;
-    barbu_record *rec;
-    barbu_diag diag = {0};
-    int err = barbu_record_read(text, len, &rec, &diag);
+    *rec = NULL;
+    memset(diag, 0, sizeof *diag);
+    if (cli_load_file(path, &text, &len, diag->msg, sizeof diag->msg) != 0)
+        return BARBU_EINVAL;
+    int err = barbu_record_read(text, len, rec, diag);
     free(text);
-    if (err != 0) {
-        fprintf(stderr, "%s:%d: %s\n", path, diag.line, diag.msg);
+    return err;
+}
+
+barbu_record *cli_read_record(const char *path)
+{
+    barbu_record *rec;
+    barbu_diag diag;
+    if (cli_load_record(path, &rec, &diag) != 0) {
+        if (diag.line > 0)
+            fprintf(stderr, "%s:%d: %s\n", path, diag.line, diag.msg);
+        else
+            fprintf(stderr, "barbu: %s\n", diag.msg);
         return NULL;
     }
     return rec;

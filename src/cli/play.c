@@ -340,7 +340,7 @@ static int game_start(game *g, const play_options *o)
         snprintf(g->record_path, sizeof g->record_path, "barbu-%" PRIu64 ".txt", o->seed);
     /* Write the empty record now: a path that cannot be written is better
      * found before the first card than after the last. */
-    char why[256];
+    char why[600];
     if (save_record(g, why, sizeof why) != 0) {
         fprintf(stderr, "barbu play: %s; name another with --record FILE\n", why);
         return 1;
@@ -412,7 +412,7 @@ static int act(game *g, play_ui *ui, const barbu_action *a, int *pause)
         /* Watching, the result closes by itself: give it time to be read. */
         if (ui->watch)
             *pause = g->delay_ms * 8;
-        char why[256];
+        char why[600];
         if (save_record(g, why, sizeof why) != 0) {
             play_screen_repaint(); /* cli_write_file wrote to stderr */
             play_message(ui, true, "The record could not be saved: %s", why);
@@ -593,7 +593,7 @@ int cmd_play(int argc, char **argv)
         fprintf(stderr, "barbu play: interrupted\n");
         status = 128 + interrupted;
     }
-    char why[256];
+    char why[600];
     if (save_record(&g, why, sizeof why) == 0)
         printf("The record of this game is in %s\n", g.record_path);
     else {

@@ -14,7 +14,9 @@ static void usage(FILE *out)
                  "Applies every action of a game record through the engine.  Prints the score\n"
                  "sheet; at the first illegal action or disagreement, stops and says its deal,\n"
                  "position and reason (exit status 1).\n\n"
-                 "  --json   per-deal and total scores as one JSON object\n");
+                 "  --json   per-deal and total scores as one JSON object; a record that\n"
+                 "           cannot be read or replayed gives an \"error\" member (its line,\n"
+                 "           deal, position and message), and the exit status is 1\n");
 }
 
 typedef struct sheet {
@@ -76,12 +78,27 @@ int cmd_replay(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    barbu_record *rec = cli_read_record(path);
-    if (rec == NULL)
+    barbu_record *rec;
+    barbu_diag diag;
+    if (cli_load_record(path, &rec, &diag) != 0) {
+        if (json) {
+            /* Programs read the error where they read the result. */
+            printf("{\"file\":");
+            json_string(path);
+            printf(",\"error\":{\"line\":%d,\"deal\":%d,\"position\":%d,\"message\":", diag.line,
+                   diag.deal, diag.position);
+            json_string(diag.msg);
+            printf("}}\n");
+        }
+        if (diag.line > 0)
+            fprintf(stderr, "%s:%d: %s\n", path, diag.line, diag.msg);
+        else
+            fprintf(stderr, "barbu replay: %s\n", diag.msg);
         return 1;
+    }
     sheet sh = {0};
     barbu_state s;
-    barbu_diag diag = {0};
+    memset(&diag, 0, sizeof diag);
     int err = barbu_record_replay(rec, &s, add_result, &sh, &diag);
     const barbu_rules *rules = barbu_record_rules(rec);
     const char *names[4];

@@ -228,6 +228,17 @@ static unsigned extensions(unsigned sequence, unsigned unused)
     return ring_neighbours(sequence) & unused & ~sequence;
 }
 
+/* The negative Calls a later cut could still add to the sequence: the
+ * unused numbers next to it, and through a Joker every negative Call left
+ * (seed 000: "if ... a '2' was cut, followed by a Joker, this would bring
+ * the '4' into play, as the latter is the only remaining negative Call").
+ * The Cutter cuts again while there are any.  Without the rules'
+ * later_joker, only the numbers next to it count. */
+static unsigned could_join(const barbu_rules *r, unsigned sequence, unsigned unused)
+{
+    return r->later_joker ? unused & ~sequence : extensions(sequence, unused);
+}
+
 /*
  * What a cut for the Call means, from the rules for the First Call and for
  * later Calls (seed 000): returns the Calls decided, or 0 when the Cutter
@@ -236,7 +247,7 @@ static unsigned extensions(unsigned sequence, unsigned unused)
  * negative Call left, the Bridge with no Patience left, a used number with
  * neither Patience left) is cut again.
  */
-static unsigned interpret_cut(barbu_table *t, barbu_card cut)
+static unsigned interpret_cut(const barbu_rules *r, barbu_table *t, barbu_card cut)
 {
     unsigned left = BARBU_CALLS_ALL & ~t->calls_done;
     unsigned negatives = left & BARBU_CALLS_NEGATIVE, patiences = left & BARBU_CALLS_PATIENCE;
@@ -251,7 +262,7 @@ static unsigned interpret_cut(barbu_table *t, barbu_card cut)
         if (!(call & negatives))
             return single; /* a used number: a Single Patience */
         t->sequence = (uint8_t)call;
-        return extensions(call, negatives) ? 0 : call;
+        return could_join(r, call, negatives) ? 0 : call;
     }
     unsigned sequence = t->sequence;
     if (cut == BARBU_JOKER)
@@ -264,7 +275,7 @@ static unsigned interpret_cut(barbu_table *t, barbu_card cut)
             return single;
         if (call & extensions(sequence, negatives)) {
             t->sequence = (uint8_t)(sequence | call);
-            return extensions(t->sequence, negatives) ? 0 : t->sequence;
+            return could_join(r, t->sequence, negatives) ? 0 : t->sequence;
         }
     }
     return sequence; /* the sequence stops */
@@ -274,7 +285,8 @@ static unsigned interpret_cut(barbu_table *t, barbu_card cut)
  * table's sequence named so far and p the chance of getting here: each cut
  * read by interpret_cut itself, a cut to make again left out of the
  * weights. */
-static void add_cut_odds(const barbu_table *t, double p, double odds[BARBU_CALLS])
+static void add_cut_odds(const barbu_rules *r, const barbu_table *t, double p,
+                         double odds[BARBU_CALLS])
 {
     /* The Unused Pack by meaning: four of each number, two Jokers, the
      * Bridge card. */
@@ -285,7 +297,7 @@ static void add_cut_odds(const barbu_table *t, double p, double odds[BARBU_CALLS
     int live = 0;
     for (int i = 0; i < 7; i++) {
         after[i] = *t;
-        decided[i] = interpret_cut(&after[i], KINDS[i]);
+        decided[i] = interpret_cut(r, &after[i], KINDS[i]);
         if (decided[i] || after[i].sequence != t->sequence)
             live += WEIGHT[i];
     }
@@ -295,11 +307,11 @@ static void add_cut_odds(const barbu_table *t, double p, double odds[BARBU_CALLS
             for (unsigned m = decided[i]; m; m &= m - 1)
                 odds[__builtin_ctz(m)] += q;
         else if (after[i].sequence != t->sequence)
-            add_cut_odds(&after[i], q, odds);
+            add_cut_odds(r, &after[i], q, odds);
     }
 }
 
-void barbu_call_odds(const barbu_table *t, double odds[BARBU_CALLS])
+void barbu_call_odds(const barbu_rules *r, const barbu_table *t, double odds[BARBU_CALLS])
 {
     for (int c = 0; c < BARBU_CALLS; c++)
         odds[c] = 0.0;
@@ -309,7 +321,7 @@ void barbu_call_odds(const barbu_table *t, double odds[BARBU_CALLS])
             odds[__builtin_ctz(m)] = 1.0;
         return;
     }
-    add_cut_odds(t, 1.0, odds);
+    add_cut_odds(r, t, 1.0, odds);
 }
 
 int barbu_pass_direction(int round_deal, int k)
@@ -342,14 +354,185 @@ static void await_cut(barbu_table *t, int what)
     t->to_move = (int8_t)t->cutter;
 }
 
+/* What follows a cut or a Pass-on. */
+enum { NEXT_CUT, NEXT_PASS_ON, NEXT_PLAY };
+
 /* The Pass-ons are over: on deals 1-3 the Call is known and play starts; on
  * deals 4-6 the Call is cut now. */
-static void pass_ons_over(barbu_state *s)
+static int pass_ons_over(barbu_table *t)
 {
-    if (s->t.round_deal < 3)
-        bb_start_play(s);
+    if (t->round_deal < 3)
+        return NEXT_PLAY;
+    await_cut(t, BARBU_CUT_CALL);
+    return NEXT_CUT;
+}
+
+/* A Pass-on has been made: another cut for one, or they are over. */
+static int after_pass_on(barbu_table *t)
+{
+    t->n_pass_ons++;
+    t->passed_on = 0;
+    if (t->n_pass_ons < 3) {
+        await_cut(t, BARBU_CUT_PASS_ON);
+        return NEXT_CUT;
+    }
+    return pass_ons_over(t);
+}
+
+/*
+ * Reads a cut on the table, for what the table waits for (t->cut_for), and
+ * says what follows: another cut (t->cut_for says for what), a Pass-on
+ * (t->pass_dir) or play.  *calls gets the Calls the cut decides, or 0.
+ * The state's apply and barbu_cut_note share it, so that the notes read the
+ * cuts exactly as the game did.
+ */
+static int read_cut(const barbu_rules *r, barbu_table *t, barbu_card cut, unsigned *calls)
+{
+    *calls = 0;
+    if (t->cut_for == BARBU_CUT_PASS_ON) {
+        if (cut == BARBU_JOKER || cut == BARBU_BRIDGE)
+            return NEXT_CUT; /* no colour: cut again */
+        int suit = BARBU_SUIT(cut);
+        if (suit == BARBU_CLUBS || suit == BARBU_SPADES) {
+            t->phase = BARBU_PHASE_PASS_ON;
+            t->pass_dir = (uint8_t)barbu_pass_direction(t->round_deal, t->n_pass_ons);
+            t->passed_on = 0;
+            t->to_move = (int8_t)bb_next_seat(t->dealer);
+            return NEXT_PASS_ON;
+        }
+        return pass_ons_over(t); /* red: no (further) Pass-on */
+    }
+    *calls = interpret_cut(r, t, cut);
+    if (*calls == 0)
+        return NEXT_CUT;
+    /* Deals 1-3 cut for Pass-ons after the Call, unless it is now known to
+     * be the last deal of the Round. */
+    if (t->round_deal < 3 && (t->calls_done | *calls) != BARBU_CALLS_ALL) {
+        await_cut(t, BARBU_CUT_PASS_ON);
+        return NEXT_CUT;
+    }
+    return NEXT_PLAY;
+}
+
+bool barbu_cut_joker_only(const barbu_rules *r, const barbu_table *t)
+{
+    if (t->phase != BARBU_PHASE_CUT || t->cut_for != BARBU_CUT_CALL || t->sequence == 0)
+        return false;
+    unsigned negatives = BARBU_CALLS_NEGATIVE & ~t->calls_done;
+    return extensions(t->sequence, negatives) == 0 && could_join(r, t->sequence, negatives) != 0;
+}
+
+/* "a 3", "a 3 or a 6", "a 2, a 4 or a 5": the numbers that name calls. */
+static void numbers_text(unsigned calls, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (unsigned m = calls; m; m &= m - 1) {
+        const char *sep = n == 0 ? "" : (m & (m - 1)) ? ", " : " or ";
+        n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%sa %d", sep, __builtin_ctz(m) + 2);
+    }
+}
+
+/* Why the Cutter cuts again after the number just cut: what could join. */
+static int again_text(const barbu_rules *r, unsigned sequence, unsigned negatives, char *buf,
+                      size_t cap)
+{
+    unsigned next = extensions(sequence, negatives);
+    char names[96], numbers[40];
+    if (next) {
+        numbers_text(next, numbers, sizeof numbers);
+        return snprintf(buf, cap,
+                        "cut again: %s continues the sequence, a Joker brings in every negative "
+                        "Call left",
+                        numbers);
+    }
+    barbu_calls_describe(could_join(r, sequence, negatives), names, sizeof names);
+    return snprintf(buf, cap,
+                    "cut again: no number left can join it, but a Joker brings in every negative "
+                    "Call left (%s)",
+                    names);
+}
+
+/* What one cut did, read on the table before it. */
+static int cut_note(const barbu_rules *r, const barbu_table *before, barbu_card cut, char *buf,
+                    size_t cap)
+{
+    static const char *const DIRECTION[] = {"", "to the left", "across", "to the right"};
+    static const char *const NAMES[5] = {"Aces", "King of Hearts", "Queens", "Hearts", "Tricks"};
+    barbu_table after = *before;
+    unsigned calls;
+    int next = read_cut(r, &after, cut, &calls);
+    bool number = cut != BARBU_JOKER && cut != BARBU_BRIDGE;
+    if (before->cut_for == BARBU_CUT_PASS_ON) {
+        if (!number)
+            return snprintf(buf, cap, "no colour: cut again for the Pass-on");
+        if (next == NEXT_PASS_ON)
+            return snprintf(buf, cap, "black: Pass-on %d, %s", before->n_pass_ons + 1,
+                            DIRECTION[after.pass_dir & 3]);
+        return snprintf(buf, cap, "red: %s%s",
+                        before->n_pass_ons ? "no further Pass-on" : "no Pass-on",
+                        next == NEXT_CUT ? "; now the cut for the Call" : "");
+    }
+    unsigned negatives = BARBU_CALLS_NEGATIVE & ~before->calls_done;
+    unsigned sequence = before->sequence, call = number ? call_of_number(cut) : 0;
+    const char *name = number ? NAMES[__builtin_ctz(call)] : "";
+    char got[96], why[256];
+    barbu_calls_describe(calls, got, sizeof got);
+    if (calls == 0) {
+        if (after.sequence == sequence)
+            return snprintf(buf, cap, "it names no Call left: cut again");
+        again_text(r, after.sequence, negatives, why, sizeof why);
+        return snprintf(buf, cap, "%s%s: %s", sequence ? "+ " : "", name, why);
+    }
+    if (cut == BARBU_JOKER)
+        return snprintf(buf, cap, "all the negative Calls left: %s", got);
+    if (sequence == 0) {
+        if (cut == BARBU_BRIDGE)
+            return snprintf(buf, cap, "%s%s", got,
+                            calls == BARBU_CALLS_PATIENCE ? "" : " (the other was played)");
+        if (calls & BARBU_CALLS_PATIENCE)
+            return snprintf(buf, cap, "%s has been played: %s", name, got);
+        if (negatives & ~calls)
+            return snprintf(buf, cap, "%s: no unused number can join it", got);
+        return snprintf(buf, cap, "%s, the only negative Call left", got);
+    }
+    if (calls & BARBU_CALLS_PATIENCE)
+        return snprintf(buf, cap, "the same number again: %s", got);
+    if (calls == after.sequence && calls != sequence)
+        return snprintf(buf, cap, "+ %s, and the sequence is complete: %s", name, got);
+    if (cut == BARBU_BRIDGE)
+        snprintf(why, sizeof why, "the Bridge card");
+    else if (call & sequence)
+        snprintf(why, sizeof why, "the same number again");
+    else if (!(call & negatives))
+        snprintf(why, sizeof why, "%s, played already,", name);
     else
-        await_cut(&s->t, BARBU_CUT_CALL);
+        snprintf(why, sizeof why, "%s, not next to it,", name);
+    return snprintf(buf, cap, "%s stops the sequence: %s", why, got);
+}
+
+int barbu_cut_note(const barbu_rules *rules, const barbu_table *t, int k, char *buf, size_t cap)
+{
+    if (cap > 0)
+        buf[0] = '\0';
+    if (t->round != BARBU_SILLY_ROUND || k < 0 || k >= t->n_cuts)
+        return BARBU_EINVAL;
+    if (t->n_cuts > (int)sizeof t->cuts)
+        return BARBU_ELIMIT; /* the deal's first cuts are no longer held */
+    /* The table as the deal opened, and its cuts read again up to cut k. */
+    barbu_table r = *t;
+    r.sequence = 0;
+    r.contracts = 0;
+    r.n_pass_ons = 0;
+    r.passed_on = 0;
+    r.pass_dir = 0;
+    r.cut_for = r.round_deal < 3 ? BARBU_CUT_CALL : BARBU_CUT_PASS_ON;
+    for (int i = 0; i < k; i++) {
+        unsigned calls;
+        if (read_cut(rules, &r, t->cuts[i], &calls) == NEXT_PASS_ON)
+            after_pass_on(&r);
+    }
+    return cut_note(rules, &r, t->cuts[k], buf, cap);
 }
 
 void bb_fife_roles(barbu_state *s)
@@ -412,29 +595,11 @@ void bb_fife_apply_cut(barbu_state *s)
     t->cuts[t->n_cuts % sizeof t->cuts] = cut;
     if (t->n_cuts < UINT16_MAX)
         t->n_cuts++;
-    if (t->cut_for == BARBU_CUT_PASS_ON) {
-        if (cut == BARBU_JOKER || cut == BARBU_BRIDGE)
-            return; /* cut again */
-        int suit = BARBU_SUIT(cut);
-        if (suit == BARBU_CLUBS || suit == BARBU_SPADES) {
-            t->phase = BARBU_PHASE_PASS_ON;
-            t->pass_dir = (uint8_t)barbu_pass_direction(t->round_deal, t->n_pass_ons);
-            t->passed_on = 0;
-            t->to_move = (int8_t)bb_next_seat(t->dealer);
-            return;
-        }
-        pass_ons_over(s); /* red: no (further) Pass-on */
-        return;
-    }
-    unsigned calls = interpret_cut(t, cut);
-    if (calls == 0)
-        return;
-    bb_set_calls(s, calls);
-    /* Deals 1-3 cut for Pass-ons after the Call, unless it is now known to
-     * be the last deal of the Round. */
-    if (t->round_deal < 3 && (t->calls_done | calls) != BARBU_CALLS_ALL)
-        await_cut(t, BARBU_CUT_PASS_ON);
-    else
+    unsigned calls;
+    int next = read_cut(s->rules, t, cut, &calls);
+    if (calls)
+        bb_set_calls(s, calls);
+    if (next == NEXT_PLAY)
         bb_start_play(s);
 }
 
@@ -473,12 +638,8 @@ void bb_fife_apply_pass_on(barbu_state *s, const barbu_action *a)
     /* The hands held for play are the hands as dealt from now on. */
     for (int seat = 0; seat < 4; seat++)
         s->dealt[seat] = s->hand[seat];
-    t->n_pass_ons++;
-    t->passed_on = 0;
-    if (t->n_pass_ons < 3)
-        await_cut(t, BARBU_CUT_PASS_ON);
-    else
-        pass_ons_over(s);
+    if (after_pass_on(t) == NEXT_PLAY)
+        bb_start_play(s);
 }
 
 /* After a deal: the Round, and the Set, move on once all seven Calls are

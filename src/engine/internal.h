@@ -111,6 +111,11 @@ void bb_score_rows(const barbu_contract *c, const barbu_cards rows[4][3], int16_
 
 /* Layouts (layout.c). */
 barbu_cards bb_layout_playable(const barbu_rules *rules, const barbu_table *t, barbu_cards hand);
+
+/* Why cards do not fit a layout, in words: "the layout opens from the
+ * Jacks: ...", "hearts run from the 9 to the Queen: ..." (explain.c). */
+void bb_layout_why(const barbu_rules *rules, const barbu_table *t, barbu_cards cards, char *buf,
+                   size_t cap);
 void bb_layout_place(const barbu_rules *rules, barbu_table *t, barbu_card card);
 
 /* Scoring (scoring.c): the raw scores of a finished deal into t->last. */

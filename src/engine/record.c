@@ -19,7 +19,9 @@
 
 #include "internal.h"
 
-#define FORMAT_VERSION 1
+/* Format 2: the Fife game's later Calls read by the booklet's Joker
+ * sentence, and bids written as words (max, family). */
+#define FORMAT_VERSION 2
 #define MAX_TAGS       64
 #define MAX_TAG_VALUE  255
 #define MAX_DEALS      4096
@@ -66,6 +68,13 @@ static int section_of_phase(int phase)
     }
 }
 
+/* A bid written as a word ("S max", "S family"): the record keeps the word
+ * in the BID action's rank, which a bid does not otherwise use, and the
+ * replay asks the engine what it means for that seat at that point
+ * (barbu_bid_shortcut).  "table" is max (seeds 001 and 004: 'say "maximum"
+ * or "table" to double all of the players'), "flanks" is family. */
+enum { WORD_NONE, WORD_MAX, WORD_FAMILY };
+
 /* A record's CUT action keeps the card its cut shows in `cards` (the
  * engine's CUT action has none: the card is given to the engine with
  * barbu_set_cuts when the deal opens). */
@@ -87,7 +96,11 @@ typedef struct rec_deal {
     bool has_score, has_final;
     int16_t score[4], final[4];
     int line;                   /* of its [Deal] tag */
+    int hands_line;             /* of its Hands tag, 0 if none */
     int score_line, final_line; /* of its Score and Final tags */
+    char cuts_call[96];         /* the Calls its "% the cuts call ..." comment
+                                   names (barbu's writer puts it on a Silly
+                                   Round deal), or "" */
 } rec_deal;
 
 typedef struct tag {
@@ -96,6 +109,7 @@ typedef struct tag {
 } tag;
 
 struct barbu_record {
+    int version; /* the format it was read in (FORMAT_VERSION when made) */
     barbu_rules rules;
     uint64_t seed;
     bool withheld; /* the seed is not shown: every deal carries its hands */
@@ -125,6 +139,7 @@ barbu_record *barbu_record_new(const barbu_rules *rules, uint64_t seed)
     barbu_record *rec = calloc(1, sizeof *rec);
     if (rec == NULL)
         return NULL;
+    rec->version = FORMAT_VERSION;
     rec->rules = *rules;
     rec->seed = seed;
     rec->first = -1;
@@ -412,7 +427,10 @@ static void describe(const barbu_rules *r, const barbu_action *a, barbu_cards ha
         snprintf(buf, cap, "%s declares %s", barbu_seat_name(a->seat), what);
         return;
     case BARBU_ACT_BID:
-        bid_text(a, what, sizeof what);
+        if (a->rank == WORD_MAX || a->rank == WORD_FAMILY)
+            snprintf(what, sizeof what, "%s", a->rank == WORD_MAX ? "max" : "family");
+        else
+            bid_text(a, what, sizeof what);
         break;
     case BARBU_ACT_PLAY:
         cards_text(a->cards, "+", what + 6, sizeof what - 6);
@@ -439,6 +457,12 @@ static void describe(const barbu_rules *r, const barbu_action *a, barbu_cards ha
     default:
         snprintf(what, sizeof what, "acts");
         break;
+    }
+    if (a->seat < 0) {
+        /* A card of a play line after its first: its seat comes from the
+         * engine, and there is none once the deal is over. */
+        snprintf(buf, cap, "%s", a->type == BARBU_ACT_PLAY ? what + 6 : what);
+        return;
     }
     snprintf(buf, cap, "%s %s", barbu_seat_name(a->seat), what);
 }
@@ -502,8 +526,15 @@ static int open_deal(const barbu_record *rec, const rec_deal *d, int k, barbu_st
     if (silly && s->t.round_deal == 0 && d->dealer >= 0 &&
         (err = barbu_set_first(s, d->dealer)) != 0)
         return replay_fail(diag, d->line, k + 1, 0, err, "deal %d: %s", k + 1, barbu_strerror(err));
-    if (d->has_hands && (err = barbu_set_hands(s, d->hands)) != 0)
-        return replay_fail(diag, d->line, k + 1, 0, err, "deal %d: %s", k + 1, barbu_strerror(err));
+    if (d->has_hands && (err = barbu_set_hands(s, d->hands)) != 0) {
+        char why[200];
+        if (err == BARBU_EHANDS)
+            barbu_hands_check(s->rules, d->hands, why, sizeof why);
+        else
+            snprintf(why, sizeof why, "%s", barbu_strerror(err));
+        return replay_fail(diag, d->hands_line ? d->hands_line : d->line, k + 1, 0, err,
+                           "deal %d: the hands are not a deal: %s", k + 1, why);
+    }
     if (rec->rules.game == BARBU_GAME_FIFE && d->list[SEC_CUT].n > 0) {
         barbu_card cuts[sizeof s->forced_cuts];
         int n = deal_cuts(d, cuts, (int)sizeof cuts);
@@ -527,8 +558,213 @@ static int open_deal(const barbu_record *rec, const rec_deal *d, int k, barbu_st
     return 0;
 }
 
+/* What a replay saw, for reading a format 1 record of the Fife game: where
+ * the Cutter first cut again only because a Joker could still add to the
+ * Call (which barbu before format 2 did not do), the Calls of that deal,
+ * and a digest of every deal's Calls and scores to compare two readings. */
+typedef struct replay_trace {
+    int watch;        /* the deal whose Calls to keep, or -1 */
+    unsigned watched; /* its Calls, once the cuts decide them */
+    int joker_deal;   /* 0-based, -1 if never */
+    int joker_line, joker_pos;
+    char joker_what[64];
+    int deals;       /* deals completed */
+    uint64_t digest; /* FNV-1a over each deal's Calls and scores */
+} replay_trace;
+
+static void trace_deal(replay_trace *tr, const barbu_result *res)
+{
+    uint64_t h = tr->digest ? tr->digest : UINT64_C(14695981039346656037);
+    int16_t v[9] = {(int16_t)res->contracts};
+    memcpy(v + 1, res->raw, sizeof res->raw);
+    memcpy(v + 5, res->score, sizeof res->score);
+    const unsigned char *p = (const unsigned char *)v;
+    for (size_t i = 0; i < sizeof v; i++)
+        h = (h ^ p[i]) * UINT64_C(1099511628211);
+    tr->digest = h;
+    tr->deals++;
+}
+
+/* Why the deal ended before the record's next action of section sec. */
+static void ended_why(const barbu_rules *r, const barbu_result *res, int sec, char *buf, size_t cap)
+{
+    char name[96] = "";
+    if (r->game == BARBU_GAME_FIFE) {
+        barbu_calls_describe(res->contracts, name, sizeof name);
+    } else {
+        size_t n = 0;
+        for (unsigned m = res->contracts; m; m &= m - 1) {
+            int c = __builtin_ctz(m);
+            n += (size_t)snprintf(name + n, n < sizeof name ? sizeof name - n : 0, "%s%s",
+                                  n ? " + " : "", c < r->n_contracts ? r->contract[c].name : "?");
+        }
+    }
+    if (!res->played)
+        snprintf(buf, cap,
+                 "nobody doubled %s at %s, so the deal was not played and its points "
+                 "were shared",
+                 barbu_seat_name(res->declarer), name);
+    else if (sec == SEC_BID)
+        snprintf(buf, cap, "the bidding is over");
+    else if (res->tricks_left)
+        snprintf(buf, cap, "%s ended with %d trick%s left, its last penalty card taken", name,
+                 res->tricks_left, res->tricks_left == 1 ? "" : "s");
+    else {
+        int kind = res->contracts ? r->contract[__builtin_ctz(res->contracts)].kind : 0;
+        if (kind == BARBU_KIND_DOMINO || kind == BARBU_KIND_PATIENCE)
+            snprintf(buf, cap, "%s ended when the third player went out", name);
+        else if (kind == BARBU_KIND_CHINESE)
+            snprintf(buf, cap, "the rows of %s have all been shown", name);
+        else
+            snprintf(buf, cap, "all %d tricks of %s have been played", barbu_rules_hand_size(r),
+                     name);
+    }
+}
+
+/*
+ * A Domino deal written to the end: seed 004 says "Play continues until all
+ * cards have been laid out", while the engine ends the deal when the third
+ * player goes out.  The last player's remaining cards may follow in the
+ * [Play] section: each must be theirs and fit the layout in turn, and they
+ * must be all of them.  The score is the same.  `end` is the state before
+ * the deal's last card, `last` that card.  Returns how many of the
+ * section's actions from `from` were laid out, or an error.
+ */
+static int domino_play_out(const barbu_state *end, const barbu_action *last, const rec_deal *d,
+                           int k, int from, barbu_diag *diag)
+{
+    const barbu_rules *r = end->rules;
+    barbu_table t = end->t;
+    barbu_cards placed = last->cards;
+    bb_layout_place(r, &t, (barbu_card)bb_lowest(last->cards));
+    int seat = -1;
+    for (int s = 0; s < 4; s++) {
+        barbu_cards left = end->hand[s] & ~(s == last->seat ? placed : 0);
+        if (left)
+            seat = s;
+    }
+    barbu_cards hand = seat >= 0 ? end->hand[seat] : 0;
+    const act_list *l = &d->list[SEC_PLAY];
+    int i = from;
+    for (; i < l->n && hand; i++) {
+        const barbu_action *a = &l->v[i];
+        char card[8];
+        if (a->type == BARBU_ACT_PLAY)
+            barbu_card_format((barbu_card)bb_lowest(a->cards), BARBU_FMT_ASCII, card, sizeof card);
+        if (a->seat >= 0 && a->seat != seat)
+            return replay_fail(diag, l->line[i], k + 1, 0, BARBU_EMISMATCH,
+                               "deal %d: after the third player went out only %s's cards are "
+                               "left to lay out, not %s's",
+                               k + 1, barbu_seat_name(seat), barbu_seat_name(a->seat));
+        if (a->type != BARBU_ACT_PLAY)
+            return replay_fail(diag, l->line[i], k + 1, 0, BARBU_EMISMATCH,
+                               "deal %d: %s, the last player, can always lay a card out: no "
+                               "pass after the third player went out",
+                               k + 1, barbu_seat_name(seat));
+        if ((a->cards & (a->cards - 1)) || !(a->cards & hand))
+            return replay_fail(diag, l->line[i], k + 1, 0, BARBU_EMISMATCH,
+                               "deal %d: %s is not one of the cards %s has left to lay out", k + 1,
+                               card, barbu_seat_name(seat));
+        if (!(bb_layout_playable(r, &t, a->cards))) {
+            char why[200];
+            bb_layout_why(r, &t, a->cards, why, sizeof why);
+            return replay_fail(diag, l->line[i], k + 1, 0, BARBU_ELAYOUT,
+                               "deal %d: %s, the last player, plays %s: %s", k + 1,
+                               barbu_seat_name(seat), card, why);
+        }
+        bb_layout_place(r, &t, (barbu_card)bb_lowest(a->cards));
+        hand &= ~a->cards;
+    }
+    if (i > from && hand) {
+        char rest[64];
+        cards_text(hand, " ", rest, sizeof rest);
+        return replay_fail(diag, l->line[i - 1], k + 1, 0, BARBU_EMISMATCH,
+                           "deal %d: the last player's cards are laid out only in part: %s has "
+                           "%s left",
+                           k + 1, barbu_seat_name(seat), rest);
+    }
+    return i - from;
+}
+
+/* Refuses an action of the record left over when the deal ended, or that
+ * cannot come yet, saying what the engine did instead. */
+static int leftover(const barbu_record *rec, const rec_deal *d, int k, int sec, int at, int pos,
+                    const barbu_state *s, bool complete, const barbu_result *res, barbu_diag *diag)
+{
+    const barbu_action *a = &d->list[sec].v[at];
+    int line = d->list[sec].line[at];
+    char what[128], why[200];
+    describe(&rec->rules, a, 0, what, sizeof what);
+    if (sec == SEC_BID) {
+        /* Each player bids once: who has bid already, and where. */
+        for (int i = 0; i < at; i++) {
+            if (d->list[SEC_BID].v[i].seat == a->seat)
+                return replay_fail(diag, line, k + 1, pos, BARBU_EMISMATCH,
+                                   "deal %d: '%s' is a second bid: %s bid at line %d, and each "
+                                   "player bids once",
+                                   k + 1, what, barbu_seat_name(a->seat), d->list[SEC_BID].line[i]);
+        }
+        if (complete && a->seat == res->declarer)
+            return replay_fail(diag, line, k + 1, pos, BARBU_EMISMATCH,
+                               "deal %d: '%s' cannot be: nobody doubled %s, the declarer, so "
+                               "%s has nothing to answer",
+                               k + 1, what, barbu_seat_name(a->seat), barbu_seat_name(a->seat));
+    }
+    if (sec == SEC_CUT || (sec == SEC_PASS_ON && (complete || s->t.phase != BARBU_PHASE_CUT))) {
+        /* The cuts before it decided everything there was to cut for. */
+        unsigned calls = complete ? res->contracts : s->t.contracts;
+        char named[96];
+        barbu_calls_describe(calls, named, sizeof named);
+        int pass_ons = sec == SEC_CUT ? d->list[SEC_PASS_ON].n / 4 : at / 4;
+        if (!complete && sec == SEC_CUT)
+            pass_ons = s->t.n_pass_ons;
+        char made[40];
+        if (pass_ons == 0)
+            snprintf(made, sizeof made, "no Pass-on");
+        else
+            snprintf(made, sizeof made, "%d Pass-on%s", pass_ons, pass_ons == 1 ? "" : "s");
+        if (sec == SEC_CUT)
+            return replay_fail(diag, line, k + 1, pos, BARBU_EMISMATCH,
+                               "deal %d: '%s' is a cut too many: the cuts before it decided the "
+                               "Call (%s) and %s",
+                               k + 1, what, named, made);
+        return replay_fail(diag, line, k + 1, pos, BARBU_EMISMATCH,
+                           "deal %d: '%s' is a Pass-on the cuts did not call for: they called for "
+                           "%s",
+                           k + 1, what, made);
+    }
+    if (complete) {
+        ended_why(&rec->rules, res, sec, why, sizeof why);
+        return replay_fail(diag, line, k + 1, pos, BARBU_EMISMATCH,
+                           "deal %d: '%s' comes after the end of the deal: %s", k + 1, what, why);
+    }
+    barbu_waiting_for(s->rules, &s->t, why, sizeof why);
+    static const char *const SECTION[N_SECTIONS] = {"a Contract tag", "[Bidding]", "[Play]",
+                                                    "[Cuts]",         "[PassOn]",  "[Rows]"};
+    int want = section_of_phase(s->t.phase);
+    return replay_fail(diag, line, k + 1, pos, BARBU_EMISMATCH,
+                       "deal %d: '%s' cannot come yet: the game waits for %s, which the record "
+                       "does not give (%s)",
+                       k + 1, what, why, SECTION[want]);
+}
+
+/* A bid the record writes as a word: what it means for the seat to move. */
+static int resolve_word(const barbu_state *s, barbu_action *a)
+{
+    if (a->type != BARBU_ACT_BID || a->rank == WORD_NONE)
+        return 0;
+    int which = a->rank == WORD_MAX ? BARBU_BID_MAX : BARBU_BID_FAMILY;
+    barbu_action out;
+    int err = barbu_bid_shortcut(s->rules, &s->t, which, &out);
+    if (err != 0)
+        return err;
+    out.seat = a->seat;
+    *a = out;
+    return 0;
+}
+
 static int replay(const barbu_record *rec, barbu_state *s, barbu_result_fn on_result, void *ctx,
-                  barbu_diag *diag)
+                  barbu_diag *diag, replay_trace *tr)
 {
     int err = barbu_record_start(rec, s);
     if (err != 0)
@@ -541,6 +777,8 @@ static int replay(const barbu_record *rec, barbu_state *s, barbu_result_fn on_re
         if ((err = open_deal(rec, d, k, s, diag)) != 0)
             return err;
         int next[N_SECTIONS] = {0}, pos = 0;
+        barbu_state before = *s;
+        barbu_action act = {0};
         while (!barbu_over(s) && s->t.deal == k) {
             int sec = section_of_phase(s->t.phase);
             if (next[sec] == d->list[sec].n)
@@ -552,19 +790,13 @@ static int replay(const barbu_record *rec, barbu_state *s, barbu_result_fn on_re
                 a.seat = s->t.to_move;
             /* The action in words, only for an error: a replay that goes
              * well never formats a line. */
-            char what[128];
+            char what[128], why[400];
             /* Rows are described as the record gives them, front row included. */
             int row_line = next[SEC_ARRANGE] - 1;
             bool text_rows = a.type == BARBU_ACT_ARRANGE && row_line < d->n_fronts;
             barbu_cards shown =
                 text_rows ? a.cards | a.middle | d->fronts[row_line] : s->hand[a.seat];
-            if (a.seat != s->t.to_move) {
-                describe(&rec->rules, &a, shown, what, sizeof what);
-                return replay_fail(diag, line, k + 1, pos, BARBU_ETURN,
-                                   "deal %d, action %d (%s): it is %s's turn", k + 1, pos, what,
-                                   barbu_seat_name(s->t.to_move));
-            }
-            barbu_state before = *s;
+            before = *s;
             if (text_rows &&
                 barbu_arrange_check(s->hand[a.seat], a.cards, a.middle, true, NULL, 0) == 0 &&
                 d->fronts[row_line] != (s->hand[a.seat] & ~a.cards & ~a.middle)) {
@@ -576,7 +808,7 @@ static int replay(const barbu_record *rec, barbu_state *s, barbu_result_fn on_re
                                    "the hand (%s)",
                                    k + 1, pos, what, rest);
             }
-            barbu_action act = a;
+            act = a;
             if (a.type == BARBU_ACT_CUT) {
                 /* The engine draws the card: it was given with the deal's
                  * cuts, or (past what the engine holds) comes from the seed. */
@@ -592,37 +824,56 @@ static int replay(const barbu_record *rec, barbu_state *s, barbu_result_fn on_re
                                        k + 1, pos, what, card, (int)sizeof s->forced_cuts);
                 }
             }
-            if ((err = barbu_apply(s, &act)) != 0) {
+            if (a.seat == s->t.to_move && (err = resolve_word(s, &act)) != 0) {
                 describe(&rec->rules, &a, shown, what, sizeof what);
-                if (a.type == BARBU_ACT_ARRANGE) {
-                    /* The exact reason, as the engine words it. */
-                    char why[160];
-                    barbu_arrange_check(before.hand[a.seat], a.cards, a.middle,
-                                        rec->rules.fouls_lose, why, sizeof why);
-                    return replay_fail(diag, line, k + 1, pos, err, "deal %d, action %d (%s): %s",
-                                       k + 1, pos, what, why);
-                }
+                if (a.seat == s->t.declarer)
+                    snprintf(why, sizeof why, "%s is the declarer, and a declarer does not double",
+                             barbu_seat_name(a.seat));
+                else
+                    snprintf(why, sizeof why,
+                             "at a positive contract only the declarer, %s, may "
+                             "be doubled",
+                             barbu_seat_name(s->t.declarer));
+                return replay_fail(diag, line, k + 1, pos, err, "deal %d, action %d (%s): %s",
+                                   k + 1, pos, what, why);
+            }
+            if ((err = barbu_explain(s, &act, why, sizeof why)) != 0 ||
+                (err = barbu_apply(s, &act)) != 0) {
+                describe(&rec->rules, &a, shown, what, sizeof what);
+                if (why[0] == '\0')
+                    snprintf(why, sizeof why, "%s", barbu_strerror(err));
                 if (a.type == BARBU_ACT_PLAY &&
                     (before.t.kind == BARBU_KIND_TRICKS || before.t.kind == BARBU_KIND_TRUMPS))
-                    return replay_fail(
-                        diag, line, k + 1, pos, err, "deal %d, trick %d, card %d (%s): %s", k + 1,
-                        before.t.ntricks + 1, before.t.trick.n + 1, what, barbu_strerror(err));
+                    return replay_fail(diag, line, k + 1, pos, err,
+                                       "deal %d, trick %d, card %d (%s): %s", k + 1,
+                                       before.t.ntricks + 1, before.t.trick.n + 1, what, why);
                 return replay_fail(diag, line, k + 1, pos, err, "deal %d, action %d (%s): %s",
-                                   k + 1, pos, what, barbu_strerror(err));
+                                   k + 1, pos, what, why);
+            }
+            if (tr && a.type == BARBU_ACT_CUT && s->t.deal == k) {
+                if (tr->joker_deal < 0 && barbu_cut_joker_only(s->rules, &s->t)) {
+                    tr->joker_deal = k;
+                    tr->joker_line = line;
+                    tr->joker_pos = pos;
+                    describe(&rec->rules, &a, shown, tr->joker_what, sizeof tr->joker_what);
+                }
+                if (k == tr->watch && before.t.contracts == 0)
+                    tr->watched = s->t.contracts;
             }
         }
         bool complete = barbu_over(s) || s->t.deal > k;
-        for (int sec = 0; sec < N_SECTIONS; sec++) {
-            if (next[sec] < d->list[sec].n) {
-                char what[128];
-                describe(&rec->rules, &d->list[sec].v[next[sec]], 0, what, sizeof what);
-                return replay_fail(diag, d->list[sec].line[next[sec]], k + 1, pos + 1,
-                                   BARBU_EMISMATCH,
-                                   complete ? "deal %d: '%s' comes after the end of the deal"
-                                            : "deal %d: '%s' is out of turn",
-                                   k + 1, what);
-            }
+        const barbu_result *res = &s->t.last;
+        if (complete && pos > 0 && before.t.kind == BARBU_KIND_DOMINO && res->played &&
+            next[SEC_PLAY] < d->list[SEC_PLAY].n) {
+            int n = domino_play_out(&before, &act, d, k, next[SEC_PLAY], diag);
+            if (n < 0)
+                return n;
+            next[SEC_PLAY] += n;
+            pos += n;
         }
+        for (int sec = 0; sec < N_SECTIONS; sec++)
+            if (next[sec] < d->list[sec].n)
+                return leftover(rec, d, k, sec, next[sec], pos + 1, s, complete, res, diag);
         if (!complete) {
             if (k != rec->n_deals - 1)
                 return replay_fail(diag, d->line, k + 1, pos, BARBU_EMISMATCH,
@@ -632,7 +883,6 @@ static int replay(const barbu_record *rec, barbu_state *s, barbu_result_fn on_re
                                    "deal %d has a score but its play is unfinished", k + 1);
             break;
         }
-        const barbu_result *res = &s->t.last;
         for (int i = 0; i < 4; i++) {
             if (d->has_score && d->score[i] != res->raw[i])
                 return replay_fail(diag, d->score_line, k + 1, pos, BARBU_EMISMATCH,
@@ -643,23 +893,96 @@ static int replay(const barbu_record *rec, barbu_state *s, barbu_result_fn on_re
                                    "deal %d: the record's Final gives %s %+d, the engine %+d",
                                    k + 1, barbu_seat_name(i), d->final[i], res->score[i]);
         }
+        if (tr)
+            trace_deal(tr, res);
         if (on_result)
             on_result(res, ctx);
     }
     return 0;
 }
 
+/*
+ * Format 1 records of the Fife game were written by a barbu that ended a
+ * later Call of the Silly Round at once after a number no unused number
+ * could join, where the booklet has the Cutter cut again because a Joker
+ * would bring in the negative Calls left (docs/rules.md).  Such a record
+ * read today would be re-scored, so it is refused, with the way to read it
+ * as it was played.  A record is taken to be of that reading when it
+ * replays by it and not by the booklet, or when it replays both ways with
+ * different results and the deal where the two part names the earlier
+ * reading's Calls in its "% the cuts call" comment (barbu's writer always
+ * puts one there; a record composed by hand for the booklet's reading may
+ * name the booklet's Calls, or have none).
+ * Returns 0 when the record is to be read by the booklet.
+ */
+static int check_earlier_reading(const barbu_record *rec, barbu_diag *diag)
+{
+    if (rec->version >= 2 || rec->rules.game != BARBU_GAME_FIFE || !rec->rules.later_joker)
+        return 0;
+    barbu_state s;
+    replay_trace now = {.watch = -1, .joker_deal = -1};
+    int err_now = replay(rec, &s, NULL, NULL, NULL, &now);
+    if (now.joker_deal < 0)
+        return 0; /* the two readings never part */
+    int k = now.joker_deal;
+    barbu_record *then_rec = malloc(sizeof *then_rec);
+    if (then_rec == NULL)
+        return BARBU_ENOMEM;
+    *then_rec = *rec; /* shares the deals, only read */
+    then_rec->rules.later_joker = false;
+    replay_trace then = {.watch = k, .joker_deal = -1};
+    int err_then = replay(then_rec, &s, NULL, NULL, NULL, &then);
+    free(then_rec);
+    now.watch = k;
+    now.joker_deal = -1;
+    now.deals = 0;
+    now.digest = 0;
+    replay(rec, &s, NULL, NULL, NULL, &now);
+    bool differ = err_now != 0 || now.deals != then.deals || now.digest != then.digest;
+    if (err_then != 0 || !differ)
+        return 0;
+    const char *comment = rec->deals[k].cuts_call;
+    char booklet[96] = "", earlier[96];
+    barbu_calls_describe(then.watched, earlier, sizeof earlier);
+    if (now.watched)
+        barbu_calls_describe(now.watched, booklet, sizeof booklet);
+    /* Both readings replay: the writer's comment tells which it followed. */
+    if (err_now == 0 && (comment[0] == '\0' || strcmp(comment, booklet) == 0))
+        return 0;
+    char read[240];
+    if (now.watched)
+        snprintf(read, sizeof read, "the cuts call %s, not %s", booklet, earlier);
+    else
+        snprintf(read, sizeof read, "the record no longer reads");
+    return replay_fail(diag, now.joker_line, k + 1, now.joker_pos, BARBU_EMISMATCH,
+                       "deal %d, action %d (%s): this record follows barbu before record "
+                       "format 2, which ended this Call at %s; by the booklet the Cutter cuts "
+                       "again here, since a Joker would bring in the negative Calls left, and "
+                       "%s (docs/rules.md). It is refused rather than re-scored: to replay it as "
+                       "it was played, add [Rule \"later-call-joker = no\"] to its header",
+                       k + 1, now.joker_pos, now.joker_what, earlier, read);
+}
+
+/* Every replay of a record: the check of the earlier reading, then the
+ * replay itself. */
+static int replay_record(const barbu_record *rec, barbu_state *s, barbu_result_fn on_result,
+                         void *ctx, barbu_diag *diag)
+{
+    int err = check_earlier_reading(rec, diag);
+    return err != 0 ? err : replay(rec, s, on_result, ctx, diag, NULL);
+}
+
 int barbu_record_replay(const barbu_record *rec, barbu_state *state, barbu_result_fn on_result,
                         void *ctx, barbu_diag *diag)
 {
     barbu_state local;
-    return replay(rec, state ? state : &local, on_result, ctx, diag);
+    return replay_record(rec, state ? state : &local, on_result, ctx, diag);
 }
 
 int barbu_record_withhold(barbu_record *rec)
 {
     barbu_state s;
-    int err = replay(rec, &s, NULL, NULL, NULL);
+    int err = replay_record(rec, &s, NULL, NULL, NULL);
     if (err != 0)
         return err;
     if (!barbu_over(&s)) {
@@ -887,7 +1210,7 @@ int barbu_record_write(const barbu_record *rec, char **text, size_t *len, barbu_
     /* First check that the whole record replays, then lay the deals out
      * in a second replay that writes each section as it goes. */
     barbu_state s;
-    err = replay(rec, &s, NULL, NULL, diag);
+    err = replay_record(rec, &s, NULL, NULL, diag);
     if (err != 0)
         goto done;
     put(&w.out, "[First \"%s\"]\n", barbu_seat_name(s.t.first));
@@ -1031,45 +1354,68 @@ static int parse_contract(reader *rd, const char *v, barbu_action *a)
     return fail(rd, "'%s' is not a trump suit or start rank here", param);
 }
 
-/* "S doubles E W", "W redoubles S, doubles N", "N passes" */
+/* A bid's word for doubling many at once, or WORD_NONE. */
+static int bid_word(const char *tok)
+{
+    if (strcmp(tok, "max") == 0 || strcmp(tok, "maximum") == 0 || strcmp(tok, "table") == 0)
+        return WORD_MAX;
+    if (strcmp(tok, "family") == 0 || strcmp(tok, "flanks") == 0)
+        return WORD_FAMILY;
+    return WORD_NONE;
+}
+
+/*
+ * "S doubles E W", "W redoubles S, doubles N", "N passes", and the words
+ * players say: "S max" (or maximum, table), "S family" (or flanks), also
+ * after "doubles".  The seats of a list may be separated by spaces, commas
+ * or "and": "S doubles E, W", "S doubles E and W".
+ */
 static int parse_bid(reader *rd, char *body)
 {
-    char *save = NULL;
-    char *tok = strtok_r(body, " ", &save);
-    int seat = tok ? parse_seat_token(tok) : -1;
+    char *save = NULL, *tok[16];
+    int n = 0;
+    for (char *t = strtok_r(body, " ,", &save); t; t = strtok_r(NULL, " ,", &save)) {
+        if (n == (int)(sizeof tok / sizeof tok[0]))
+            return fail(rd, "a bid of more than %d words", n);
+        tok[n++] = t;
+    }
+    int seat = n > 0 ? parse_seat_token(tok[0]) : -1;
     if (seat < 0)
         return fail(rd, "a bid starts with the seat (N, E, S or W)");
     barbu_action a = barbu_act_bid(seat, 0, 0);
-    tok = strtok_r(NULL, " ", &save);
-    if (tok == NULL)
-        return fail(rd, "a bid needs 'passes', 'doubles ...' or 'redoubles ...'");
-    if (strcmp(tok, "passes") == 0) {
-        if (strtok_r(NULL, " ", &save) != NULL)
-            return fail(rd, "unexpected text after 'passes'");
+    if (n == 1)
+        return fail(rd, "a bid needs 'passes', 'doubles ...', 'redoubles ...', 'max' or 'family'");
+    if (strcmp(tok[1], "passes") == 0 || strcmp(tok[1], "pass") == 0) {
+        if (n > 2)
+            return fail(rd, "unexpected text after '%s'", tok[1]);
+        return list_push(&rd->deal->list[SEC_BID], &a, rd->line);
+    }
+    int w = strcmp(tok[1], "doubles") == 0 && n > 2 ? 2 : 1;
+    if (bid_word(tok[w]) != WORD_NONE) {
+        if (n > w + 1)
+            return fail(rd, "unexpected '%s' after '%s': the word is the whole bid", tok[w + 1],
+                        tok[w]);
+        a.rank = (int8_t)bid_word(tok[w]);
         return list_push(&rd->deal->list[SEC_BID], &a, rd->line);
     }
     uint8_t *target = NULL;
-    for (; tok; tok = strtok_r(NULL, " ", &save)) {
-        size_t n = strlen(tok);
-        bool comma = n > 0 && tok[n - 1] == ',';
-        if (comma)
-            tok[--n] = '\0';
-        if (strcmp(tok, "doubles") == 0 && target == NULL) {
+    for (int i = 1; i < n; i++) {
+        if (strcmp(tok[i], "doubles") == 0) {
             target = &a.doubles;
-        } else if (strcmp(tok, "redoubles") == 0 && target == NULL) {
+        } else if (strcmp(tok[i], "redoubles") == 0) {
             target = &a.redoubles;
+        } else if (strcmp(tok[i], "and") == 0 && target != NULL) {
+            continue;
         } else {
-            int s = parse_seat_token(tok);
+            int s = parse_seat_token(tok[i]);
             if (s < 0 || target == NULL)
-                return fail(rd, "unexpected '%s' in a bid", tok);
-            if (*target & (1u << s))
-                return fail(rd, "%s is named twice", tok);
+                return fail(rd, "unexpected '%s' in a bid", tok[i]);
+            if ((a.doubles | a.redoubles) & (1u << s))
+                return fail(rd, "%s is named twice", tok[i]);
             *target |= (uint8_t)(1u << s);
         }
-        if (comma)
-            target = NULL;
     }
-    if (target == NULL || *target == 0)
+    if (a.doubles == 0 && a.redoubles == 0)
         return fail(rd, "a bid names the seats it doubles or redoubles");
     return list_push(&rd->deal->list[SEC_BID], &a, rd->line);
 }
@@ -1223,9 +1569,10 @@ static int header_tag(reader *rd, const char *key, const char *value)
 {
     barbu_record *rec = rd->rec;
     if (strcmp(key, "Barbu") == 0) {
-        if (strcmp(value, "1") != 0)
-            return fail(rd, "this is format %s; this program reads format %d", value,
+        if (strcmp(value, "1") != 0 && strcmp(value, "2") != 0)
+            return fail(rd, "this is format %s; this program reads formats 1 to %d", value,
                         FORMAT_VERSION);
+        rec->version = value[0] - '0';
         rd->have_version = true;
         return 0;
     }
@@ -1290,7 +1637,7 @@ static int header_tag(reader *rd, const char *key, const char *value)
 static int finish_header(reader *rd)
 {
     if (!rd->have_version)
-        return fail(rd, "not a barbu record (no [Barbu \"1\"] tag)");
+        return fail(rd, "not a barbu record (no [Barbu \"%d\"] tag)", FORMAT_VERSION);
     if (!rd->have_rules || !rd->have_seed)
         return fail(rd, "the record needs Rules and Seed tags before its first deal");
     if (rd->rec->withheld && rd->rec->first < 0)
@@ -1333,6 +1680,7 @@ static int deal_tag(reader *rd, const char *key, const char *value)
         if (*p)
             return fail(rd, "unexpected text after the hands");
         d->has_hands = true;
+        d->hands_line = rd->line;
         return 0;
     }
     if (strcmp(key, "Contract") == 0) {
@@ -1363,7 +1711,18 @@ static int read_line(reader *rd, char *s)
         s[--n] = '\0';
     while (*s == ' ' || *s == '\t')
         s++;
-    if (*s == '\0' || *s == '%')
+    if (*s == '%') {
+        /* Comments are for people, but the one barbu's writer puts on a
+         * Silly Round deal names the Calls its cuts made, which tells a
+         * format 1 record's reading (check_earlier_reading). */
+        static const char CUTS_CALL[] = "% the cuts call ";
+        if (rd->deal && rd->deal->cuts_call[0] == '\0' &&
+            strncmp(s, CUTS_CALL, sizeof CUTS_CALL - 1) == 0)
+            snprintf(rd->deal->cuts_call, sizeof rd->deal->cuts_call, "%s",
+                     s + sizeof CUTS_CALL - 1);
+        return 0;
+    }
+    if (*s == '\0')
         return 0;
     if (*s != '[') {
         switch (rd->section) {

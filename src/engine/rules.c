@@ -238,6 +238,7 @@ static void preset_fife(barbu_rules *r)
     r->first_lead = BARBU_FIRST_LEFT;
     r->domino_first = BARBU_FIRST_LEFT;
     r->israeli = BARBU_ISRAELI_OFF;
+    r->later_joker = true;
 
     barbu_contract *c = add_contract(r, "aces", "Aces", "AC", BARBU_KIND_TRICKS, 0);
     set_rank(c, BARBU_ACE, -20);
@@ -474,12 +475,22 @@ static const option OPTIONS[] = {
      BARBU_MAX_SETS,
      {0},
      "the Fife game: Sets in a game, each four Player Rounds and a Silly Round"},
+    {"later-call-joker",
+     OPT_BOOL,
+     FIELD(later_joker),
+     0,
+     0,
+     {"no", "yes"},
+     "the Fife game's Silly Round: after a number on a later Call the Cutter cuts again while a "
+     "Joker could bring in the other negative Calls left (seed 000); no: the Call is decided at "
+     "once when no unused number can join it (how barbu read it before record format 2)"},
 };
 
 /* Options that only one shape of game has. */
 static bool option_applies(const barbu_rules *r, const option *o)
 {
-    return strcmp(o->key, "sets") != 0 || r->game == BARBU_GAME_FIFE;
+    bool fife_only = strcmp(o->key, "sets") == 0 || strcmp(o->key, "later-call-joker") == 0;
+    return !fife_only || r->game == BARBU_GAME_FIFE;
 }
 
 #define N_OPTIONS (sizeof OPTIONS / sizeof OPTIONS[0])

@@ -192,15 +192,9 @@ int barbu_set_hands(barbu_state *state, const barbu_cards hands[4])
         return BARBU_EOVER;
     if (t->acted != 0)
         return BARBU_EPHASE;
-    barbu_cards all = 0, deck = bb_deck(state->rules);
-    int size = barbu_rules_hand_size(state->rules);
-    for (int s = 0; s < 4; s++) {
-        if ((hands[s] & all) || (hands[s] & ~deck) || barbu_count(hands[s]) != size)
-            return BARBU_EHANDS;
-        all |= hands[s];
-    }
-    if (all != deck)
+    if (barbu_hands_check(state->rules, hands, NULL, 0) != 0)
         return BARBU_EHANDS;
+    int size = barbu_rules_hand_size(state->rules);
     memcpy(state->hand, hands, sizeof state->hand);
     memcpy(state->dealt, hands, sizeof state->dealt);
     for (int s = 0; s < 4; s++)

@@ -379,7 +379,13 @@ void srv_cmd_act(srv_conn *c, const proto_msg *msg)
         srv_error(c, msg, "over", "the game is over");
         return;
     }
-    if (srv_table_paused(t) || t->broken) {
+    if (t->broken) {
+        srv_error(c, msg, "paused",
+                  "this table's stored game could not be replayed to the end after a restart, so "
+                  "it cannot go on: its record keeps what was played (the server's log says why)");
+        return;
+    }
+    if (srv_table_paused(t)) {
         srv_error(c, msg, "paused", "the game waits for a seat to be filled");
         return;
     }
@@ -388,8 +394,9 @@ void srv_cmd_act(srv_conn *c, const proto_msg *msg)
         return;
     }
     if (barbu_to_move(&t->state) != seat) {
-        srv_error(c, msg, "not_your_turn", "it is %s's turn",
-                  barbu_seat_name(barbu_to_move(&t->state)));
+        char waiting[160];
+        barbu_waiting_for(&t->rules, &t->state.t, waiting, sizeof waiting);
+        srv_error(c, msg, "not_your_turn", "it is not your turn: the game waits for %s", waiting);
         return;
     }
     barbu_action a;
@@ -402,22 +409,19 @@ void srv_cmd_act(srv_conn *c, const proto_msg *msg)
         return;
     }
     a.seat = (int8_t)seat;
-    int e = barbu_check(&t->state, &a);
+    /* The reason is worded from the seat's own view, so that it can only
+     * speak of what the seat may know. */
+    barbu_view view;
+    barbu_view_of(&t->state, seat, &view);
+    char why[sizeof((proto_error *)0)->text];
+    int e = barbu_view_explain(&view, &a, why, sizeof why);
     if (e != 0) {
         json_t *reply = NULL;
         proto_error pe = {.code = "illegal",
                           .re = proto_type_name(msg->type),
                           .has_id = msg->has_id,
                           .id = msg->id};
-        snprintf(pe.text, sizeof pe.text, "%s", barbu_strerror(e));
-        /* A refused arrangement says which row beats which, as the rules
-         * promise ("the middle (a flush, queen high) beats the back ..."). */
-        char why[sizeof pe.text];
-        if (a.type == BARBU_ACT_ARRANGE &&
-            barbu_arrange_check(t->state.hand[seat], a.cards, a.middle, t->rules.fouls_lose, why,
-                                sizeof why) != 0 &&
-            why[0])
-            snprintf(pe.text, sizeof pe.text, "%s", why);
+        snprintf(pe.text, sizeof pe.text, "%s", why[0] ? why : barbu_strerror(e));
         reply = proto_error_json(&pe);
         if (reply)
             json_object_set_new(reply, "engine", json_integer(e));

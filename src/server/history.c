@@ -279,7 +279,7 @@ void srv_cmd_record(srv_conn *c, const proto_msg *msg)
     game g;
     if (!find_game(c, msg, &g))
         return;
-    char *text = NULL, why[240];
+    char *text = NULL, why[sizeof((barbu_diag *)0)->msg + 64];
     size_t len = 0;
     if (make_record(&g, &text, &len, why, sizeof why) != 0) {
         srv_log(c->srv, "table %lld: no record: %s", (long long)g.id, why);

@@ -100,7 +100,7 @@ typedef struct proto_msg {
  * ("create"), else NULL; the id when one was read. */
 typedef struct proto_error {
     const char *code;
-    char text[240];
+    char text[400];
     const char *re;
     bool has_id;
     int32_t id;

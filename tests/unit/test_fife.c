@@ -4,6 +4,7 @@
  * Silly Round's cuts and Pass-ons (the booklet's worked example, deals 1-5)
  * and the Piranha.
  */
+#include <math.h>
 #include <stdio.h>
 
 #include "helpers.h"
@@ -115,6 +116,14 @@ static void pass_on(barbu_state *s, int dir)
         assert_int_equal(v.passed[s->t.n_pass_ons - 1], given[seat]);
         assert_int_equal(v.received[s->t.n_pass_ons - 1], given[(seat + 4 - dir) & 3]);
     }
+}
+
+/* What cut k of the deal meant, as barbu_cut_note says it. */
+static void assert_note(const barbu_state *s, int k, const char *want)
+{
+    char note[256];
+    assert_int_equal(barbu_cut_note(s->rules, &s->t, k, note, sizeof note), (int)strlen(want));
+    assert_string_equal(note, want);
 }
 
 /* ---------------------------------------------------------------- rules */
@@ -428,6 +437,18 @@ static void test_booklet_silly_round(void **unused)
     assert_int_equal(s.t.n_pass_ons, 2);
     assert_int_equal(s.t.phase, BARBU_PHASE_PLAY);
     assert_int_equal(s.t.to_move, E);
+    /* What each cut meant, as the table shows it. */
+    assert_note(&s, 0,
+                "King of Hearts: cut again: a 2 or a 4 continues the sequence, a Joker brings in "
+                "every negative Call left");
+    assert_note(&s, 1,
+                "+ Queens: cut again: a 2 or a 5 continues the sequence, a Joker brings in every "
+                "negative Call left");
+    assert_note(&s, 2,
+                "Tricks, not next to it, stops the sequence: Double: King of Hearts + Queens");
+    assert_note(&s, 3, "black: Pass-on 1, to the left");
+    assert_note(&s, 4, "black: Pass-on 2, to the left");
+    assert_note(&s, 5, "red: no further Pass-on");
     finish_deal(&s);
     assert_int_equal(s.t.last.contracts, CALL(KHEARTS) | CALL(QUEENS));
 
@@ -497,6 +518,13 @@ static void test_booklet_silly_round(void **unused)
 }
 
 /* Reaches the Silly Round of a fresh game, N dealing. */
+static void to_silly_round_of(barbu_state *s, const barbu_rules *rules)
+{
+    start_game(s, rules, N, NULL);
+    play_player_rounds(s);
+    assert_int_equal(barbu_set_first(s, N), 0);
+}
+
 static void to_silly_round(barbu_state *s)
 {
     start_game(s, &fife, N, NULL);
@@ -559,16 +587,150 @@ static void test_later_call_rules(void **unused)
     to_silly_round(&s);
     assert_int_equal(silly_deal(&s, "3S Bridge 2D"), CALL(KHEARTS));
     assert_int_equal(silly_deal(&s, "5S Bridge 2D"), CALL(HEARTS));
-    /* 4 has both neighbours played: it is decided at once, and the Joker
-     * after it is a cut for the Pass-on (cut again). */
-    assert_int_equal(silly_deal(&s, "4S Joker 2D"), CALL(QUEENS));
-    /* Deal 4: the Pass-on first (red), then the Bridge: Double Patience. */
+    /* 4 has both neighbours played, but Aces and Tricks are left and a
+     * Joker would bring them in: the Cutter cuts again, and this Joker is
+     * for the Call (then red: no Pass-on). */
+    assert_int_equal(silly_deal(&s, "4S Joker 2D"), CALL(ACES) | CALL(QUEENS) | CALL(TRICKS));
+    /* Deal 4: the Pass-on first (red), then the Bridge: Double Patience,
+     * the Round's last Call. */
     assert_int_equal(silly_deal(&s, "2D Bridge"), BARBU_CALLS_PATIENCE);
-    /* Both Patiences played: a played number and the Bridge are cut again;
-     * 2 then 6 join across the wrap. */
-    assert_int_equal(silly_deal(&s, "2D 5C Bridge 3H 2S 6C"), CALL(ACES) | CALL(TRICKS));
-    assert_int_equal(s.t.n_cuts, 6);
     assert_true(barbu_over(&s));
+
+    to_silly_round(&s);
+    assert_int_equal(silly_deal(&s, "Bridge 2D"), BARBU_CALLS_PATIENCE);
+    assert_int_equal(silly_deal(&s, "3S Bridge 2D"), CALL(KHEARTS));
+    assert_int_equal(silly_deal(&s, "5S Bridge 2D"), CALL(HEARTS));
+    /* Deal 4: red; then, both Patiences played, a played number and the
+     * Bridge are cut again; 2 and 6 join across the wrap; no number can
+     * join them now, but Queens is left: cut again; the 4 is not next to
+     * the sequence and stops it. */
+    assert_int_equal(silly_deal(&s, "2D 5C Bridge 3H 2S 6C 4H"), CALL(ACES) | CALL(TRICKS));
+    /* Queens, the last Call: no cut. */
+    assert_int_equal(s.t.contracts, CALL(QUEENS));
+    assert_int_equal(s.t.n_cuts, 0);
+    finish_deal(&s);
+    assert_true(barbu_over(&s));
+}
+
+/* Plays the Silly Round's first two deals so that Aces (2) and Queens (4)
+ * are the only negative Calls left: 3 then 5 (King of Hearts), then 5, 6
+ * and the Bridge (Hearts + Tricks); red each time. */
+static void to_aces_and_queens_left(barbu_state *s, const barbu_rules *rules)
+{
+    to_silly_round_of(s, rules);
+    assert_int_equal(silly_deal(s, "3S 5H 2D"), CALL(KHEARTS));
+    assert_int_equal(silly_deal(s, "5S 6H Bridge 2D"), CALL(HEARTS) | CALL(TRICKS));
+    assert_int_equal(s->t.calls_done & BARBU_CALLS_NEGATIVE,
+                     CALL(KHEARTS) | CALL(HEARTS) | CALL(TRICKS));
+}
+
+/*
+ * Seed 000, "Rules for second and subsequent Calls": "if a '2' and '4' were
+ * the only numbered Calls left, only one of them could be played. However,
+ * if, in this case, a '2' was cut, followed by a Joker, this would bring
+ * the '4' into play, as the latter is the only remaining negative Call."
+ */
+static void test_joker_after_a_number(void **unused)
+{
+    (void)unused;
+    barbu_state s;
+    /* 2, a Joker, a red 3: Aces + Queens, no Pass-on. */
+    to_aces_and_queens_left(&s, &fife);
+    give_cuts(&s, "2S Joker 3D");
+    cut(&s);
+    assert_int_equal(s.t.cut_for, BARBU_CUT_CALL);
+    assert_int_equal(s.t.sequence, CALL(ACES));
+    assert_true(barbu_cut_joker_only(&fife, &s.t));
+    assert_note(&s, 0,
+                "Aces: cut again: no number left can join it, but a Joker brings in every "
+                "negative Call left (Queens)");
+    cut(&s);
+    assert_int_equal(s.t.contracts, CALL(ACES) | CALL(QUEENS));
+    assert_false(barbu_cut_joker_only(&fife, &s.t));
+    assert_int_equal(s.t.cut_for, BARBU_CUT_PASS_ON);
+    assert_note(&s, 1, "all the negative Calls left: Double: Aces + Queens");
+    cut(&s);
+    assert_int_equal(s.t.phase, BARBU_PHASE_PLAY);
+    assert_note(&s, 2, "red: no Pass-on");
+    assert_note(&s, 0,
+                "Aces: cut again: no number left can join it, but a Joker brings in every "
+                "negative Call left (Queens)");
+    assert_int_equal(barbu_cut_note(&fife, &s.t, 3, (char[8]){0}, 8), BARBU_EINVAL);
+
+    /* 2, 4, a red 3: the 4 cannot join, so Aces alone; the 3 is red: no
+     * Pass-on. */
+    to_aces_and_queens_left(&s, &fife);
+    give_cuts(&s, "2S 4C 3D");
+    cut(&s);
+    cut(&s);
+    assert_int_equal(s.t.contracts, CALL(ACES));
+    assert_int_equal(s.t.cut_for, BARBU_CUT_PASS_ON);
+    assert_note(&s, 1, "Queens, not next to it, stops the sequence: Aces");
+    cut(&s);
+    assert_int_equal(s.t.phase, BARBU_PHASE_PLAY);
+    assert_note(&s, 2, "red: no Pass-on");
+
+    /* The Bridge after the 2 stops the sequence, as on the First Call ("the
+     * 'Bridge' card would stop the sequence"); a black card then starts a
+     * Pass-on. */
+    to_aces_and_queens_left(&s, &fife);
+    give_cuts(&s, "2S Bridge 3C");
+    cut(&s);
+    cut(&s);
+    assert_int_equal(s.t.contracts, CALL(ACES));
+    assert_note(&s, 1, "the Bridge card stops the sequence: Aces");
+    cut(&s);
+    assert_int_equal(s.t.phase, BARBU_PHASE_PASS_ON);
+    assert_note(&s, 2, "black: Pass-on 1, across");
+
+    /* A 2 again on a later Call stops the sequence (the Single Patience
+     * of a repeated number is for the First Call only). */
+    to_aces_and_queens_left(&s, &fife);
+    give_cuts(&s, "2S 2H 3D");
+    cut(&s);
+    cut(&s);
+    assert_int_equal(s.t.contracts, CALL(ACES));
+    assert_note(&s, 1, "the same number again stops the sequence: Aces");
+
+    /* With Queens the only negative Call left, nothing can join the 4:
+     * decided at once. */
+    to_aces_and_queens_left(&s, &fife);
+    assert_int_equal(silly_deal(&s, "2S 4C 3D"), CALL(ACES));
+    give_cuts(&s, "2D 4H");
+    cut(&s);
+    assert_note(&s, 0, "red: no Pass-on; now the cut for the Call");
+    cut(&s);
+    assert_int_equal(s.t.contracts, CALL(QUEENS));
+    assert_note(&s, 1, "Queens, the only negative Call left");
+
+    /* The odds of the Calls before the cut follow the same reading: after
+     * the 2, the Joker (2 cards of 23) is the only way to Queens. */
+    to_aces_and_queens_left(&s, &fife);
+    give_cuts(&s, "2S");
+    cut(&s);
+    double odds[BARBU_CALLS];
+    barbu_call_odds(&fife, &s.t, odds);
+    assert_true(odds[BARBU_CALL_ACES] > 0.999);
+    assert_true(fabs(odds[BARBU_CALL_QUEENS] - 2.0 / 23.0) < 1e-9);
+
+    /* later-call-joker = no, barbu's reading before record format 2: the 2
+     * is decided at once, and the Joker is a cut for the Pass-on, cut
+     * again. */
+    barbu_rules legacy;
+    barbu_diag d;
+    const char *text = "preset = fife\nlater-call-joker = no\n";
+    assert_int_equal(barbu_rules_parse(&legacy, text, strlen(text), &d), 0);
+    assert_false(legacy.later_joker);
+    to_aces_and_queens_left(&s, &legacy);
+    give_cuts(&s, "2S Joker 3D");
+    cut(&s);
+    assert_int_equal(s.t.contracts, CALL(ACES));
+    assert_false(barbu_cut_joker_only(&legacy, &s.t));
+    assert_note(&s, 0, "Aces: no unused number can join it");
+    cut(&s);
+    assert_int_equal(s.t.cut_for, BARBU_CUT_PASS_ON);
+    cut(&s);
+    assert_int_equal(s.t.phase, BARBU_PHASE_PLAY);
 }
 
 static void test_contiguity_wraps(void **unused)
@@ -817,6 +979,7 @@ int main(void)
         cmocka_unit_test(test_booklet_silly_round),
         cmocka_unit_test(test_first_call_rules),
         cmocka_unit_test(test_later_call_rules),
+        cmocka_unit_test(test_joker_after_a_number),
         cmocka_unit_test(test_contiguity_wraps),
         cmocka_unit_test(test_pass_on_directions),
         cmocka_unit_test(test_pass_on_refused),

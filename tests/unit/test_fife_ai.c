@@ -82,7 +82,7 @@ static void test_call_odds(void **unused)
     double odds[BARBU_CALLS];
     /* The First Call: the Bridge first is a Double Patience; a number
      * repeated a Single one. */
-    barbu_call_odds(&t, odds);
+    barbu_call_odds(&fife, &t, odds);
     assert_true(near(odds[BARBU_CALL_PAT2], 1.0 / 23));
     assert_true(near(odds[BARBU_CALL_PAT1], 1.0 / 23 + 80.0 / 529));
     for (int c = 1; c < 5; c++)
@@ -91,14 +91,25 @@ static void test_call_odds(void **unused)
      * Patience, the Bridge the Double. */
     t.round_deal = 3;
     t.calls_done = BARBU_CALLS_NEGATIVE;
-    barbu_call_odds(&t, odds);
+    barbu_call_odds(&fife, &t, odds);
     assert_true(near(odds[BARBU_CALL_PAT1], 1.0));
     assert_true(near(odds[BARBU_CALL_PAT2], 1.0 / 21));
     for (int c = 0; c < 5; c++)
         assert_true(odds[c] == 0.0);
+    /* Aces and Queens the only negative Calls left: a 4 or a Joker first
+     * gives Queens; a 2 first is cut again, and a Joker after it brings
+     * Queens in (seed 000); without later-call-joker the 2 is Aces alone. */
+    t.round_deal = 2;
+    t.calls_done = CALL(KHEARTS) | CALL(HEARTS) | CALL(TRICKS);
+    barbu_call_odds(&fife, &t, odds);
+    assert_true(near(odds[BARBU_CALL_QUEENS], 146.0 / 529));
+    barbu_rules legacy = fife;
+    legacy.later_joker = false;
+    barbu_call_odds(&legacy, &t, odds);
+    assert_true(near(odds[BARBU_CALL_QUEENS], 6.0 / 23));
     /* Cut already: certain. */
     t.contracts = CALL(QUEENS) | CALL(TRICKS);
-    barbu_call_odds(&t, odds);
+    barbu_call_odds(&fife, &t, odds);
     for (int c = 0; c < BARBU_CALLS; c++)
         assert_true(odds[c] == ((t.contracts >> c) & 1 ? 1.0 : 0.0));
 }

@@ -57,7 +57,8 @@ static void rewrite(const char *text, size_t len, char **out, size_t *out_len)
 }
 
 /* The records written by barbu (every full game, the Fife records) read
- * and written again are the same bytes. */
+ * and written again are the same bytes, but for the format: these were
+ * written in format 1, and barbu writes format 2. */
 static void test_golden_round_trip(void **state)
 {
     (void)state;
@@ -71,6 +72,9 @@ static void test_golden_round_trip(void **state)
         size_t len, len2;
         char *text = slurp(NAMES[i], &len), *again;
         rewrite(text, len, &again, &len2);
+        char *version = strstr(text, "[Barbu \"1\"]");
+        assert_non_null(version);
+        version[8] = '2';
         if (len != len2 || memcmp(text, again, len) != 0)
             fail_msg("%s does not write back as itself", NAMES[i]);
         free(text);
@@ -218,15 +222,17 @@ static void test_fife_replay_errors(void **state)
                    "tag");
     /* The cutter sits on the dealer's right. */
     expect_refused(SILLY, "[Deal \"19\"]", DEAL19 "[Cuts]\nE: 3D\n", BARBU_ETURN,
-                   "deal 19, action 1 (E cuts 3D): it is W's turn");
+                   "deal 19, action 1 (E cuts 3D): it is not E's turn: the game waits for W's "
+                   "cut of the Unused Pack for the Call");
     /* Cuts after the Calls and the Pass-ons are decided. */
     expect_refused(SILLY, "[Deal \"19\"]", DEAL19 "[Cuts]\nW: Joker\nW: 4H\nW: 5H\n",
-                   BARBU_EMISMATCH, "deal 19: 'W cuts 5H' is out of turn");
+                   BARBU_EMISMATCH,
+                   "deal 19: 'W cuts 5H' is a cut too many: the cuts before it decided the Call "
+                   "(The Lot) and no Pass-on");
     /* A Pass-on of cards the seat does not hold. */
     expect_refused(SILLY, "[Deal \"19\"]",
                    DEAL19 "[Cuts]\nW: Joker\nW: 2C\n[PassOn]\nE: AS KS QS\n", BARBU_ENOTHELD,
-                   "deal 19, action 3 (E passes on AS KS QS): the card is not in the player's "
-                   "hand");
+                   "deal 19, action 3 (E passes on AS KS QS): E does not hold AS and QS");
     /* The engine holds 32 cuts of a deal; the 33rd comes from the seed. */
     char many[1024] = DEAL19 "[Cuts]\nW: 2C\nW: Bridge\n";
     for (int i = 0; i < 31; i++)
