@@ -732,13 +732,15 @@ int barbu_calls_describe(unsigned calls, char *buf, size_t cap);
  * Pass-on before the Call is cut. */
 void barbu_call_odds(const barbu_rules *rules, const barbu_table *t, double odds[BARBU_CALLS]);
 
-/* The Silly Round: what cut k (0 first) of the deal under way meant, in
- * words, read from the table alone: "Aces: cut again: a 3 or a 6 continues
- * the sequence, ...", "red: no Pass-on", "all the negative Calls left:
- * Double: Aces + Queens".  Returns the length like snprintf, or
- * BARBU_EINVAL (not the Silly Round, no such cut) or BARBU_ELIMIT (a deal
- * of more than 32 cuts, whose first ones are no longer held). */
-int barbu_cut_note(const barbu_rules *rules, const barbu_table *t, int k, char *buf, size_t cap);
+/* The Silly Round: what cut k (0 first) of the deal under way was for
+ * (*cut_for, BARBU_CUT_*; may be NULL) and meant, in words, read from the
+ * table alone: "Aces: cut again for a 3, a 6 or a Joker", "red: no
+ * Pass-on", "all the negative Calls left: Double: Aces + Queens".  Returns
+ * the length like snprintf, or BARBU_EINVAL (not the Silly Round, no such
+ * cut) or BARBU_ELIMIT (a deal of more than 32 cuts, whose first ones are
+ * no longer held). */
+int barbu_cut_note(const barbu_rules *rules, const barbu_table *t, int k, int *cut_for, char *buf,
+                   size_t cap);
 
 /* The Silly Round: whether the Cutter is cutting again for a later Call
  * only because a Joker could still add to the number (or sequence) cut:

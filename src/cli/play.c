@@ -506,9 +506,12 @@ static int run(game *g, play_ui *ui, char *fatal, size_t cap)
         case PLAY_ACT: {
             int pause;
             int err = act(g, ui, &a, &pause);
-            if (err != 0)
-                play_message(ui, true, "Refused: %s.", barbu_strerror(err));
-            else
+            if (err != 0) {
+                /* Worded from the human's own view: only what they may know. */
+                char why[400];
+                barbu_view_explain(&ui->view, &a, why, sizeof why);
+                play_message(ui, true, "Refused: %s.", why[0] ? why : barbu_strerror(err));
+            } else
                 due = now_ms() + pause;
             break;
         }

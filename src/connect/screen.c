@@ -1097,9 +1097,9 @@ static void table_key(cn *c, int key)
     barbu_action a;
     switch (play_key(ui, key, &a)) {
     case PLAY_ACT: {
-        int err = barbu_view_check(&ui->view, &a);
-        if (err != 0)
-            play_message(ui, true, "Refused: %s.", barbu_strerror(err));
+        char why[400];
+        if (barbu_view_explain(&ui->view, &a, why, sizeof why) != 0)
+            play_message(ui, true, "Refused: %s.", why);
         else if (c->conn != CN_READY)
             play_message(ui, true, "Not connected: the action was not sent.");
         else

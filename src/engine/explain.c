@@ -243,11 +243,11 @@ static void explain_play(const barbu_rules *r, const barbu_table *t, barbu_cards
         bb_layout_why(r, t, a->cards, buf, cap);
         return;
     case BARBU_EMUSTPLAY:
-        cards_words(bb_playable(r, t, hand), list, sizeof list);
+        barbu_cards fit = bb_playable(r, t, hand);
+        cards_words(fit, list, sizeof list);
         snprintf(buf, cap,
-                 "%s fits the layout: a player who can play must, and only one who "
-                 "cannot passes",
-                 list);
+                 "%s %s the layout: a player who can play must, and only one who cannot passes",
+                 list, (fit & (fit - 1)) ? "fit" : "fits");
         return;
     case BARBU_EONECARD:
         if (r->game == BARBU_GAME_FIFE && t->kind == BARBU_KIND_PATIENCE)
@@ -270,10 +270,23 @@ static void explain_declare(const barbu_rules *r, const barbu_table *t, const ba
     int c = m ? __builtin_ctz(m) : -1;
     const char *who = barbu_seat_name(a->seat);
     if (r->game == BARBU_GAME_FIFE) {
+        static const char *const NAMES[BARBU_CALLS] = {
+            "Aces", "King of Hearts", "Queens", "Hearts", "Tricks", "Patience 1", "Patience 2"};
         if (err == BARBU_EUSED) {
-            char names[96];
-            barbu_calls_describe(m & t->calls_done, names, sizeof names);
-            snprintf(buf, cap, "%s has already been played in this Round", names);
+            unsigned done = m & t->calls_done;
+            buf[0] = '\0';
+            for (unsigned d = done; d; d &= d - 1)
+                append(buf, cap, "%s%s",
+                       d == done       ? ""
+                       : (d & (d - 1)) ? ", "
+                                       : " and ",
+                       NAMES[__builtin_ctz(d)]);
+            append(buf, cap, " %s already been played in this Round",
+                   (done & (done - 1)) ? "have" : "has");
+        } else if (err == BARBU_ESUIT) {
+            snprintf(buf, cap, "a Call takes no trump suit: the Fife game has no Trumps");
+        } else if (err == BARBU_ERANK) {
+            snprintf(buf, cap, "a Call takes no start rank: the Patiences start from the Jacks");
         } else {
             snprintf(buf, cap, "%s", barbu_strerror(err));
         }
@@ -423,6 +436,14 @@ int barbu_view_explain(const barbu_view *v, const barbu_action *a, char *buf, si
 {
     int mover = v->t.to_move;
     int err = barbu_view_check(v, a);
+    if (err == BARBU_ETURN && a->seat == mover && v->seat != mover && cap > 0) {
+        /* The mover's action, asked from another seat's view. */
+        char waiting[128];
+        barbu_waiting_for(v->rules, &v->t, waiting, sizeof waiting);
+        snprintf(buf, cap, "only %s acts for %s: the game waits for %s", barbu_seat_name(mover),
+                 barbu_seat_name(mover), waiting);
+        return err;
+    }
     /* A view that is not the mover's cannot say more than whose turn it is. */
     barbu_cards hand = mover >= 0 ? v->hand[mover] : 0;
     return explain(v->rules, &v->t, hand, a, err, buf, cap);
@@ -454,14 +475,18 @@ int barbu_hands_check(const barbu_rules *r, const barbu_cards hands[4], char *wh
         barbu_card c = (barbu_card)bb_lowest(twice);
         char one[8];
         barbu_card_format(c, BARBU_FMT_ASCII, one, sizeof one);
-        snprintf(why, cap, "%s is dealt twice:", one);
-        const char *sep = " ";
-        for (int s = 0; s < 4; s++) {
-            if (hands[s] & BARBU_BIT(c)) {
-                append(why, cap, "%s%s", sep, barbu_seat_name(s));
-                sep = " and ";
-            }
-        }
+        unsigned holders = 0;
+        for (int s = 0; s < 4; s++)
+            if (hands[s] & BARBU_BIT(c))
+                holders |= 1u << s;
+        snprintf(why, cap, "%s is dealt %s:", one,
+                 __builtin_popcount(holders) == 2 ? "twice" : "more than once");
+        for (unsigned h = holders; h; h &= h - 1)
+            append(why, cap, "%s%s",
+                   h == holders    ? " "
+                   : (h & (h - 1)) ? ", "
+                                   : " and ",
+                   barbu_seat_name(__builtin_ctz(h)));
         append(why, cap, " hold it");
         return BARBU_EHANDS;
     }
@@ -476,6 +501,11 @@ int barbu_hands_check(const barbu_rules *r, const barbu_cards hands[4], char *wh
                 continue;
             append(why, cap, "%s%s holds %d", sep, barbu_seat_name(s), barbu_count(hands[s]));
             sep = " and ";
+        }
+        if (all != deck) {
+            barbu_cards gone = deck & ~all;
+            cards_words(gone, list, sizeof list);
+            append(why, cap, " (%s %s in no hand)", list, (gone & (gone - 1)) ? "are" : "is");
         }
         return BARBU_EHANDS;
     }

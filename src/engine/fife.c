@@ -422,35 +422,32 @@ bool barbu_cut_joker_only(const barbu_rules *r, const barbu_table *t)
     return extensions(t->sequence, negatives) == 0 && could_join(r, t->sequence, negatives) != 0;
 }
 
-/* "a 3", "a 3 or a 6", "a 2, a 4 or a 5": the numbers that name calls. */
-static void numbers_text(unsigned calls, char *buf, size_t cap)
-{
-    size_t n = 0;
-    buf[0] = '\0';
-    for (unsigned m = calls; m; m &= m - 1) {
-        const char *sep = n == 0 ? "" : (m & (m - 1)) ? ", " : " or ";
-        n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "%sa %d", sep, __builtin_ctz(m) + 2);
-    }
-}
+static const char *const NEGATIVE_NAMES[5] = {"Aces", "King of Hearts", "Queens", "Hearts",
+                                              "Tricks"};
 
-/* Why the Cutter cuts again after the number just cut: what could join. */
+/* Why the Cutter cuts again after the number just cut: what could still
+ * join, "cut again for a 3, a 6 or a Joker", and when only a Joker could,
+ * the Calls it would bring in: "cut again for a Joker (Queens left)". */
 static int again_text(const barbu_rules *r, unsigned sequence, unsigned negatives, char *buf,
                       size_t cap)
 {
     unsigned next = extensions(sequence, negatives);
-    char names[96], numbers[40];
-    if (next) {
-        numbers_text(next, numbers, sizeof numbers);
-        return snprintf(buf, cap,
-                        "cut again: %s continues the sequence, a Joker brings in every negative "
-                        "Call left",
-                        numbers);
-    }
-    barbu_calls_describe(could_join(r, sequence, negatives), names, sizeof names);
-    return snprintf(buf, cap,
-                    "cut again: no number left can join it, but a Joker brings in every negative "
-                    "Call left (%s)",
-                    names);
+    int n = snprintf(buf, cap, "cut again for ");
+    for (unsigned m = next; m; m &= m - 1)
+        n += snprintf(buf + n, (size_t)n < cap ? cap - (size_t)n : 0, "a %d%s",
+                      __builtin_ctz(m) + 2, (m & (m - 1)) ? ", " : " or ");
+    n += snprintf(buf + n, (size_t)n < cap ? cap - (size_t)n : 0, "a Joker");
+    if (next)
+        return n;
+    unsigned left = could_join(r, sequence, negatives);
+    n += snprintf(buf + n, (size_t)n < cap ? cap - (size_t)n : 0, " (");
+    for (unsigned m = left; m; m &= m - 1)
+        n += snprintf(buf + n, (size_t)n < cap ? cap - (size_t)n : 0, "%s%s",
+                      NEGATIVE_NAMES[__builtin_ctz(m)],
+                      (m & (m - 1)) == 0                      ? ""
+                      : ((m & (m - 1)) & ((m & (m - 1)) - 1)) ? ", "
+                                                              : " and ");
+    return n + snprintf(buf + n, (size_t)n < cap ? cap - (size_t)n : 0, " left)");
 }
 
 /* What one cut did, read on the table before it. */
@@ -458,7 +455,6 @@ static int cut_note(const barbu_rules *r, const barbu_table *before, barbu_card 
                     size_t cap)
 {
     static const char *const DIRECTION[] = {"", "to the left", "across", "to the right"};
-    static const char *const NAMES[5] = {"Aces", "King of Hearts", "Queens", "Hearts", "Tricks"};
     barbu_table after = *before;
     unsigned calls;
     int next = read_cut(r, &after, cut, &calls);
@@ -475,7 +471,7 @@ static int cut_note(const barbu_rules *r, const barbu_table *before, barbu_card 
     }
     unsigned negatives = BARBU_CALLS_NEGATIVE & ~before->calls_done;
     unsigned sequence = before->sequence, call = number ? call_of_number(cut) : 0;
-    const char *name = number ? NAMES[__builtin_ctz(call)] : "";
+    const char *name = number ? NEGATIVE_NAMES[__builtin_ctz(call)] : "";
     char got[96], why[256];
     barbu_calls_describe(calls, got, sizeof got);
     if (calls == 0) {
@@ -497,13 +493,13 @@ static int cut_note(const barbu_rules *r, const barbu_table *before, barbu_card 
         return snprintf(buf, cap, "%s, the only negative Call left", got);
     }
     if (calls & BARBU_CALLS_PATIENCE)
-        return snprintf(buf, cap, "the same number again: %s", got);
+        return snprintf(buf, cap, "a second %d on the First Call: %s", BARBU_RANK(cut), got);
     if (calls == after.sequence && calls != sequence)
         return snprintf(buf, cap, "+ %s, and the sequence is complete: %s", name, got);
     if (cut == BARBU_BRIDGE)
         snprintf(why, sizeof why, "the Bridge card");
     else if (call & sequence)
-        snprintf(why, sizeof why, "the same number again");
+        snprintf(why, sizeof why, "a second %d", BARBU_RANK(cut));
     else if (!(call & negatives))
         snprintf(why, sizeof why, "%s, played already,", name);
     else
@@ -511,7 +507,8 @@ static int cut_note(const barbu_rules *r, const barbu_table *before, barbu_card 
     return snprintf(buf, cap, "%s stops the sequence: %s", why, got);
 }
 
-int barbu_cut_note(const barbu_rules *rules, const barbu_table *t, int k, char *buf, size_t cap)
+int barbu_cut_note(const barbu_rules *rules, const barbu_table *t, int k, int *cut_for, char *buf,
+                   size_t cap)
 {
     if (cap > 0)
         buf[0] = '\0';
@@ -532,6 +529,8 @@ int barbu_cut_note(const barbu_rules *rules, const barbu_table *t, int k, char *
         if (read_cut(rules, &r, t->cuts[i], &calls) == NEXT_PASS_ON)
             after_pass_on(&r);
     }
+    if (cut_for != NULL)
+        *cut_for = r.cut_for;
     return cut_note(rules, &r, t->cuts[k], buf, cap);
 }
 

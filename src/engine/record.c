@@ -661,7 +661,15 @@ static int domino_play_out(const barbu_state *end, const barbu_action *last, con
                                "deal %d: %s, the last player, can always lay a card out: no "
                                "pass after the third player went out",
                                k + 1, barbu_seat_name(seat));
-        if ((a->cards & (a->cards - 1)) || !(a->cards & hand))
+        if (a->cards & (a->cards - 1)) {
+            char group[40];
+            cards_text(a->cards, "+", group, sizeof group);
+            return replay_fail(diag, l->line[i], k + 1, 0, BARBU_EONECARD,
+                               "deal %d: %s, the last player, lays out one card a turn, not %s "
+                               "together",
+                               k + 1, barbu_seat_name(seat), group);
+        }
+        if (!(a->cards & hand))
             return replay_fail(diag, l->line[i], k + 1, 0, BARBU_EMISMATCH,
                                "deal %d: %s is not one of the cards %s has left to lay out", k + 1,
                                card, barbu_seat_name(seat));
@@ -826,14 +834,12 @@ static int replay(const barbu_record *rec, barbu_state *s, barbu_result_fn on_re
             }
             if (a.seat == s->t.to_move && (err = resolve_word(s, &act)) != 0) {
                 describe(&rec->rules, &a, shown, what, sizeof what);
-                if (a.seat == s->t.declarer)
-                    snprintf(why, sizeof why, "%s is the declarer, and a declarer does not double",
-                             barbu_seat_name(a.seat));
-                else
-                    snprintf(why, sizeof why,
-                             "at a positive contract only the declarer, %s, may "
-                             "be doubled",
-                             barbu_seat_name(s->t.declarer));
+                /* Family fails for the declarer and at a positive contract:
+                 * the doubles it would make say why. */
+                barbu_action two =
+                    barbu_act_bid(a.seat, 0xfu & ~(1u << a.seat) & ~(1u << s->t.declarer), 0);
+                if (barbu_explain(s, &two, why, sizeof why) == 0)
+                    snprintf(why, sizeof why, "%s", barbu_strerror(err));
                 return replay_fail(diag, line, k + 1, pos, err, "deal %d, action %d (%s): %s",
                                    k + 1, pos, what, why);
             }
@@ -1235,7 +1241,9 @@ int barbu_record_write(const barbu_record *rec, char **text, size_t *len, barbu_
             if (a.type == BARBU_ACT_CUT)
                 a.cards = 0;
             barbu_state before = t;
-            barbu_apply(&t, &a);
+            /* The replay above took every action, words for bids included. */
+            if ((err = resolve_word(&t, &a)) != 0 || (err = barbu_apply(&t, &a)) != 0)
+                goto done;
             write_step(&w, &before, &a);
         }
         flush_deal(&w, &start, &t, k, barbu_over(&t) || t.t.deal > k);
@@ -1570,8 +1578,7 @@ static int header_tag(reader *rd, const char *key, const char *value)
     barbu_record *rec = rd->rec;
     if (strcmp(key, "Barbu") == 0) {
         if (strcmp(value, "1") != 0 && strcmp(value, "2") != 0)
-            return fail(rd, "this is format %s; this program reads formats 1 to %d", value,
-                        FORMAT_VERSION);
+            return fail(rd, "this is format %s; this program reads formats 1 and 2", value);
         rec->version = value[0] - '0';
         rd->have_version = true;
         return 0;

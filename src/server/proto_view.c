@@ -208,11 +208,23 @@ static json_t *fife_json(builder *b, const barbu_view *v)
     put(b, o, "n_pass_ons", json_integer(t->n_pass_ons));
     put(b, o, "n_cuts", json_integer(t->n_cuts));
     /* The cuts still held, oldest first: cut k is at cuts[k % 32]. */
-    json_t *cuts = json_array();
+    json_t *cuts = json_array(), *notes = json_array();
     int held = t->n_cuts < (int)sizeof t->cuts ? t->n_cuts : (int)sizeof t->cuts;
-    for (int k = t->n_cuts - held; k < t->n_cuts; k++)
+    for (int k = t->n_cuts - held; k < t->n_cuts; k++) {
         append(b, cuts, proto_cut_json(t->cuts[k % sizeof t->cuts]));
+        /* What each cut meant, in the engine's words, so that no client
+         * reads the cuts itself. */
+        char note[320];
+        int what = BARBU_CUT_CALL;
+        if (barbu_cut_note(r, t, k, &what, note, sizeof note) < 0)
+            note[0] = '\0';
+        json_t *n = json_object();
+        put(b, n, "for", json_string(CUT_FOR_NAMES[what & 1]));
+        put(b, n, "text", json_string(note));
+        append(b, notes, n);
+    }
     put(b, o, "cuts", cuts);
+    put(b, o, "cut_notes", notes);
     if (t->piranha >= 0)
         put(b, o, "piranha", seat_json(t->piranha));
     /* This seat's Pass-ons, without the empty ones after the last. */
@@ -920,9 +932,9 @@ static int parse_layout(parser *p, const json_t *o, barbu_table *t)
 static int parse_fife(parser *p, const json_t *o, barbu_view *v)
 {
     static const char *const fields[] = {
-        "set",      "round",       "round_deal", "calls_done", "cutter",    "cut_for",
-        "sequence", "silly_first", "draw",       "pass_dir",   "passed_on", "n_pass_ons",
-        "n_cuts",   "cuts",        "piranha",    "passed",     "received",  NULL};
+        "set",         "round",   "round_deal", "calls_done", "cutter",     "cut_for", "sequence",
+        "silly_first", "draw",    "pass_dir",   "passed_on",  "n_pass_ons", "n_cuts",  "cuts",
+        "cut_notes",   "piranha", "passed",     "received",   NULL};
     barbu_table *t = &v->t;
     if (!json_is_object(o))
         return bad_field(p, "the wrong type for", "fife");

@@ -164,6 +164,11 @@ int play_check(const play_ui *ui, const barbu_action *action)
     return barbu_view_check(&ui->view, action);
 }
 
+int play_explain(const play_ui *ui, const barbu_action *action, char *why, size_t cap)
+{
+    return barbu_view_explain(&ui->view, action, why, cap);
+}
+
 /* The Calls and combinations the engine offers the Caller, in its order
  * (singles, then larger combinations, then the Patiences). */
 static int legal_calls(const play_ui *ui, unsigned *out, int cap)
@@ -196,64 +201,19 @@ static void cut_card_text(barbu_card cut, char *buf, size_t cap)
         scr_card_text(cut, buf, cap);
 }
 
-/* What a cut of the Silly Round decided, from the tables before and after
- * it: "W cuts 3♥: King of Hearts — cut again for a sequence". */
-static void cut_text(const play_ui *ui, const barbu_table *before, const barbu_action *a, char *buf,
-                     size_t cap)
+/* What a cut of the Silly Round decided, as the engine reads it (the view
+ * holds the deal's cuts): "W cuts 3♥: King of Hearts: cut again: ...". */
+static void cut_text(const play_ui *ui, const barbu_action *a, char *buf, size_t cap)
 {
     const barbu_table *t = &ui->view.t;
     barbu_card cut = t->cuts[(t->n_cuts + 31) % 32];
-    char card[40], calls[96];
+    char card[40], note[320];
     cut_card_text(cut, card, sizeof card);
     bool you = scr_is_you(ui, a->seat);
-    snprintf(buf, cap, "%s cut%s %s: ", you ? "You" : barbu_seat_name(a->seat), you ? "" : "s",
-             card);
-    bool odd = cut == BARBU_JOKER || cut == BARBU_BRIDGE;
-    if (before->cut_for == BARBU_CUT_PASS_ON) {
-        if (odd) {
-            append(buf, cap, "no colour, cut again for the Pass-on");
-            return;
-        }
-        bool black = BARBU_SUIT(cut) == BARBU_CLUBS || BARBU_SUIT(cut) == BARBU_SPADES;
-        if (black && t->phase == BARBU_PHASE_PASS_ON) {
-            append(buf, cap, "black, Pass-on %d %s", t->n_pass_ons + 1, dir_words(t->pass_dir));
-        } else {
-            append(buf, cap, "red, %s", before->n_pass_ons ? "no further Pass-on" : "no Pass-on");
-            if (t->phase == BARBU_PHASE_CUT && t->cut_for == BARBU_CUT_CALL)
-                append(buf, cap, "; now the cut for the Call");
-        }
-        return;
-    }
-    bool decided = before->contracts == 0 && t->contracts != 0;
-    unsigned call = odd ? 0 : 1u << (BARBU_RANK(cut) - 2);
-    if (!decided) {
-        if (t->sequence != before->sequence && before->sequence)
-            append(buf, cap, "+ %s%scut again", CALL_NAMES[__builtin_ctz(call)], dash());
-        else if (t->sequence != before->sequence)
-            append(buf, cap, "%s%scut again for a sequence", CALL_NAMES[__builtin_ctz(call)],
-                   dash());
-        else
-            append(buf, cap, "it names no Call left%scut again", dash());
-        return;
-    }
-    unsigned got = t->contracts;
-    play_fife_calls_text(got, calls, sizeof calls);
-    if (before->sequence && got == before->sequence)
-        append(buf, cap, "the sequence stops%s%s", dash(), calls);
-    else if (cut == BARBU_BRIDGE)
-        append(buf, cap, "%s%s", calls,
-               (got & BARBU_CALLS_PATIENCE) == BARBU_CALLS_PATIENCE ? "" : " (one was left)");
-    else if (cut == BARBU_JOKER)
-        append(buf, cap, "all the negative Calls left%s%s", dash(), calls);
-    else if (got & BARBU_CALLS_PATIENCE)
-        append(buf, cap, "%s%s%s",
-               before->sequence == call ? "the same number again" : "a Call already played", dash(),
-               calls);
-    else if (before->sequence)
-        append(buf, cap, "+ %s, the sequence is complete%s%s", CALL_NAMES[__builtin_ctz(call)],
-               dash(), calls);
-    else
-        append(buf, cap, "%s", calls);
+    if (barbu_cut_note(ui->view.rules, t, t->n_cuts - 1, NULL, note, sizeof note) < 0)
+        note[0] = '\0';
+    snprintf(buf, cap, "%s cut%s %s%s%s", you ? "You" : barbu_seat_name(a->seat), you ? "" : "s",
+             card, note[0] ? ": " : "", note);
 }
 
 /* After the last seat chose its cards: what the shown seat gave and got. */
@@ -292,7 +252,7 @@ void play_fife_note(play_ui *ui, const barbu_table *before, const barbu_action *
         ui->n_log = 0;
         ui->cut_summary[0] = '\0';
     }
-    char text[200];
+    char text[400];
     if (a->type == BARBU_ACT_PASS_ON) {
         if ((before->passed_on | (1u << a->seat)) == 0xf) {
             pass_on_done_text(ui, before, text, sizeof text);
@@ -300,7 +260,7 @@ void play_fife_note(play_ui *ui, const barbu_table *before, const barbu_action *
         }
         return;
     }
-    cut_text(ui, before, a, text, sizeof text);
+    cut_text(ui, a, text, sizeof text);
     log_line(ui, text);
     /* In short: the cards, and what they decided. */
     char *sum = ui->cut_summary;
@@ -371,7 +331,7 @@ void play_fife_describe(const play_ui *ui, const barbu_table *before, const barb
                  constipatience(before) ? " A Constipatience: only Patience was left." : "");
         return;
     case BARBU_ACT_CUT:
-        cut_text(ui, before, a, buf, cap);
+        cut_text(ui, a, buf, cap);
         append(buf, cap, ".");
         if (t->phase == BARBU_PHASE_PLAY)
             append(buf, cap, " %s %s.", scr_seat_word(t->to_move),
@@ -602,7 +562,7 @@ void fife_draw_hand_notes(const play_ui *ui)
     const barbu_table *t = &v->t;
     int me = v->seat;
     bool mine = !ui->watch && t->to_move == me && t->phase != BARBU_PHASE_OVER;
-    char text[200], cards[96];
+    char text[600], cards[96];
 
     if (mine && t->phase == BARBU_PHASE_PASS_ON) {
         int n = barbu_count(ui->picked);
@@ -638,14 +598,14 @@ void fife_draw_hand_notes(const play_ui *ui)
         if (ui->picked) {
             barbu_action a = barbu_act(BARBU_ACT_PLAY, me);
             a.cards = ui->picked;
-            int err = play_check(ui, &a);
+            char why[400];
+            int err = play_explain(ui, &a, why, sizeof why);
             cards_text(ui->picked, cards, sizeof cards);
             if (err == 0)
                 snprintf(text, sizeof text, "Ticked: %s%sEnter plays %s.", cards, dash(),
                          barbu_count(ui->picked) > 1 ? "them together" : "it");
             else
-                snprintf(text, sizeof text, "Ticked: %s%snot allowed: %s.", cards, dash(),
-                         barbu_strerror(err));
+                snprintf(text, sizeof text, "Ticked: %s%snot allowed: %s.", cards, dash(), why);
             scr_put_ellipsis(20, 2, 76,
                              err ? scr_colour(PAIR_ERROR) | A_BOLD : scr_colour(PAIR_INFO) | A_BOLD,
                              text);
@@ -781,19 +741,20 @@ void fife_draw_call_menu(const play_ui *ui)
     }
 
     /* The live line: the Calls ticked and the engine's verdict. */
-    char call[120], verdict[320];
+    char call[120], verdict[600];
     int err = 0;
     if (ui->calls == 0) {
         snprintf(verdict, sizeof verdict, "Tick Calls with 1-7 (or walk the choices with Up/Down)");
     } else {
         barbu_action a = barbu_act(BARBU_ACT_DECLARE, v->seat);
         a.contracts = (uint16_t)ui->calls;
-        err = play_check(ui, &a);
+        char why[400];
+        err = play_explain(ui, &a, why, sizeof why);
         play_fife_calls_text(ui->calls, call, sizeof call);
         if (err == 0)
             snprintf(verdict, sizeof verdict, "Your Call: %s%sEnter calls it", call, dash());
         else
-            snprintf(verdict, sizeof verdict, "Refused: %s: %s.", call, barbu_strerror(err));
+            snprintf(verdict, sizeof verdict, "Refused: %s: %s.", call, why);
     }
 
     /* What the engine offers, grouped by size; and what it refuses. */

@@ -499,7 +499,15 @@ static int bid_key(play_ui *ui, int key, barbu_action *out)
         int err =
             barbu_bid_shortcut(v->rules, &v->t, key == 'm' ? BARBU_BID_MAX : BARBU_BID_FAMILY, &a);
         if (err != 0) {
-            play_message(ui, true, "%s: %s", key == 'm' ? "Max" : "Family", barbu_strerror(err));
+            /* Family fails for the declarer and at a positive contract: the
+             * doubles it would make say why. */
+            int seat = v->t.to_move;
+            barbu_action two =
+                barbu_act_bid(seat, 0xfu & ~(1u << seat) & ~(1u << v->t.declarer), 0);
+            char why[400];
+            if (barbu_view_explain(v, &two, why, sizeof why) == 0)
+                snprintf(why, sizeof why, "%s", barbu_strerror(err));
+            play_message(ui, true, "%s: %s", key == 'm' ? "Max" : "Family", why);
             return PLAY_HANDLED;
         }
         ui->bid_dbl = a.doubles;

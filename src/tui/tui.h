@@ -88,7 +88,7 @@ typedef struct play_ui {
     /* The cuts and Pass-ons of deal log_deal, in words, as they happened. */
     int log_deal;
     int n_log;
-    char log[PLAY_LOG_LINES][120];
+    char log[PLAY_LOG_LINES][200];
     char cut_summary[160]; /* the same in short: "4♣ 2♠ → Queens; 5♣ → left" */
     /* Owned by the keys: */
     unsigned calls;     /* the Call menu: the Calls ticked */
@@ -185,6 +185,9 @@ void play_fife_calls_text(unsigned calls, char *buf, size_t cap);
 
 /* The human's own action checked by the engine (0, or its reason). */
 int play_check(const play_ui *ui, const barbu_action *action);
+
+/* The same, with the reason in words (barbu_view_explain). */
+int play_explain(const play_ui *ui, const barbu_action *action, char *why, size_t cap);
 
 /* The groups of several cards the view's seat may play together (the
  * Fife Patience; play_legal_cards has the single cards).  Returns their

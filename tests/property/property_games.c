@@ -296,8 +296,32 @@ static int play_game(const barbu_rules *rules, uint64_t seed, int game, bool che
             CHECK(!(played & a.cards), "game %d deal %d: a card played twice", game, deal + 1);
             played |= a.cards;
         }
+        /* A legal action has no refusal; a card or bid picked at random
+         * is refused (or not) exactly as barbu_check says, with words. */
+        char why_text[480];
+        CHECK(barbu_explain(&s, &a, why_text, sizeof why_text) == 0 && why_text[0] == '\0',
+              "game %d: barbu_explain refuses a legal action: %s", game, why_text);
+        barbu_action other = a;
+        other.seat = (int8_t)barbu_rng_below(&rng, 4);
+        if (a.type == BARBU_ACT_PLAY)
+            other.cards = BARBU_BIT(barbu_nth_card(deck, barbu_rng_below(&rng, barbu_count(deck))));
+        else if (a.type == BARBU_ACT_BID)
+            other.doubles = (uint8_t)barbu_rng_below(&rng, 16);
+        int code = barbu_explain(&s, &other, why_text, sizeof why_text);
+        CHECK(code == barbu_check(&s, &other) && (code == 0) == (why_text[0] == '\0'),
+              "game %d: barbu_explain gives %d (%s), barbu_check %d", game, code, why_text,
+              barbu_check(&s, &other));
         barbu_state before = s;
         CHECK(barbu_apply(&s, &a) == 0, "game %d: a legal action was refused", game);
+        if (a.type == BARBU_ACT_CUT && s.t.deal == before.t.deal) {
+            /* Every cut says what it was for and meant, read from the table
+             * (which holds a deal's last 32 cuts). */
+            int what = -1;
+            int len = barbu_cut_note(rules, &s.t, s.t.n_cuts - 1, &what, why_text, sizeof why_text);
+            CHECK((len > 0 && what == before.t.cut_for) || (len == BARBU_ELIMIT && s.t.n_cuts > 32),
+                  "game %d deal %d: cut %d has no note, or the wrong purpose (%d)", game, deal + 1,
+                  s.t.n_cuts, what);
+        }
         const char *why = NULL;
         if (check_each || s.t.deal != before.t.deal)
             CHECK(barbu_state_ok(&s, &why) == 0, "game %d: an invariant broke: %s", game, why);

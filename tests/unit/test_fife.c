@@ -122,7 +122,7 @@ static void pass_on(barbu_state *s, int dir)
 static void assert_note(const barbu_state *s, int k, const char *want)
 {
     char note[256];
-    assert_int_equal(barbu_cut_note(s->rules, &s->t, k, note, sizeof note), (int)strlen(want));
+    assert_int_equal(barbu_cut_note(s->rules, &s->t, k, NULL, note, sizeof note), (int)strlen(want));
     assert_string_equal(note, want);
 }
 
@@ -438,12 +438,8 @@ static void test_booklet_silly_round(void **unused)
     assert_int_equal(s.t.phase, BARBU_PHASE_PLAY);
     assert_int_equal(s.t.to_move, E);
     /* What each cut meant, as the table shows it. */
-    assert_note(&s, 0,
-                "King of Hearts: cut again: a 2 or a 4 continues the sequence, a Joker brings in "
-                "every negative Call left");
-    assert_note(&s, 1,
-                "+ Queens: cut again: a 2 or a 5 continues the sequence, a Joker brings in every "
-                "negative Call left");
+    assert_note(&s, 0, "King of Hearts: cut again for a 2, a 4 or a Joker");
+    assert_note(&s, 1, "+ Queens: cut again for a 2, a 5 or a Joker");
     assert_note(&s, 2,
                 "Tricks, not next to it, stops the sequence: Double: King of Hearts + Queens");
     assert_note(&s, 3, "black: Pass-on 1, to the left");
@@ -554,7 +550,20 @@ static void test_first_call_rules(void **unused)
     barbu_state s;
     /* A repeated first number: a Single Patience (First Call only). */
     to_silly_round(&s);
-    assert_int_equal(silly_deal(&s, "2S 2H 2D"), CALL(PAT1));
+    give_cuts(&s, "2S 2H 2D");
+    cut(&s);
+    cut(&s);
+    assert_note(&s, 1, "a second 2 on the First Call: Single Patience");
+    cut(&s);
+    assert_note(&s, 2, "red: no Pass-on");
+    int what = -1;
+    char note[64];
+    assert_true(barbu_cut_note(&fife, &s.t, 1, &what, note, sizeof note) > 0);
+    assert_int_equal(what, BARBU_CUT_CALL);
+    assert_true(barbu_cut_note(&fife, &s.t, 2, &what, note, sizeof note) > 0);
+    assert_int_equal(what, BARBU_CUT_PASS_ON);
+    assert_int_equal(s.t.contracts, CALL(PAT1));
+    finish_deal(&s);
     /* ...but on a later Call a repeat stops the sequence. */
     assert_int_equal(silly_deal(&s, "4S 4H 2D"), CALL(QUEENS));
     /* The sequence wraps from 6 to 2 and goes on to 3. */
@@ -641,9 +650,7 @@ static void test_joker_after_a_number(void **unused)
     assert_int_equal(s.t.cut_for, BARBU_CUT_CALL);
     assert_int_equal(s.t.sequence, CALL(ACES));
     assert_true(barbu_cut_joker_only(&fife, &s.t));
-    assert_note(&s, 0,
-                "Aces: cut again: no number left can join it, but a Joker brings in every "
-                "negative Call left (Queens)");
+    assert_note(&s, 0, "Aces: cut again for a Joker (Queens left)");
     cut(&s);
     assert_int_equal(s.t.contracts, CALL(ACES) | CALL(QUEENS));
     assert_false(barbu_cut_joker_only(&fife, &s.t));
@@ -652,10 +659,8 @@ static void test_joker_after_a_number(void **unused)
     cut(&s);
     assert_int_equal(s.t.phase, BARBU_PHASE_PLAY);
     assert_note(&s, 2, "red: no Pass-on");
-    assert_note(&s, 0,
-                "Aces: cut again: no number left can join it, but a Joker brings in every "
-                "negative Call left (Queens)");
-    assert_int_equal(barbu_cut_note(&fife, &s.t, 3, (char[8]){0}, 8), BARBU_EINVAL);
+    assert_note(&s, 0, "Aces: cut again for a Joker (Queens left)");
+    assert_int_equal(barbu_cut_note(&fife, &s.t, 3, NULL, (char[8]){0}, 8), BARBU_EINVAL);
 
     /* 2, 4, a red 3: the 4 cannot join, so Aces alone; the 3 is red: no
      * Pass-on. */
@@ -690,7 +695,7 @@ static void test_joker_after_a_number(void **unused)
     cut(&s);
     cut(&s);
     assert_int_equal(s.t.contracts, CALL(ACES));
-    assert_note(&s, 1, "the same number again stops the sequence: Aces");
+    assert_note(&s, 1, "a second 2 stops the sequence: Aces");
 
     /* With Queens the only negative Call left, nothing can join the 4:
      * decided at once. */

@@ -372,12 +372,551 @@ static void test_withheld_running_games(void **state)
     assert_non_null(strstr(diag.msg, "First"));
 }
 
+/* ------------------------------------------------------------ format 2 */
+
+/* The results of a replay, deal by deal. */
+typedef struct results {
+    int n;
+    barbu_result r[64];
+} results;
+
+static void collect(const barbu_result *res, void *ctx)
+{
+    results *out = ctx;
+    assert_true(out->n < (int)(sizeof out->r / sizeof out->r[0]));
+    out->r[out->n++] = *res;
+}
+
+/* Reads and replays text, collecting each deal's result; returns the first
+ * error, with its message in diag. */
+static int replay_results(const char *text, results *out, barbu_diag *diag)
+{
+    memset(out, 0, sizeof *out);
+    memset(diag, 0, sizeof *diag);
+    barbu_record *rec;
+    int err = barbu_record_read(text, strlen(text), &rec, diag);
+    if (err != 0)
+        return err;
+    barbu_state s;
+    err = barbu_record_replay(rec, &s, collect, out, diag);
+    barbu_record_free(rec);
+    return err;
+}
+
+static void replay_ok(const char *text, results *out)
+{
+    barbu_diag diag;
+    int err = replay_results(text, out, &diag);
+    if (err != 0)
+        print_error("line %d: %s\n", diag.line, diag.msg);
+    assert_int_equal(err, 0);
+}
+
+/* Two replays gave the same deals: contracts, bids, raw and final scores. */
+static void assert_same_results(const results *a, const results *b)
+{
+    assert_int_equal(a->n, b->n);
+    for (int i = 0; i < a->n; i++) {
+        const barbu_result *x = &a->r[i], *y = &b->r[i];
+        assert_int_equal(x->deal, y->deal);
+        assert_int_equal(x->contracts, y->contracts);
+        assert_int_equal(x->played, y->played);
+        assert_memory_equal(x->dbl, y->dbl, sizeof x->dbl);
+        assert_memory_equal(x->rdbl, y->rdbl, sizeof x->rdbl);
+        assert_memory_equal(x->raw, y->raw, sizeof x->raw);
+        assert_memory_equal(x->score, y->score, sizeof x->score);
+        assert_memory_equal(x->order, y->order, sizeof x->order);
+    }
+}
+
+/* text with the first `from` replaced by `to` (a malloc'd string). */
+static char *replace(const char *text, const char *from, const char *to)
+{
+    const char *at = strstr(text, from);
+    if (at == NULL)
+        fail_msg("'%s' is not in the text", from);
+    size_t head = (size_t)(at - text), nf = strlen(from), nt = strlen(to);
+    size_t tail = strlen(at + nf);
+    char *out = malloc(head + nt + tail + 1);
+    assert_non_null(out);
+    memcpy(out, text, head);
+    memcpy(out + head, to, nt);
+    memcpy(out + head + nt, at + nf, tail + 1);
+    return out;
+}
+
+/* text without the lines that start with prefix (a malloc'd string). */
+static char *drop_lines(const char *text, const char *prefix)
+{
+    char *out = malloc(strlen(text) + 1);
+    assert_non_null(out);
+    size_t n = 0, np = strlen(prefix);
+    for (const char *line = text; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
+        if (strncmp(line, prefix, np) != 0) {
+            memcpy(out + n, line, len);
+            n += len;
+        }
+        line += len;
+    }
+    out[n] = '\0';
+    return out;
+}
+
+static char *golden_text(const char *name)
+{
+    size_t len;
+    return slurp(name, &len);
+}
+
+/* text up to (not including) the first `until` (a malloc'd string). */
+static char *cut_at(const char *text, const char *until)
+{
+    const char *at = strstr(text, until);
+    assert_non_null(at);
+    char *out = malloc((size_t)(at - text) + 1);
+    assert_non_null(out);
+    memcpy(out, text, (size_t)(at - text));
+    out[at - text] = '\0';
+    return out;
+}
+
+/* The 1-based line of text where `what` starts. */
+static int line_of(const char *text, const char *what)
+{
+    const char *at = strstr(text, what);
+    assert_non_null(at);
+    int line = 1;
+    for (const char *p = text; p < at; p++)
+        line += *p == '\n';
+    return line;
+}
+
+#define SEAT_BIDS                                                                                  \
+    "E doubles N, S and W\nS redoubles E, doubles W\nW redoubles E S, doubles N\n"                 \
+    "N redoubles E, W\n"
+
+/* bid-seats.txt with other bids (and no Final tag, which the bids
+ * change; the raw Score stays). */
+static char *with_bids(const char *bids)
+{
+    char *base = golden_text("bid-seats.txt");
+    char *a = replace(base, SEAT_BIDS, bids);
+    char *b = drop_lines(a, "[Final ");
+    free(base);
+    free(a);
+    return b;
+}
+
+/* Bids as words replay to exactly what the same bids with seats give. */
+static void test_bid_words(void **state)
+{
+    (void)state;
+    results words, seats;
+    char *text = golden_text("bid-words.txt");
+    replay_ok(text, &words);
+    free(text);
+    text = golden_text("bid-seats.txt");
+    replay_ok(text, &seats);
+    free(text);
+    assert_same_results(&words, &seats);
+    assert_int_equal(words.n, 1);
+    const int16_t want[4] = {8, -56, -12, 34};
+    assert_memory_equal(words.r[0].score, want, sizeof want);
+
+    /* Each word, against the seats it means at that point. */
+    static const char *const PAIRS[][2] = {
+        /* E, first to bid at No Tricks: every other seat. */
+        {"E max\nS passes\nW passes\nN passes\n",
+         "E doubles N S W\nS passes\nW passes\nN passes\n"},
+        {"E maximum\nS passes\nW passes\nN passes\n",
+         "E doubles N S W\nS passes\nW passes\nN passes\n"},
+        {"E table\nS passes\nW passes\nN passes\n",
+         "E doubles N S W\nS passes\nW passes\nN passes\n"},
+        {"E doubles max\nS passes\nW passes\nN passes\n",
+         "E doubles N S W\nS passes\nW passes\nN passes\n"},
+        /* S, not doubled: the two other non-declarers. */
+        {"E doubles N\nS family\nW passes\nN passes\n",
+         "E doubles N\nS doubles E W\nW passes\nN passes\n"},
+        {"E doubles N\nS flanks\nW passes\nN passes\n",
+         "E doubles N\nS doubles E W\nW passes\nN passes\n"},
+        {"E doubles N\nS doubles family\nW passes\nN passes\n",
+         "E doubles N\nS doubles E W\nW passes\nN passes\n"},
+        /* S doubled by E: E redoubled, W doubled. */
+        {"E doubles N S\nS family\nW passes\nN passes\n",
+         "E doubles N S\nS redoubles E, doubles W\nW passes\nN passes\n"},
+        /* S max after E's double: redoubles E, doubles N and W. */
+        {"E doubles S\nS max\nW passes\nN passes\n",
+         "E doubles S\nS redoubles E, doubles N W\nW passes\nN passes\n"},
+        /* W family after E and S doubled it. */
+        {"E doubles N W\nS doubles W\nW family\nN passes\n",
+         "E doubles N W\nS doubles W\nW redoubles E S\nN passes\n"},
+        /* The declarer's max: a redouble of each seat that doubled it. */
+        {"E doubles N\nS doubles N\nW passes\nN max\n",
+         "E doubles N\nS doubles N\nW passes\nN redoubles E S\n"},
+        {"E doubles N\nS doubles N\nW passes\nN doubles max\n",
+         "E doubles N\nS doubles N\nW passes\nN redoubles E S\n"},
+        /* Lists with commas and "and". */
+        {"E doubles N\nS doubles E, W\nW passes\nN passes\n",
+         "E doubles N\nS doubles E W\nW passes\nN passes\n"},
+        {"E doubles N\nS doubles E and W\nW passes\nN passes\n",
+         "E doubles N\nS doubles E W\nW passes\nN passes\n"},
+        {"E doubles N\nS doubles E,W\nW passes\nN passes\n",
+         "E doubles N\nS doubles E W\nW passes\nN passes\n"},
+        {"E doubles N, S and W\nS redoubles E and doubles W\nW passes\nN passes\n",
+         "E doubles N S W\nS redoubles E, doubles W\nW passes\nN passes\n"},
+    };
+    for (size_t i = 0; i < sizeof PAIRS / sizeof PAIRS[0]; i++) {
+        char *a = with_bids(PAIRS[i][0]), *b = with_bids(PAIRS[i][1]);
+        results ra, rb;
+        replay_ok(a, &ra);
+        replay_ok(b, &rb);
+        assert_int_equal(ra.n, 1);
+        assert_same_results(&ra, &rb);
+        free(a);
+        free(b);
+    }
+    /* The lists are read as meant, not only alike. */
+    char *a = with_bids("E doubles N\nS doubles E and W\nW passes\nN passes\n");
+    results ra;
+    replay_ok(a, &ra);
+    assert_int_equal(ra.r[0].dbl[S], (1u << E) | (1u << W));
+    assert_int_equal(ra.r[0].dbl[E], 1u << N);
+    free(a);
+    a = with_bids("E doubles N, S and W\nS redoubles E and doubles W\nW passes\nN passes\n");
+    replay_ok(a, &ra);
+    assert_int_equal(ra.r[0].dbl[E], (1u << N) | (1u << S) | (1u << W));
+    assert_int_equal(ra.r[0].rdbl[S], 1u << E);
+    assert_int_equal(ra.r[0].dbl[S], 1u << W);
+    free(a);
+}
+
+/* Words misused: malformed ones when read, and one the seat cannot use
+ * when replayed. */
+static void test_bid_word_errors(void **state)
+{
+    (void)state;
+    static const char *const BAD[][2] = {
+        {"E passes\nS max E\n", "unexpected 'E' after 'max': the word is the whole bid"},
+        {"E passes\nS doubles max E\n", "unexpected 'E' after 'max': the word is the whole bid"},
+        {"E passes\nS family W\n", "unexpected 'W' after 'family': the word is the whole bid"},
+        {"E passes\nS doubles\n", "a bid names the seats it doubles or redoubles"},
+        {"E passes\nS doubles E max\n", "unexpected 'max' in a bid"},
+        {"E passes\nS\n",
+         "a bid needs 'passes', 'doubles ...', 'redoubles ...', 'max' or 'family'"},
+        {"E passes\nS doubles E E\n", "E is named twice"},
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        char *text = with_bids(BAD[i][0]);
+        results out;
+        barbu_diag diag;
+        assert_int_equal(replay_results(text, &out, &diag), BARBU_EPARSE);
+        assert_string_equal(diag.msg, BAD[i][1]);
+        assert_int_equal(diag.line, 14); /* S's line of the [Bidding] section */
+        free(text);
+    }
+
+    /* The declarer says family: a declarer does not double. */
+    char *text = with_bids("E doubles N\nS passes\nW passes\nN family\n");
+    results out;
+    barbu_diag diag;
+    assert_int_equal(replay_results(text, &out, &diag), BARBU_EDOUBLE);
+    const char *want = "deal 1, action 5 (N family): N is the declarer, and a declarer does not "
+                       "double";
+    if (strncmp(diag.msg, want, strlen(want)) != 0)
+        fail_msg("got: %s", diag.msg);
+    assert_int_equal(diag.line, 16);
+    free(text);
+
+    /* At a positive contract a non-declarer's family would double the
+     * other two; its max is a double of the declarer. */
+    char *base = with_bids("E family\n");
+    char *trumps = replace(base, "[Contract \"no-tricks\"]", "[Contract \"trumps S\"]");
+    text = cut_at(trumps, "[Play]");
+    free(trumps);
+    assert_int_equal(replay_results(text, &out, &diag), BARBU_EDOUBLE);
+    assert_string_equal(diag.msg, "deal 1, action 2 (E family): at a positive contract only the "
+                                  "declarer, N, may be doubled");
+    free(text);
+    free(base);
+    char *words = with_bids("E max\nS table\nW maximum\nN max\n");
+    char *a = replace(words, "[Contract \"no-tricks\"]", "[Contract \"trumps S\"]");
+    char *seats = with_bids("E doubles N\nS doubles N\nW doubles N\nN redoubles E S W\n");
+    char *b = replace(seats, "[Contract \"no-tricks\"]", "[Contract \"trumps S\"]");
+    /* The bidding only: the state after it tells the bids. */
+    char *a2 = cut_at(a, "[Play]"), *b2 = cut_at(b, "[Play]");
+    barbu_state sa, sb;
+    barbu_record *ra, *rb;
+    assert_int_equal(barbu_record_read(a2, strlen(a2), &ra, &diag), 0);
+    assert_int_equal(barbu_record_read(b2, strlen(b2), &rb, &diag), 0);
+    assert_int_equal(barbu_record_replay(ra, &sa, NULL, NULL, &diag), 0);
+    assert_int_equal(barbu_record_replay(rb, &sb, NULL, NULL, &diag), 0);
+    assert_int_equal(sa.t.phase, BARBU_PHASE_PLAY);
+    assert_memory_equal(sa.t.dbl, sb.t.dbl, sizeof sa.t.dbl);
+    assert_memory_equal(sa.t.rdbl, sb.t.rdbl, sizeof sa.t.rdbl);
+    assert_int_equal(sa.t.dbl[E], 1u << N);
+    assert_int_equal(sa.t.rdbl[N], (1u << E) | (1u << S) | (1u << W));
+    barbu_record_free(ra);
+    barbu_record_free(rb);
+    free(words);
+    free(seats);
+    free(a);
+    free(b);
+    free(a2);
+    free(b2);
+}
+
+/* A record read with words, written (with the seats they name) and read
+ * again, replays to the same result. */
+static void test_bid_words_written(void **state)
+{
+    (void)state;
+    char *text = golden_text("bid-words.txt");
+    barbu_record *rec;
+    barbu_diag diag = {0};
+    assert_int_equal(barbu_record_read(text, strlen(text), &rec, &diag), 0);
+    char *out;
+    size_t len;
+    assert_int_equal(barbu_record_write(rec, &out, &len, &diag), 0);
+    results before, after;
+    replay_ok(text, &before);
+    replay_ok(out, &after);
+    assert_same_results(&before, &after);
+    free(out);
+    free(text);
+    barbu_record_free(rec);
+}
+
+#define LAST_LINE "S: QD KD AD 2H\n"
+
+static void expect_domino(const char *line, int err, const char *msg)
+{
+    char *text = golden_text("domino-played-out.txt");
+    char *bad = replace(text, LAST_LINE, line);
+    results out;
+    barbu_diag diag;
+    assert_int_equal(replay_results(bad, &out, &diag), err);
+    assert_string_equal(diag.msg, msg);
+    assert_int_equal(diag.line, line_of(bad, line)); /* the last [Play] line */
+    free(bad);
+    free(text);
+}
+
+/* A Domino deal written to the end gives the deal's result as the engine
+ * ends it; the last player's cards must be theirs, fit in turn, and be all
+ * of them. */
+static void test_domino_played_out(void **state)
+{
+    (void)state;
+    char *text = golden_text("domino-played-out.txt");
+    char *cut = replace(text, LAST_LINE, "");
+    results full, part;
+    replay_ok(text, &full);
+    replay_ok(cut, &part);
+    assert_same_results(&full, &part);
+    assert_int_equal(full.n, 1);
+    const int16_t raw[4] = {20, 45, -5, 5};
+    assert_memory_equal(full.r[0].raw, raw, sizeof raw);
+    /* Written by barbu, the deal stops where the engine ends it. */
+    barbu_record *rec;
+    barbu_diag diag = {0};
+    assert_int_equal(barbu_record_read(text, strlen(text), &rec, &diag), 0);
+    char *out;
+    size_t len;
+    assert_int_equal(barbu_record_write(rec, &out, &len, &diag), 0);
+    assert_null(strstr(out, LAST_LINE));
+    results written;
+    replay_ok(out, &written);
+    assert_same_results(&full, &written);
+    free(out);
+    barbu_record_free(rec);
+    /* Any order in which the cards fit will do. */
+    char *other = replace(text, LAST_LINE, "S: 2H QD KD AD\n");
+    replay_ok(other, &part);
+    assert_same_results(&full, &part);
+    free(other);
+    free(cut);
+    free(text);
+
+    expect_domino("S: KD QD AD 2H\n", BARBU_ELAYOUT,
+                  "deal 1: S, the last player, plays KD: diamonds run from the 2 to the Jack: the "
+                  "King of diamonds does not fit, only the Queen of diamonds");
+    expect_domino("S: AD QD KD 2H\n", BARBU_ELAYOUT,
+                  "deal 1: S, the last player, plays AD: diamonds run from the 2 to the Jack: the "
+                  "Ace of diamonds does not fit, only the Queen of diamonds");
+    expect_domino("S: QD KD AD 3C\n", BARBU_EMISMATCH,
+                  "deal 1: 3C is not one of the cards S has left to lay out");
+    expect_domino("S: QD KD\n", BARBU_EMISMATCH,
+                  "deal 1: the last player's cards are laid out only in part: S has 2H AD left");
+    expect_domino("W: QD KD AD 2H\n", BARBU_EMISMATCH,
+                  "deal 1: after the third player went out only S's cards are left to lay out, "
+                  "not W's");
+    expect_domino("S: QD - KD AD 2H\n", BARBU_EMISMATCH,
+                  "deal 1: S, the last player, can always lay a card out: no pass after the third "
+                  "player went out");
+    expect_domino("S: QD KD AD 2H 3C\n", BARBU_EMISMATCH,
+                  "deal 1: '3C' comes after the end of the deal: Domino ended when the third "
+                  "player went out");
+}
+
+/* barbu writes format 2; it reads 1 and 2 and refuses 3. */
+static void test_format_version(void **state)
+{
+    (void)state;
+    barbu_rules r;
+    preset(&r, "uk");
+    barbu_state s;
+    start_game(&s, &r, N, NULL);
+    barbu_record *rec = barbu_record_new(&r, 1);
+    assert_non_null(rec);
+    barbu_rng rng;
+    barbu_rng_seed(&rng, 2);
+    while (s.t.deal == 0) {
+        barbu_action acts[BARBU_MAX_ACTIONS];
+        int n = barbu_legal(&s, acts, BARBU_MAX_ACTIONS);
+        assert_true(n > 0 && n <= BARBU_MAX_ACTIONS);
+        barbu_action a = acts[barbu_rng_below(&rng, (uint32_t)n)];
+        barbu_state before = s;
+        assert_int_equal(barbu_apply(&s, &a), 0);
+        assert_int_equal(barbu_record_add(rec, &before, &a), 0);
+    }
+    char *text;
+    size_t len;
+    barbu_diag diag = {0};
+    assert_int_equal(barbu_record_write(rec, &text, &len, &diag), 0);
+    const char *head = "% barbu game record\n[Barbu \"2\"]\n";
+    assert_memory_equal(text, head, strlen(head));
+    barbu_record_free(rec);
+
+    /* Format 1 and 2 read alike; 3 is refused, saying what is read. */
+    results r2, r1;
+    replay_ok(text, &r2);
+    char *one = replace(text, "[Barbu \"2\"]", "[Barbu \"1\"]");
+    replay_ok(one, &r1);
+    assert_same_results(&r1, &r2);
+    char *three = replace(text, "[Barbu \"2\"]", "[Barbu \"3\"]");
+    assert_int_equal(replay_results(three, &r1, &diag), BARBU_EPARSE);
+    assert_string_equal(diag.msg, "this is format 3; this program reads formats 1 and 2");
+    assert_int_equal(diag.line, 2);
+    char *none = replace(text, "[Barbu \"2\"]\n", "");
+    assert_int_equal(replay_results(none, &r1, &diag), BARBU_EPARSE);
+    assert_string_equal(diag.msg, "not a barbu record (no [Barbu \"2\"] tag)");
+    free(none);
+    free(three);
+    free(one);
+    free(text);
+}
+
+#define BEFORE_2 "bad/fife-written-before-format-2.txt"
+
+/* The refusal of a format 1 Fife record read differently today: the
+ * message of bad/fife-written-before-format-2.err, after its
+ * "file:line: " prefix. */
+static void expect_earlier_reading(const char *text, int line)
+{
+    char *err = golden_text("bad/fife-written-before-format-2.err");
+    const char *prefix = BEFORE_2 ":319: ";
+    assert_memory_equal(err, prefix, strlen(prefix));
+    char *msg = err + strlen(prefix);
+    msg[strcspn(msg, "\n")] = '\0';
+    results out;
+    barbu_diag diag;
+    assert_int_equal(replay_results(text, &out, &diag), BARBU_EMISMATCH);
+    assert_string_equal(diag.msg, msg);
+    assert_non_null(strstr(diag.msg, "later-call-joker = no"));
+    assert_int_equal(diag.line, line);
+    free(err);
+}
+
+static const barbu_result *deal_result(const results *out, int deal)
+{
+    for (int i = 0; i < out->n; i++)
+        if (out->r[i].deal == deal - 1)
+            return &out->r[i];
+    fail_msg("no deal %d", deal);
+    return NULL;
+}
+
+#define CALL(c) (1u << BARBU_CALL_##c)
+
+/* Format 1 Fife records: refused where today's reading would re-score
+ * them, replayed by the earlier reading with its rule line, and by the
+ * booklet where that is how they were written. */
+static void test_fife_format_1(void **state)
+{
+    (void)state;
+    char *text = golden_text(BEFORE_2);
+    expect_earlier_reading(text, 319);
+
+    /* With the rule line: as it was played, deal 19 Aces alone. */
+    char *ruled =
+        replace(text, "[Rules \"fife\"]\n", "[Rules \"fife\"]\n[Rule \"later-call-joker = no\"]\n");
+    results earlier, golden;
+    replay_ok(ruled, &earlier);
+    assert_int_equal(deal_result(&earlier, 19)->contracts, CALL(ACES));
+    assert_int_equal(deal_result(&earlier, 21)->contracts, CALL(QUEENS));
+    char *again = golden_text("fife-earlier-reading.txt");
+    replay_ok(again, &golden);
+    assert_same_results(&earlier, &golden);
+    free(again);
+
+    /* Without its "% the cuts call" comments: still refused, since it
+     * replays only by the earlier reading. */
+    char *bare = drop_lines(text, "% the cuts call");
+    assert_null(strstr(bare, "% the cuts call"));
+    expect_earlier_reading(bare, line_of(bare, "E: 2S\n"));
+    assert_int_equal(line_of(bare, "E: 2S\n"), 316);
+
+    /* A format 1 record that replays only by the booklet is read so. */
+    char *booklet = golden_text("fife-joker-after-number.txt");
+    char *v1 = replace(booklet, "[Barbu \"2\"]", "[Barbu \"1\"]");
+    results r1, r2;
+    replay_ok(v1, &r1);
+    replay_ok(booklet, &r2);
+    assert_same_results(&r1, &r2);
+    assert_int_equal(deal_result(&r1, 19)->contracts, CALL(ACES) | CALL(QUEENS));
+    assert_int_equal(deal_result(&r1, 20)->contracts, BARBU_CALLS_PATIENCE);
+    char *v1_bare = drop_lines(v1, "% the cuts call");
+    replay_ok(v1_bare, &r1);
+    assert_same_results(&r1, &r2);
+
+    /* Without its scores it replays both ways, and the writer's comment
+     * on the deal where they part tells which: the booklet's Calls, or
+     * none, read by the booklet; the earlier Calls refused. */
+    char *s1 = drop_lines(v1, "[Score "), *s2 = drop_lines(s1, "[Final ");
+    char *unscored = drop_lines(s2, "[Result ");
+    replay_ok(unscored, &r1);
+    assert_int_equal(deal_result(&r1, 19)->contracts, CALL(ACES) | CALL(QUEENS));
+    char *unscored_bare = drop_lines(unscored, "% the cuts call");
+    replay_ok(unscored_bare, &r1);
+    assert_int_equal(deal_result(&r1, 19)->contracts, CALL(ACES) | CALL(QUEENS));
+    char *unscored_aces =
+        replace(unscored, "% the cuts call Double: Aces + Queens\n", "% the cuts call Aces\n");
+    expect_earlier_reading(unscored_aces, line_of(unscored_aces, "E: 2S\n"));
+
+    free(unscored_aces);
+    free(unscored_bare);
+    free(unscored);
+    free(s2);
+    free(s1);
+    free(v1_bare);
+    free(v1);
+    free(booklet);
+    free(bare);
+    free(ruled);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden_round_trip),  cmocka_unit_test(test_fife_random_games),
         cmocka_unit_test(test_fife_syntax_errors), cmocka_unit_test(test_fife_replay_errors),
         cmocka_unit_test(test_fife_composed_cuts), cmocka_unit_test(test_withheld_running_games),
+        cmocka_unit_test(test_bid_words),          cmocka_unit_test(test_bid_word_errors),
+        cmocka_unit_test(test_domino_played_out),  cmocka_unit_test(test_format_version),
+        cmocka_unit_test(test_fife_format_1),      cmocka_unit_test(test_bid_words_written),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

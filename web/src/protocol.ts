@@ -104,6 +104,8 @@ export interface FifeInfo {
   n_pass_ons: number;
   n_cuts: number;
   cuts: Card[];
+  /** What each of the cuts was for and meant, in the engine's words. */
+  cut_notes: { for: 'call' | 'pass_on'; text: string }[];
   piranha?: Seat;
   passed: Card[][];
   received: Card[][];

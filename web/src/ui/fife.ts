@@ -1,7 +1,7 @@
 // The Fife game's panel (#fife): where the game is (Set, Round, deal), the
 // Calls the Round has played and left, the draw for the first Caller and
 // the Silly Round's first dealer, the Silly Round's cuts as they happen
-// (with what each decided, told from the views before and after it), the
+// (with what each was for and decided, in the engine's words), the
 // Pass-ons (direction, who has chosen, the three cards to pick) and the
 // Piranha.  What is legal comes from the server's list only.
 
@@ -9,8 +9,8 @@ import type { App } from '../app';
 import { mySeat } from '../app';
 import { h } from '../dom';
 import { findLegal, legalActions } from '../legal';
-import { cardLabel, cardRank, cardShort, cardSuit, contractName, RED, SEAT_NAME, sortHand } from '../names';
-import type { Card, PassOnAction, Seat, TableRules, View, ViewMsg } from '../protocol';
+import { cardLabel, cardShort, cardSuit, contractName, RED, SEAT_NAME, sortHand } from '../names';
+import type { Card, PassOnAction, Seat, View, ViewMsg } from '../protocol';
 import { SEATS } from '../protocol';
 import { cardFace } from './cards';
 import { callAbbr, comboName, FIFE_CALLS, seatAndName, sortCalls } from './declare';
@@ -26,101 +26,31 @@ const DIRS_BY_DEAL: Dir[][] = [
   ['right', 'right', 'right'],
   ['across', 'right', 'across'],
 ];
-const NUMBER_CALL: Record<string, string> = { '2': 'aces', '3': 'king-hearts', '4': 'queens', '5': 'hearts', '6': 'tricks' };
 
 function seatAt(s: Seat, step: number): Seat {
   return SEATS[(SEATS.indexOf(s) + step) % 4];
 }
 
-// ------------------------------------------------- what the cuts decided
-
-interface CutEntry {
-  card: Card;
-  /** What the cut was for, when the view before it was seen. */
-  for?: 'call' | 'pass_on';
-  /** What it decided, in words. */
-  note?: string;
-}
+// ------------------------------------------------ the Pass-ons seen
 
 interface Memo {
   table: number;
   deal: number;
   at: number;
-  nCuts: number;
-  cuts: CutEntry[];
-  prev: View;
   /** The direction of each Pass-on of the deal, as seen. */
   dirs: (Dir | undefined)[];
 }
 
 let memo: Memo | null = null;
 
-function isBlack(c: Card): boolean {
-  const s = cardSuit(c);
-  return s === 'S' || s === 'C';
-}
-
-function describeCut(before: View, after: View, card: Card, rules: TableRules | undefined): string {
-  const b = before.fife;
-  const a = after.fife;
-  if (!b || !a) return '';
-  const odd = card === 'Joker' || card === 'Bridge';
-  if (b.cut_for === 'pass_on') {
-    if (odd) return 'no colour: cut again';
-    if (isBlack(card) && after.phase === 'pass_on')
-      return `black: Pass-on ${a.n_pass_ons + 1} ${a.pass_dir === 'across' ? 'across' : `to the ${a.pass_dir ?? 'left'}`}`;
-    return `red: ${b.n_pass_ons ? 'no more Pass-ons' : 'no Pass-on'}`;
-  }
-  const decided = before.contracts.length === 0 && after.contracts.length > 0;
-  const numberCall = odd ? undefined : NUMBER_CALL[cardRank(card)];
-  const callName = numberCall ? contractName(numberCall, rules) : '';
-  if (!decided) {
-    if (a.sequence.length > b.sequence.length)
-      return b.sequence.length ? `+ ${callName}: cut again` : `${callName}: cut again for a sequence`;
-    return 'names no Call left: cut again';
-  }
-  const got = comboName(after.contracts, rules);
-  const sameSet = (x: string[], y: string[]) => x.length === y.length && x.every((k) => y.includes(k));
-  if (b.sequence.length && sameSet(after.contracts, b.sequence)) return `the sequence stops: ${got}`;
-  if (card === 'Bridge') return got;
-  if (card === 'Joker') return `all the negative Calls left: ${got}`;
-  if (after.contracts.some((k) => k.startsWith('patience')))
-    return `${b.sequence.length === 1 && b.sequence[0] === numberCall ? 'the same number again' : 'a Call already played'}: ${got}`;
-  if (b.sequence.length) return `+ ${callName}, the sequence is complete: ${got}`;
-  return got;
-}
-
-/** Follows the views of a deal to tell what each cut was for and decided. */
-function observe(vm: ViewMsg, rules: TableRules | undefined): Memo | null {
+/** Follows the views of a deal to remember where each Pass-on went. */
+function observe(vm: ViewMsg): Memo | null {
   const v = vm.view;
   const f = v.fife;
   if (!f) return null;
-  if (!memo || memo.table !== vm.table || memo.deal !== v.deal || vm.at < memo.at) {
-    memo = {
-      table: vm.table,
-      deal: v.deal,
-      at: vm.at,
-      nCuts: f.n_cuts,
-      cuts: f.cuts.map((card) => ({ card })),
-      prev: v,
-      dirs: [],
-    };
-  } else if (vm.at !== memo.at) {
-    const fresh = f.n_cuts - memo.nCuts;
-    if (fresh > 0) {
-      const cards = f.cuts.slice(-Math.min(fresh, f.cuts.length));
-      if (fresh === 1 && vm.at === memo.at + 1 && cards.length === 1) {
-        const card = cards[0];
-        memo.cuts.push({ card, for: memo.prev.fife?.cut_for, note: describeCut(memo.prev, v, card, rules) });
-      } else {
-        for (const card of cards) memo.cuts.push({ card });
-      }
-      if (memo.cuts.length > 32) memo.cuts = memo.cuts.slice(-32);
-    }
-    memo.at = vm.at;
-    memo.nCuts = f.n_cuts;
-    memo.prev = v;
-  }
+  if (!memo || memo.table !== vm.table || memo.deal !== v.deal || vm.at < memo.at)
+    memo = { table: vm.table, deal: v.deal, at: vm.at, dirs: [] };
+  memo.at = vm.at;
   if (v.phase === 'pass_on' && f.pass_dir) memo.dirs[f.n_pass_ons] = f.pass_dir;
   return memo;
 }
@@ -167,7 +97,7 @@ export function renderFife(app: App): HTMLElement | null {
   const rules = app.state.table?.rule_set;
   const me = mySeat(app.state);
   const shown: Seat | null = me ?? (v.seat !== 'all' ? v.seat : null);
-  const m = observe(vm, rules);
+  const m = observe(vm);
   const silly = f.round === 4;
   const over = v.phase === 'over';
   const sets = rules?.sets;
@@ -213,7 +143,9 @@ export function renderFife(app: App): HTMLElement | null {
   // The Silly Round's cuts.
   const cutLegal = legalActions(vm).find((a) => a.type === 'cut');
   if (silly && !over && (v.phase === 'cut' || f.n_cuts > 0)) {
-    const entries = m?.cuts ?? f.cuts.map((card) => ({ card }) as CutEntry);
+    // What each cut was for and meant comes from the server, in the
+    // engine's words: the client reads no cut itself.
+    const entries = f.cuts.map((card, i) => ({ card, note: f.cut_notes?.[i] }));
     const box = h('div', { class: 'fife-cuts', 'aria-labelledby': 'fife-cuts-title' });
     box.append(h('h3', { class: 'panel-sub', id: 'fife-cuts-title' }, `Cuts this deal${f.n_cuts ? ` (${f.n_cuts})` : ''}`));
     if (entries.length) {
@@ -224,9 +156,9 @@ export function renderFife(app: App): HTMLElement | null {
           entries.map((e) =>
             h(
               'li',
-              { class: `cut${e.for === 'pass_on' ? ' is-pass' : e.for === 'call' ? ' is-call' : ''}` },
+              { class: `cut${e.note ? (e.note.for === 'pass_on' ? ' is-pass' : ' is-call') : ''}` },
               cutCard(e.card),
-              e.note ? h('span', { class: 'cut-note' }, e.for === 'pass_on' ? `Pass-on cut: ${e.note}` : e.note) : null,
+              e.note?.text ? h('span', { class: 'cut-note' }, e.note.for === 'pass_on' ? `Pass-on cut: ${e.note.text}` : e.note.text) : null,
             ),
           ),
         ),
@@ -244,7 +176,7 @@ export function renderFife(app: App): HTMLElement | null {
         h(
           'p',
           null,
-          'For the Call: 2 Aces, 3 King of Hearts, 4 Queens, 5 Hearts, 6 Tricks; numbers next to each other (6 next to 2) make a sequence and the Cutter cuts again; a Joker gives all the negative Calls left, the Bridge card Double Patience. For a Pass-on: black starts one, red ends them, a Joker or the Bridge is cut again; at most three a deal.',
+          'For the Call: 2 Aces, 3 King of Hearts, 4 Queens, 5 Hearts, 6 Tricks; numbers next to each other (6 next to 2) make a sequence; a Joker gives all the negative Calls left, the Bridge card Double Patience. After a number the Cutter cuts again while a number could join it or a Joker bring in the other negative Calls left (a 2 then a Joker with Queens left: Aces + Queens); a played number, a number not next to it or the Bridge stops it. For a Pass-on: black starts one, red ends them, a Joker or the Bridge is cut again; at most three a deal.',
         ),
       ),
     );

@@ -370,6 +370,10 @@ export class Agent {
     await this.sc.shot(this.p, 'cut', { focus: '#fife' });
     await this.p.click('button#cut');
     await this.moved(s, 'cutting (#cut)');
+    // Each cut is listed with what it was for and meant, in the engine's
+    // words (the server's cut_notes).
+    const notes = await this.p.page.$$eval('#fife .cut-list li', (lis) => lis.map((li) => li.querySelector('.cut-note')?.textContent ?? ''));
+    check(notes.length >= 1 && notes.every((n) => n.length > 0), `${this.p.name}: every cut should be listed with what it meant (#fife .cut-list .cut-note)`, { actual: notes, page: this.p });
     this.seen.cut++;
   }
 
