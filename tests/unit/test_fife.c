@@ -122,7 +122,8 @@ static void pass_on(barbu_state *s, int dir)
 static void assert_note(const barbu_state *s, int k, const char *want)
 {
     char note[256];
-    assert_int_equal(barbu_cut_note(s->rules, &s->t, k, NULL, note, sizeof note), (int)strlen(want));
+    assert_int_equal(barbu_cut_note(s->rules, &s->t, k, NULL, note, sizeof note),
+                     (int)strlen(want));
     assert_string_equal(note, want);
 }
 
