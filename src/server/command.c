@@ -124,6 +124,7 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
     proto_t.grace = msg->grace;
     proto_t.takeover = msg->takeover;
     proto_t.delay = msg->delay;
+    proto_t.revision = SRV_RULES_REVISION;
     snprintf(proto_t.level, sizeof proto_t.level, "%s", level);
     char *options = srv_options_text(&proto_t);
     char *house = strdup(msg->house);

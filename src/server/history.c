@@ -31,6 +31,7 @@ typedef struct game {
     bool found, bad;
     char preset[16];
     char *house;
+    int revision;
 } game;
 
 static void game_from_table(game *g, const srv_table *t)
@@ -63,6 +64,7 @@ static void on_table(void *ctx, const store_table *t, const store_seat seats[4])
     g->started = t->state != STORE_WAITING;
     snprintf(g->preset, sizeof g->preset, "%s", t->preset);
     g->house = strdup(t->house ? t->house : "");
+    g->revision = srv_options_revision(t->options);
     for (int k = 0; k < 4; k++) {
         const char *p = seats[k].player ? seats[k].player : seats[k].name;
         snprintf(g->players[k], sizeof g->players[k], "%s", p ? p : "");
@@ -115,7 +117,7 @@ static int game_load(srv_server *srv, int64_t id, game *g)
     if (found == 0 || !g->found)
         return 0;
     char why[240];
-    if (proto_table_rules(g->preset, g->house, &g->rules, why, sizeof why) != 0) {
+    if (srv_table_rules(g->preset, &g->house, g->revision, &g->rules, why, sizeof why) != 0) {
         srv_log(srv, "table %lld: its rules no longer build: %s", (long long)id, why);
         return -1;
     }

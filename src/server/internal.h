@@ -192,6 +192,7 @@ struct srv_table {
 
     int kibitz, grace, takeover, delay; /* PROTO_KIBITZ_*, s, PROTO_TAKEOVER_*, ms */
     char level[16];
+    int revision; /* how barbu read the rules when the table was made (SRV_RULES_REVISION) */
 
     bool started;
     barbu_state state;
@@ -232,6 +233,24 @@ int srv_table_store_state(const srv_table *t);
 /* Options as stored, and back. */
 char *srv_options_text(const srv_table *t);
 void srv_options_parse(srv_table *t, const char *text);
+
+/*
+ * How barbu reads the rules of the tables it makes now.  Revision 2 reads
+ * the Fife game's later Calls by the booklet's Joker sentence (record
+ * format 2); a table whose options have no revision was made before, and
+ * goes on by the reading it started with.
+ */
+#define SRV_RULES_REVISION 2
+
+/* A stored table's rules: its preset and house rules as barbu read them at
+ * the table's revision.  A Fife table of revision 1 gains the line
+ * "later-call-joker = no" in *house (reallocated), which its clients and
+ * its records then carry.  0, or -1 with the reason in why. */
+int srv_table_rules(const char *preset, char **house, int revision, barbu_rules *rules, char *why,
+                    size_t cap);
+
+/* The revision an options text records (1 when it has none). */
+int srv_options_revision(const char *text);
 
 /* Writes a seat to the store; 0 or -1. */
 int srv_seat_store(srv_table *t, int seat);

@@ -132,10 +132,17 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
 {
     barbu_rules rules;
     char why[240];
-    if (proto_table_rules(lt->preset, lt->house, &rules, why, sizeof why) != 0) {
+    int revision = srv_options_revision(lt->options);
+    if (srv_table_rules(lt->preset, &lt->house, revision, &rules, why, sizeof why) != 0) {
         srv_log(srv, "table %lld is not restored: %s", (long long)lt->id, why);
         return;
     }
+    if (revision < 2 && rules.game == BARBU_GAME_FIFE)
+        srv_log(srv,
+                "table %lld was made before barbu read the Fife game's later Calls by the "
+                "booklet's Joker sentence: it goes on by the reading it started with "
+                "(later-call-joker = no)",
+                (long long)lt->id);
     srv_table *t = srv_table_new(srv, lt->id);
     if (t == NULL)
         return;

@@ -27,6 +27,7 @@ srv_table *srv_table_new(srv_server *srv, int64_t id)
     t->grace = 300;
     t->takeover = PROTO_TAKEOVER_VOTE;
     t->delay = 600;
+    t->revision = SRV_RULES_REVISION;
     /* A new table sets its level (srv_cmd_create); a table restored from
      * options without one dates from before the levels, when every
      * computer player was the heuristic one (which is easy). */
@@ -158,9 +159,9 @@ int srv_table_store_state(const srv_table *t)
 
 char *srv_options_text(const srv_table *t)
 {
-    json_t *o =
-        json_pack("{s:s, s:i, s:s, s:s, s:i}", "kibitz", KIBITZ_NAMES[t->kibitz], "grace", t->grace,
-                  "takeover", TAKEOVER_NAMES[t->takeover], "level", t->level, "delay", t->delay);
+    json_t *o = json_pack("{s:s, s:i, s:s, s:s, s:i, s:i}", "kibitz", KIBITZ_NAMES[t->kibitz],
+                          "grace", t->grace, "takeover", TAKEOVER_NAMES[t->takeover], "level",
+                          t->level, "delay", t->delay, "revision", t->revision);
     char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);
     return text;
@@ -186,6 +187,41 @@ void srv_options_parse(srv_table *t, const char *text)
     if (json_is_integer(v = json_object_get(o, "delay")))
         t->delay = (int)json_integer_value(v);
     json_decref(o);
+    t->revision = srv_options_revision(text);
+}
+
+int srv_options_revision(const char *text)
+{
+    json_t *o = json_loads(text ? text : "{}", 0, NULL);
+    json_t *v = o ? json_object_get(o, "revision") : NULL;
+    int revision = json_is_integer(v) ? (int)json_integer_value(v) : 1;
+    json_decref(o);
+    return revision;
+}
+
+int srv_table_rules(const char *preset, char **house, int revision, barbu_rules *rules, char *why,
+                    size_t cap)
+{
+    if (*house == NULL) {
+        snprintf(why, cap, "out of memory");
+        return -1;
+    }
+    if (proto_table_rules(preset, *house, rules, why, cap) != 0)
+        return -1;
+    if (revision >= 2 || rules->game != BARBU_GAME_FIFE || !rules->later_joker)
+        return 0;
+    static const char LINE[] = "later-call-joker = no\n";
+    size_t n = strlen(*house);
+    bool newline = n == 0 || (*house)[n - 1] == '\n';
+    char *more = malloc(n + 1 + sizeof LINE);
+    if (more == NULL) {
+        snprintf(why, cap, "out of memory");
+        return -1;
+    }
+    snprintf(more, n + 1 + sizeof LINE, "%s%s%s", *house, newline ? "" : "\n", LINE);
+    free(*house);
+    *house = more;
+    return proto_table_rules(preset, *house, rules, why, cap);
 }
 
 /* ---------------------------------------------------------------- seats */

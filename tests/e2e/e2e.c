@@ -18,6 +18,11 @@
  *            think
  *   leak     whole games of uk, fife, chinese and king, every message each
  *            seat and kibitzer received checked against what it may know
+ *   rules    the engine's words reach the players: an illegal bid and card
+ *            are refused with the sentence that says what is wrong; a Fife
+ *            table stored before the booklet's later-Call Joker rule goes on
+ *            by the reading it started with, and a Fife view says what each
+ *            cut meant
  *
  * Every client acts by one fixed rule (the first legal action, but in the
  * bidding the legal bid with the most doubles, so that negative contracts
@@ -34,6 +39,7 @@
 #include <unistd.h>
 
 #include "e2e.h"
+#include "store.h"
 
 static const char SEATS[] = "NESW";
 
@@ -1390,10 +1396,214 @@ static void scenario_leak(void)
     CHECK(e2e_server_stop(&srv) == 0, "the server exits 0 on SIGTERM");
 }
 
+/* ---------------------------------------------------------------- rules */
+
+/* Halts a game when the declarer is to answer the doubles. */
+static bool stop_declarer_answers(const e2e_client *mover, void *ctx)
+{
+    (void)ctx;
+    const char *phase = e2e_view_str(mover->view, "phase");
+    const char *decl = e2e_view_str(mover->view, "declarer");
+    return phase && decl && strcmp(phase, "bid") == 0 && mover->seat == e2e_seat_parse(decl);
+}
+
+/* Sends an act and expects an error of this code whose text is exactly want. */
+static void refused_with(e2e_client *c, json_t *action, const char *code, const char *want,
+                         const char *what)
+{
+    e2e_send(c, json_pack("{s:s, s:o}", "type", "act", "action", action));
+    json_t *e = e2e_expect_error(c, code, "act", 5000);
+    const char *text = e ? json_string_value(json_object_get(e, "text")) : NULL;
+    CHECK(text && strcmp(text, want) == 0, "%s: \"%s\" (got \"%s\")", what, want,
+          text ? text : "no error");
+    json_decref(e);
+}
+
+typedef struct deal_calls {
+    int deal;
+    unsigned calls;
+} deal_calls;
+
+static void keep_calls(const barbu_result *r, void *ctx)
+{
+    deal_calls *dc = ctx;
+    if (r->deal + 1 == dc->deal)
+        dc->calls = r->contracts;
+}
+
+static void scenario_rules(void)
+{
+    e2e_server srv;
+
+    /* A Fife game played (every seat its first legal action, seed 7) by the
+     * reading barbu had before record format 2: the Call after a lone
+     * number decided at once.  Its Silly Round parts from the booklet's
+     * reading in deal 25, where the booklet has the Cutter cut again. */
+    barbu_rules legacy;
+    REQUIRE(barbu_rules_preset(&legacy, "fife") == 0, "the fife preset");
+    legacy.later_joker = false;
+    static barbu_action acts[2000];
+    int n = 0;
+    barbu_state st;
+    REQUIRE(barbu_init(&st, &legacy, 7) == 0, "a fife game");
+    while (!barbu_over(&st) && st.t.deal < 25 && n < 2000) {
+        barbu_action legal[BARBU_MAX_ACTIONS];
+        REQUIRE(barbu_legal(&st, legal, BARBU_MAX_ACTIONS) > 0, "a legal action");
+        acts[n++] = legal[0];
+        REQUIRE(barbu_apply(&st, &legal[0]) == 0, "a legal action applies");
+    }
+    unsigned calls25 = st.t.last.contracts;
+    barbu_rules booklet;
+    barbu_rules_preset(&booklet, "fife");
+    barbu_state bk;
+    barbu_init(&bk, &booklet, 7);
+    int parts = 0;
+    while (parts < n && barbu_apply(&bk, &acts[parts]) == 0)
+        parts++;
+    REQUIRE(parts < n, "seed 7's stored game reads differently by the booklet");
+    e2e_note("the stored game: %d actions; by the booklet it stops at action %d", n, parts);
+
+    /* Two such tables in a database, as a server stores them: one made
+     * before (options without a revision), one marked as made now. */
+    char path[400], err[256];
+    snprintf(path, sizeof path, "%s/rules-old.db", e2e_tmpdir());
+    store *db = store_sqlite_open(path, err, sizeof err);
+    REQUIRE(db != NULL, "a database at %s: %s", path, err);
+    int64_t ids[2];
+    static const char *const OPTIONS[2] = {
+        "{\"kibitz\":\"all\",\"grace\":300,\"takeover\":\"vote\",\"level\":\"easy\",\"delay\":0}",
+        "{\"kibitz\":\"all\",\"grace\":300,\"takeover\":\"vote\",\"level\":\"easy\",\"delay\":0,"
+        "\"revision\":2}"};
+    for (int k = 0; k < 2; k++) {
+        store_table t = {.preset = "fife",
+                         .house = "",
+                         .seed = 7,
+                         .options = OPTIONS[k],
+                         .state = STORE_PLAYING,
+                         .created = 1764201600};
+        REQUIRE(db->ops->table_create(db, &t, &ids[k]) == 0, "table_create: %s", store_error(db));
+        for (int seat = 0; seat < 4; seat++) {
+            char name[24];
+            snprintf(name, sizeof name, "easy bot %c", SEATS[seat]);
+            store_seat ss = {
+                .seat = seat, .name = name, .player = name, .bot = true, .level = "easy"};
+            REQUIRE(db->ops->seat_put(db, ids[k], &ss) == 0, "seat_put: %s", store_error(db));
+        }
+        for (int i = 0; i < n; i++) {
+            char text[STORE_ACTION_TEXT];
+            store_action_text(&acts[i], text);
+            REQUIRE(db->ops->action_append(db, ids[k], (uint32_t)i, text) == 0, "action_append: %s",
+                    store_error(db));
+        }
+    }
+    store_close(db);
+
+    e2e_server_start(&srv, "rules-old.db");
+    e2e_client *old = e2e_client_new("old", srv.port);
+    old->logging = true;
+    e2e_hello(old, "old-table");
+    e2e_kibitz(old, (int)ids[0], 4);
+    e2e_client *now = e2e_client_new("now", srv.port);
+    now->logging = true;
+    e2e_hello(now, "now-table");
+    e2e_kibitz(now, (int)ids[1], 4);
+    for (long t = e2e_now_ms(); !e2e_game_over(old) && e2e_now_ms() - t < 60000;)
+        e2e_pump(50);
+    CHECK(e2e_game_over(old),
+          "a table made before the booklet's later-Call rule is restored whole and its computer "
+          "players finish the game");
+    bool complete = false;
+    char *text = e2e_record(old, (int)ids[0], &complete);
+    if (CHECK(text != NULL && complete, "its complete record")) {
+        CHECK(strstr(text, "[Rule \"later-call-joker = no\"]") != NULL,
+              "the record says the game was played by the earlier reading");
+        barbu_record *rec = NULL;
+        barbu_diag d = {0};
+        deal_calls dc = {25, 0};
+        int rc = barbu_record_read(text, strlen(text), &rec, &d);
+        if (rc == 0)
+            rc = barbu_record_replay(rec, NULL, keep_calls, &dc, &d);
+        CHECK(rc == 0, "the record replays (%s)", d.msg);
+        CHECK(dc.calls == calls25,
+              "deal 25 has the Calls the earlier reading gave when it was played (%#x, got %#x)",
+              calls25, dc.calls);
+        barbu_record_free(rec);
+    }
+    free(text);
+    /* The table marked as made now is read by the booklet: its stored game
+     * cannot be replayed past the deal where the readings part. */
+    for (long t = e2e_now_ms(); now->view == NULL && e2e_now_ms() - t < 5000;)
+        e2e_pump(20);
+    e2e_pump(500);
+    CHECK(now->at == parts,
+          "a table of revision 2 replays by the booklet and stops at action %d (at %ld)", parts,
+          now->at);
+
+    /* A Fife view says what each cut was for and meant: every view of a
+     * Silly Round deal with cuts has a note for each (the table of
+     * revision 2 stops in a deal's cuts). */
+    int with_cuts = 0, noted = 0;
+    for (int m = 0; m < old->nlog + now->nlog; m++) {
+        const e2e_logged *lg = m < old->nlog ? &old->log[m] : &now->log[m - old->nlog];
+        json_t *msg = json_loads(lg->text, 0, NULL);
+        json_t *fife = json_object_get(json_object_get(msg, "view"), "fife");
+        json_t *cuts = json_object_get(fife, "cuts"), *notes = json_object_get(fife, "cut_notes");
+        if (json_array_size(cuts) > 0) {
+            with_cuts++;
+            bool ok = json_array_size(notes) == json_array_size(cuts);
+            for (size_t i = 0; ok && i < json_array_size(notes); i++) {
+                json_t *note = json_array_get(notes, i);
+                const char *what = json_string_value(json_object_get(note, "for"));
+                const char *words = json_string_value(json_object_get(note, "text"));
+                ok = what && words && words[0] &&
+                     (strcmp(what, "call") == 0 || strcmp(what, "pass_on") == 0);
+            }
+            noted += ok;
+        }
+        json_decref(msg);
+    }
+    CHECK(
+        with_cuts > 0 && noted == with_cuts,
+        "each of the %d views with cuts has a note for each cut, what it was for and meant (%d do)",
+        with_cuts, noted);
+    e2e_client_free(old);
+    e2e_client_free(now);
+
+    /* Refusals say what is wrong, in the engine's words. */
+    game g;
+    four_players(&g, srv.port, "rl", "", "uk", "4242", "seat", false, false);
+    e2e_play(stop_declarer_answers, NULL, 60000);
+    e2e_client *h = e2e_halted;
+    REQUIRE(h != NULL, "the game halts when the declarer answers the doubles");
+    const char *decl = e2e_view_str(h->view, "declarer");
+    int other = (h->seat + 1) & 3;
+    char want[300], seat_s[2] = {SEATS[other], 0};
+    snprintf(want, sizeof want,
+             "%s is the declarer, and a declarer does not double, only redoubles a player who "
+             "doubled them",
+             decl);
+    refused_with(h, json_pack("{s:s, s:[s]}", "type", "bid", "double", seat_s), "illegal", want,
+                 "the declarer doubles");
+    snprintf(want, sizeof want,
+             "the game waits for %s's answer to the doubles, as the declarer (a redouble or a "
+             "pass), not for a card",
+             decl);
+    refused_with(h, json_pack("{s:s, s:[s]}", "type", "play", "cards", "2C"), "illegal", want,
+                 "a card in the bidding");
+    snprintf(want, sizeof want,
+             "it is not your turn: the game waits for %s's answer to the doubles, as the declarer "
+             "(a redouble or a pass)",
+             decl);
+    refused_with(g.p[other], json_pack("{s:s}", "type", "bid"), "not_your_turn", want,
+                 "a bid out of turn");
+    CHECK(e2e_server_stop(&srv) == 0, "the server exits 0 on SIGTERM");
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: e2e BARBU SCENARIO... (game, resume, restart, hostile, leak)\n");
+        fprintf(stderr,
+                "usage: e2e BARBU SCENARIO... (game, resume, restart, hostile, leak, rules)\n");
         return 2;
     }
     e2e_init(argv[1]);
@@ -1422,6 +1632,8 @@ int main(int argc, char **argv)
             scenario_hostile();
         else if (strcmp(argv[i], "leak") == 0)
             scenario_leak();
+        else if (strcmp(argv[i], "rules") == 0)
+            scenario_rules();
         else {
             fprintf(stderr, "e2e: no scenario %s\n", argv[i]);
             return 2;
