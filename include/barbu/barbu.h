@@ -474,6 +474,10 @@ typedef struct barbu_state {
     uint64_t seed;
 } barbu_state;
 
+/* Reads a seed: a whole number from 0 to 2^64 - 1 in decimal digits only
+ * (no sign, no space).  0, or BARBU_EINVAL. */
+int barbu_seed_parse(const char *text, uint64_t *seed);
+
 /* Starts a game: draws the first declarer and deals the first hands from the
  * seed.  *rules is not copied and must outlive the state. */
 int barbu_init(barbu_state *state, const barbu_rules *rules, uint64_t seed);

@@ -151,15 +151,7 @@ int cli_load_rules(const char *arg, barbu_rules *rules)
 
 int cli_parse_seed(const char *text, uint64_t *seed)
 {
-    if (text[0] < '0' || text[0] > '9')
-        return 1;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (*end != '\0' || errno != 0)
-        return 1;
-    *seed = (uint64_t)v;
-    return 0;
+    return barbu_seed_parse(text, seed) != 0;
 }
 
 const char *cli_bot_kinds(char *buf, size_t cap, const char *sep, const char *last)

@@ -785,18 +785,6 @@ const char *const CN_LEVELS[CN_N_LEVELS] = {"easy", "medium", "hard", "random"};
 static const char *const KIBITZ[] = {"seat", "all", "none"};
 static const char *const TAKEOVER[] = {"vote", "bot"};
 
-/* Whether text is a seed the server takes: a decimal number from 0 to
- * 2^64 - 1 (as barbu play --seed reads one). */
-static bool seed_ok(const char *text)
-{
-    if (text[0] < '0' || text[0] > '9')
-        return false;
-    char *end;
-    errno = 0;
-    (void)strtoull(text, &end, 10);
-    return *end == '\0' && errno == 0;
-}
-
 void cn_send_create(cn *c)
 {
     const cn_form *f = &c->form;
@@ -808,7 +796,8 @@ void cn_send_create(cn *c)
     }
     json_object_set_new(m, "rules", json_string(preset));
     if (f->seed[0]) {
-        if (!seed_ok(f->seed)) {
+        uint64_t seed;
+        if (barbu_seed_parse(f->seed, &seed) != 0) {
             cn_status(c, true, "The seed is a whole number from 0 to 18446744073709551615.");
             json_decref(m);
             return;

@@ -1612,12 +1612,8 @@ static int header_tag(reader *rd, const char *key, const char *value)
             rd->have_seed = true;
             return 0;
         }
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(value, &end, 10);
-        if (!isdigit((unsigned char)value[0]) || *end || errno)
+        if (barbu_seed_parse(value, &rec->seed) != 0)
             return fail(rd, "the seed must be a whole number");
-        rec->seed = (uint64_t)v;
         rd->have_seed = true;
         return 0;
     }

@@ -160,6 +160,23 @@ static void start_deal(barbu_state *s)
         bb_fife_open(s);
 }
 
+int barbu_seed_parse(const char *text, uint64_t *seed)
+{
+    uint64_t v = 0;
+    if (text == NULL || *text == '\0')
+        return BARBU_EINVAL;
+    for (const char *p = text; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return BARBU_EINVAL;
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return BARBU_EINVAL;
+        v = v * 10 + d;
+    }
+    *seed = v;
+    return 0;
+}
+
 int barbu_init(barbu_state *state, const barbu_rules *rules, uint64_t seed)
 {
     if (state == NULL || rules == NULL)

@@ -556,19 +556,8 @@ static bool token_ok(const char *token, size_t len)
 /* A decimal seed from 0 to 2^64 - 1: digits only, at most 20 of them. */
 static bool seed_parse(const char *text, size_t len, uint64_t *out)
 {
-    if (len < 1 || len > 20)
-        return false;
-    uint64_t v = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (text[i] < '0' || text[i] > '9')
-            return false;
-        unsigned d = (unsigned)(text[i] - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return false;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return true;
+    /* At most 20 digits on the wire, and no NUL inside the string. */
+    return len >= 1 && len <= 20 && strlen(text) == len && barbu_seed_parse(text, out) == 0;
 }
 
 static bool level_ok(const char *text, size_t len)

@@ -28,6 +28,27 @@ static void test_init_errors(void **state)
     }
 }
 
+/* Seeds: decimal digits from 0 to 2^64 - 1, nothing else (the CLI, the
+ * protocol, records and barbu connect all read them here). */
+static void test_seed_parse(void **state)
+{
+    (void)state;
+    uint64_t seed = 1;
+    assert_int_equal(barbu_seed_parse("0", &seed), 0);
+    assert_true(seed == 0);
+    assert_int_equal(barbu_seed_parse("18446744073709551615", &seed), 0);
+    assert_true(seed == UINT64_MAX);
+    assert_int_equal(barbu_seed_parse("007", &seed), 0);
+    assert_true(seed == 7);
+    static const char *const BAD[] = {"",   "18446744073709551616",   "-1", "+1", " 1", "1 ",
+                                      "1x", "99999999999999999999999"};
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        seed = 42;
+        assert_int_equal(barbu_seed_parse(BAD[i], &seed), BARBU_EINVAL);
+        assert_true(seed == 42);
+    }
+}
+
 static void test_set_hands(void **state)
 {
     (void)state;
@@ -246,10 +267,11 @@ static void test_deck_32_domino(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_init_errors), cmocka_unit_test(test_set_hands),
-        cmocka_unit_test(test_state_ok),    cmocka_unit_test(test_truncate),
-        cmocka_unit_test(test_acted),       cmocka_unit_test(test_copy),
-        cmocka_unit_test(test_deck_32),     cmocka_unit_test(test_deck_32_domino),
+        cmocka_unit_test(test_init_errors),    cmocka_unit_test(test_seed_parse),
+        cmocka_unit_test(test_set_hands),      cmocka_unit_test(test_state_ok),
+        cmocka_unit_test(test_truncate),       cmocka_unit_test(test_acted),
+        cmocka_unit_test(test_copy),           cmocka_unit_test(test_deck_32),
+        cmocka_unit_test(test_deck_32_domino),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
