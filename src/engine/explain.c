@@ -242,13 +242,14 @@ static void explain_play(const barbu_rules *r, const barbu_table *t, barbu_cards
     case BARBU_ELAYOUT:
         bb_layout_why(r, t, a->cards, buf, cap);
         return;
-    case BARBU_EMUSTPLAY:
+    case BARBU_EMUSTPLAY: {
         barbu_cards fit = bb_playable(r, t, hand);
         cards_words(fit, list, sizeof list);
         snprintf(buf, cap,
                  "%s %s the layout: a player who can play must, and only one who cannot passes",
                  list, (fit & (fit - 1)) ? "fit" : "fits");
         return;
+    }
     case BARBU_EONECARD:
         if (r->game == BARBU_GAME_FIFE && t->kind == BARBU_KIND_PATIENCE)
             snprintf(buf, cap,
@@ -299,9 +300,14 @@ static void explain_declare(const barbu_rules *r, const barbu_table *t, const ba
             snprintf(buf, cap, "%s has already declared %s, which each player declares once", who,
                      contract_name(r, c));
         else {
+            static const char *const NEXT[] = {"first", "second", "third",   "fourth",
+                                               "fifth", "sixth",  "seventh", "eighth"};
+            int used = t->used[a->seat][c];
             char done[16];
-            snprintf(buf, cap, "%s has already chosen %s %s, as often as a player may", who,
-                     contract_name(r, c), times_word(t->used[a->seat][c], done, sizeof done));
+            snprintf(buf, cap,
+                     "%s has already chosen %s %s, as often as a player may: not a %s time", who,
+                     contract_name(r, c), times_word(used, done, sizeof done),
+                     used < 8 ? NEXT[used] : "further");
         }
         return;
     }

@@ -517,7 +517,7 @@ static void test_king_refusals(void **state)
     }
     assert_int_equal(s.t.to_move, N);
     expect(&s, barbu_act_declare(N, trumps, BARBU_HEARTS, 0), BARBU_EUSED,
-           "N has already chosen Trumps twice, as often as a player may");
+           "N has already chosen Trumps twice, as often as a player may: not a third time");
     expect(&s, barbu_act_declare(N, no_king, -1, 0), BARBU_EPLAYEDOUT,
            "No King has been played twice, as often as the game allows");
     expect_legal_clean(&s);
