@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -285,6 +286,30 @@ static inline void play_cards_seq(barbu_state *s, const barbu_card *seq, int n)
         barbu_action a = barbu_act_play(s->t.to_move, seq[i]);
         assert_int_equal(barbu_apply(s, &a), 0);
     }
+}
+
+/* A cut of the Fife game's Unused Pack: "3H", "Joker", "Bridge". */
+static inline barbu_card cut_card(const char *text)
+{
+    if (strcmp(text, "Joker") == 0)
+        return BARBU_JOKER;
+    if (strcmp(text, "Bridge") == 0)
+        return BARBU_BRIDGE;
+    int suit = (int)(strchr("CDHS", text[1]) - "CDHS");
+    return BARBU_CARD(suit, text[0] - '0');
+}
+
+/* Gives the deal's cuts ("3H 4D 6C ..."). */
+static inline void give_cuts(barbu_state *s, const char *text)
+{
+    barbu_card cuts[32];
+    int n = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", text);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, " ", &save); tok && n < 32; tok = strtok_r(NULL, " ", &save))
+        cuts[n++] = cut_card(tok);
+    assert_int_equal(barbu_set_cuts(s, cuts, n), 0);
 }
 
 #endif

@@ -57,29 +57,6 @@ static void play_player_rounds(barbu_state *s)
     }
 }
 
-static barbu_card cut_card(const char *text)
-{
-    if (strcmp(text, "Joker") == 0)
-        return BARBU_JOKER;
-    if (strcmp(text, "Bridge") == 0)
-        return BARBU_BRIDGE;
-    int suit = strchr("CDHS", text[1]) - "CDHS";
-    return BARBU_CARD(suit, text[0] - '0');
-}
-
-/* Gives the deal's cuts ("3H 4D 6C ..."). */
-static void give_cuts(barbu_state *s, const char *text)
-{
-    barbu_card cuts[32];
-    int n = 0;
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", text);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
-        cuts[n++] = cut_card(tok);
-    assert_int_equal(barbu_set_cuts(s, cuts, n), 0);
-}
-
 static void cut(barbu_state *s)
 {
     assert_int_equal(s->t.phase, BARBU_PHASE_CUT);
