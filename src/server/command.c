@@ -410,13 +410,14 @@ void srv_cmd_act(srv_conn *c, const proto_msg *msg)
         return;
     }
     a.seat = (int8_t)seat;
-    /* The reason is worded from the seat's own view, so that it can only
-     * speak of what the seat may know. */
-    barbu_view view;
-    barbu_view_of(&t->state, seat, &view);
-    char why[sizeof((proto_error *)0)->text];
-    int e = barbu_view_explain(&view, &a, why, sizeof why);
+    int e = barbu_check(&t->state, &a);
     if (e != 0) {
+        /* The reason is worded from the seat's own view, so that it can
+         * only speak of what the seat may know. */
+        barbu_view view;
+        barbu_view_of(&t->state, seat, &view);
+        char why[sizeof((proto_error *)0)->text];
+        barbu_view_explain(&view, &a, why, sizeof why);
         json_t *reply = NULL;
         proto_error pe = {.code = "illegal",
                           .re = proto_type_name(msg->type),

@@ -1596,6 +1596,8 @@ static void scenario_rules(void)
              decl);
     refused_with(g.p[other], json_pack("{s:s}", "type", "bid"), "not_your_turn", want,
                  "a bid out of turn");
+    for (int k = 0; k < 4; k++)
+        e2e_client_free(g.p[k]); /* the halted game ends here */
     CHECK(e2e_server_stop(&srv) == 0, "the server exits 0 on SIGTERM");
 }
 
