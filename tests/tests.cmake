@@ -71,6 +71,17 @@ foreach(scenario game resume restart hostile leak rules)
   add_test(NAME e2e_${scenario} COMMAND e2e $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(e2e_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
 endforeach()
+# The attacks of a hostile player or network (tests/e2e/abuse*.c), one test
+# each; the heavy measurements are bench/ scripts.
+add_executable(abuse ${CMAKE_SOURCE_DIR}/tests/e2e/abuse.c ${CMAKE_SOURCE_DIR}/tests/e2e/abuse_table.c
+                     ${CMAKE_SOURCE_DIR}/tests/e2e/abuse_bots.c ${CMAKE_SOURCE_DIR}/tests/e2e/abuse_conn.c
+                     ${CMAKE_SOURCE_DIR}/tests/e2e/abuse_store.c ${CMAKE_SOURCE_DIR}/tests/e2e/abuse_web.c)
+target_link_libraries(abuse PRIVATE barbu_e2e barbu_store)
+foreach(scenario kibitz_seats kibitz_address seed kibitz_chat bot_timing bot_sink disk_full idle
+                 lobby_chat slow_readers table_fill db_lock broken_row db_mode bidi web)
+  add_test(NAME abuse_${scenario} COMMAND abuse $<TARGET_FILE:barbu> ${scenario})
+  set_tests_properties(abuse_${scenario} PROPERTIES LABELS e2e TIMEOUT 240 SKIP_RETURN_CODE 77)
+endforeach()
 add_executable(bench_load ${CMAKE_SOURCE_DIR}/bench/load.c)
 target_link_libraries(bench_load PRIVATE barbu_e2e)
 

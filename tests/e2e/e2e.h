@@ -55,6 +55,9 @@ const char *e2e_tmpdir(void);
 /* Starts `barbu serve --listen 127.0.0.1:0 --db DIR/DBNAME --quiet` and
  * reads its port from the line it prints. */
 void e2e_server_start(e2e_server *s, const char *dbname);
+/* The same with more arguments after those (a NULL-terminated list, or
+ * NULL): "--max-conns", "50", ... */
+void e2e_server_start_with(e2e_server *s, const char *dbname, const char *const *extra);
 /* SIGTERM, then waits; returns the exit status (-1 for a signal). */
 int e2e_server_stop(e2e_server *s);
 /* SIGKILL, then waits. */
@@ -72,7 +75,8 @@ typedef struct e2e_logged {
 } e2e_logged;
 
 typedef struct e2e_client {
-    char label[24]; /* for messages: "N", "kibitz-all", ... */
+    char label[24];  /* for messages: "N", "kibitz-all", ... */
+    char source[16]; /* the local address it connects from, "" for the default */
     wsc *ws;
     int port;
     char name[32];
@@ -104,6 +108,9 @@ typedef struct e2e_client {
 /* A new client connected to port (not yet hello'd); registered with the
  * poll loop. */
 e2e_client *e2e_client_new(const char *label, int port);
+/* The same from another local address (any 127.x.y.z: the server sees a
+ * different client address), kept for reconnects; NULL is 127.0.0.1. */
+e2e_client *e2e_client_new_from(const char *label, int port, const char *source);
 /* Connects again (after a drop or a restart) to port. */
 void e2e_client_reconnect(e2e_client *c, int port);
 /* Drops the socket at once, without a close frame. */

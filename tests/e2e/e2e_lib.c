@@ -175,6 +175,11 @@ static void forget_pid(pid_t pid)
 
 void e2e_server_start(e2e_server *s, const char *dbname)
 {
+    e2e_server_start_with(s, dbname, NULL);
+}
+
+void e2e_server_start_with(e2e_server *s, const char *dbname, const char *const *extra)
+{
     static int starts;
     memset(s, 0, sizeof *s);
     snprintf(s->dir, sizeof s->dir, "%s", tmpdir);
@@ -191,8 +196,13 @@ void e2e_server_start(e2e_server *s, const char *dbname)
             _exit(127);
         dup2(out, 1);
         dup2(err, 2);
-        execl(barbu_path, barbu_path, "serve", "--listen", "127.0.0.1:0", "--db", s->db, "--quiet",
-              (char *)NULL);
+        const char *argv[64] = {barbu_path, "serve", "--listen", "127.0.0.1:0",
+                                "--db",     s->db,   "--quiet"};
+        int argc = 7;
+        for (int i = 0; extra && extra[i] && argc < 63; i++)
+            argv[argc++] = extra[i];
+        argv[argc] = NULL;
+        execv(barbu_path, (char *const *)argv);
         _exit(127);
     }
     s->pid = pid;
@@ -295,7 +305,8 @@ long e2e_server_rss_kb(const e2e_server *s)
 static void connect_ws(e2e_client *c, int port)
 {
     char err[200];
-    c->ws = wsc_connect("127.0.0.1", port, "/ws", 5000, err, sizeof err);
+    wsc_options opt = {c->source[0] ? c->source : NULL, NULL};
+    c->ws = wsc_connect_with("127.0.0.1", port, "/ws", &opt, 5000, err, sizeof err);
     REQUIRE(c->ws != NULL, "%s: WebSocket connection to port %d: %s", c->label, port, err);
     c->port = port;
     c->closed = false;
@@ -303,6 +314,11 @@ static void connect_ws(e2e_client *c, int port)
 }
 
 e2e_client *e2e_client_new(const char *label, int port)
+{
+    return e2e_client_new_from(label, port, NULL);
+}
+
+e2e_client *e2e_client_new_from(const char *label, int port, const char *source)
 {
     REQUIRE(n_clients < (int)(sizeof clients / sizeof clients[0]), "too many clients");
     e2e_client *c = calloc(1, sizeof *c);
@@ -312,6 +328,7 @@ e2e_client *e2e_client_new(const char *label, int port)
     c->kibitz = -1;
     c->at = -1;
     c->acted_at = -1;
+    snprintf(c->source, sizeof c->source, "%s", source ? source : "");
     connect_ws(c, port);
     clients[n_clients++] = c;
     return c;

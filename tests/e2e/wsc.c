@@ -532,6 +532,12 @@ static int read_in(wsc *w)
 
 wsc *wsc_open(const char *host, int port, const char *path, char *err, size_t cap)
 {
+    return wsc_open_with(host, port, path, NULL, err, cap);
+}
+
+wsc *wsc_open_with(const char *host, int port, const char *path, const wsc_options *opt, char *err,
+                   size_t cap)
+{
     wsc *w = calloc(1, sizeof *w);
     if (w == NULL) {
         snprintf(err, cap, "out of memory");
@@ -554,6 +560,16 @@ wsc *wsc_open(const char *host, int port, const char *path, char *err, size_t ca
         wsc_free(w);
         return NULL;
     }
+    if (opt && opt->source) {
+        struct sockaddr_in local = {0};
+        local.sin_family = AF_INET;
+        if (inet_pton(AF_INET, opt->source, &local.sin_addr) != 1 ||
+            bind(w->fd, (struct sockaddr *)&local, sizeof local) < 0) {
+            snprintf(err, cap, "cannot connect from %s: %s", opt->source, strerror(errno));
+            wsc_free(w);
+            return NULL;
+        }
+    }
     w->state = WSC_CONNECTING;
     if (connect(w->fd, (struct sockaddr *)&addr, sizeof addr) < 0 && errno != EINPROGRESS) {
         snprintf(err, cap, "connect %s:%d: %s", host, port, strerror(errno));
@@ -565,12 +581,15 @@ wsc *wsc_open(const char *host, int port, const char *path, char *err, size_t ca
     char key[32];
     wsc_base64(nonce, sizeof nonce, key);
     wsc_accept_key(key, w->accept);
-    char req[512];
+    char origin[300] = "";
+    if (opt && opt->origin)
+        snprintf(origin, sizeof origin, "Origin: %s\r\n", opt->origin);
+    char req[1024];
     int n = snprintf(req, sizeof req,
                      "GET %s HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\n"
                      "Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\n"
-                     "Sec-WebSocket-Version: 13\r\n\r\n",
-                     path, host, port, key);
+                     "%sSec-WebSocket-Version: 13\r\n\r\n",
+                     path, host, port, key, origin);
     if (buf_add(&w->out, req, (size_t)n) < 0) {
         snprintf(err, cap, "out of memory");
         wsc_free(w);
@@ -582,7 +601,13 @@ wsc *wsc_open(const char *host, int port, const char *path, char *err, size_t ca
 wsc *wsc_connect(const char *host, int port, const char *path, int timeout_ms, char *err,
                  size_t cap)
 {
-    wsc *w = wsc_open(host, port, path, err, cap);
+    return wsc_connect_with(host, port, path, NULL, timeout_ms, err, cap);
+}
+
+wsc *wsc_connect_with(const char *host, int port, const char *path, const wsc_options *opt,
+                      int timeout_ms, char *err, size_t cap)
+{
+    wsc *w = wsc_open_with(host, port, path, opt, err, cap);
     if (w == NULL)
         return NULL;
     struct timespec t0;

@@ -46,9 +46,24 @@ typedef struct wsc_msg {
  * Upgrade request for path.  NULL on failure, with the reason in err. */
 wsc *wsc_open(const char *host, int port, const char *path, char *err, size_t cap);
 
+/* What wsc_open_with may add to a connection: the local address to connect
+ * from (any 127.x.y.z reaches the loopback server, as a different client
+ * address), and an Origin header.  NULL fields are left out. */
+typedef struct wsc_options {
+    const char *source; /* a numeric IPv4 address to bind, or NULL */
+    const char *origin; /* the Origin header's value, or NULL */
+} wsc_options;
+
+/* wsc_open with options (opt may be NULL). */
+wsc *wsc_open_with(const char *host, int port, const char *path, const wsc_options *opt, char *err,
+                   size_t cap);
+
 /* wsc_open, then waits up to timeout_ms for the handshake to complete. */
 wsc *wsc_connect(const char *host, int port, const char *path, int timeout_ms, char *err,
                  size_t cap);
+/* wsc_connect with options (opt may be NULL). */
+wsc *wsc_connect_with(const char *host, int port, const char *path, const wsc_options *opt,
+                      int timeout_ms, char *err, size_t cap);
 
 /* Closes the socket at once (no close frame) and frees the connection.
  * Accepts NULL. */
