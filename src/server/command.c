@@ -24,6 +24,83 @@ static uint64_t fresh_seed(void)
     return seed;
 }
 
+/*
+ * Kibitzing and the people at a table.  Two sessions are "at one place"
+ * when they share the client address they said hello from, or the device
+ * id a browser keeps in its stored state (so two tabs, two handles, one
+ * browser).  Unless the table's creator allowed it (household), nobody at
+ * the place of one of the table's players watches its hands.  It cannot
+ * catch a second browser, a private window or a phone on another network:
+ * the server sees only addresses and what the client sends.
+ */
+static bool at_one_place(const char *addr_a, const char *dev_a, const char *addr_b,
+                         const char *dev_b)
+{
+    return (addr_a[0] && strcmp(addr_a, addr_b) == 0) || (dev_a[0] && strcmp(dev_a, dev_b) == 0);
+}
+
+/* The player of t at s's place, or NULL. */
+static const srv_session *player_at_place(const srv_table *t, const srv_session *s)
+{
+    if (t->household)
+        return NULL;
+    for (int k = 0; k < 4; k++) {
+        const srv_session *p = t->seats[k].person;
+        if (p && p != s && !t->seats[k].bot && at_one_place(p->addr, p->device, s->addr, s->device))
+            return p;
+    }
+    return NULL;
+}
+
+/* Whether s (or anyone at its place, unless household) has watched
+ * another seat than `seat` in the deal under way; the seat, or -1. */
+static int watched_other(srv_table *t, const srv_session *s, int seat)
+{
+    if (!t->started || srv_table_over(t) || t->kibitz != PROTO_KIBITZ_SEAT)
+        return -1;
+    for (int i = 0; i < t->n_kibitzers; i++) {
+        const srv_session *k = t->kibitzers[i];
+        bool same =
+            k == s || (!t->household && at_one_place(k->addr, k->device, s->addr, s->device));
+        if (same && k->kibitz != seat && k->kibitz >= 0)
+            return k->kibitz;
+    }
+    int n;
+    const srv_watch *w = srv_watches(t, &n);
+    for (int i = 0; i < n; i++) {
+        bool same = strcmp(w[i].token, s->token) == 0 ||
+                    (!t->household && at_one_place(w[i].addr, w[i].device, s->addr, s->device));
+        if (same && w[i].seat != seat)
+            return w[i].seat;
+    }
+    return -1;
+}
+
+/* A player sat: kibitzers at the player's place stop watching. */
+static void send_away_kibitzers(srv_table *t, const srv_session *player)
+{
+    if (t->household)
+        return;
+    for (int i = t->n_kibitzers - 1; i >= 0; i--) {
+        if (i >= t->n_kibitzers)
+            continue;
+        srv_session *k = t->kibitzers[i];
+        if (!at_one_place(k->addr, k->device, player->addr, player->device))
+            continue;
+        srv_kibitz_remove(t, k);
+        srv_log(t->srv, "table %lld: %s stops kibitzing: %s plays there from the same place",
+                (long long)t->id, k->name, player->name);
+        if (k->conn) {
+            srv_error(k->conn, NULL, "kibitz_refused",
+                      "you no longer watch table %lld: %s, who plays there, connects from your "
+                      "address or browser, and this table does not let a player's household watch "
+                      "its hands",
+                      (long long)t->id, player->name);
+            srv_send_lobby(k->conn, NULL);
+        }
+    }
+}
+
 /* Seats a session (checked by the caller); returns -1 when the store
  * refused it (nothing changed). */
 static int seat_person(srv_table *t, int seat, srv_session *s)
@@ -51,8 +128,9 @@ static int seat_person(srv_table *t, int seat, srv_session *s)
         srv_kibitz_remove(t, s);
     s->table = t;
     s->seat = seat;
-    s->kibitz = -1;
+    s->kibitz = s->kibitz_next = -1;
     t->empty_since = 0;
+    send_away_kibitzers(t, s);
     if (t->started)
         srv_log(t->srv, "table %lld: %s sits %s%s", (long long)t->id, s->name,
                 barbu_seat_name(seat), strcmp(st->player, s->name) ? " as a substitute" : "");
@@ -125,6 +203,10 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
     proto_t.takeover = msg->takeover;
     proto_t.delay = msg->delay;
     proto_t.revision = SRV_RULES_REVISION;
+    proto_t.household = msg->household;
+    proto_t.kibitz_chat = msg->kibitz_chat;
+    proto_t.seed_chosen = msg->has_seed;
+    snprintf(proto_t.creator_name, sizeof proto_t.creator_name, "%s", s->name);
     snprintf(proto_t.level, sizeof proto_t.level, "%s", level);
     char *options = srv_options_text(&proto_t);
     char *house = strdup(msg->house);
@@ -168,6 +250,10 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
     t->grace = proto_t.grace;
     t->takeover = proto_t.takeover;
     t->delay = proto_t.delay;
+    t->household = proto_t.household;
+    t->kibitz_chat = proto_t.kibitz_chat;
+    t->seed_chosen = proto_t.seed_chosen;
+    snprintf(t->creator_name, sizeof t->creator_name, "%s", s->name);
     snprintf(t->level, sizeof t->level, "%s", level);
 
     for (int k = 0; k < 4; k++) {
@@ -263,6 +349,34 @@ void srv_cmd_kibitz(srv_conn *c, const proto_msg *msg)
         srv_error(c, msg, "busy", "you are at table %lld: leave it first", (long long)s->table->id);
         return;
     }
+    /* A finished game hides nothing. */
+    const srv_session *player = srv_table_over(t) ? NULL : player_at_place(t, s);
+    if (player) {
+        srv_error(c, msg, "kibitz_refused",
+                  "%s plays at table %lld from your address or browser, and this table does not "
+                  "let a player's household watch its hands; its creator may allow it when making "
+                  "a table",
+                  player->name, (long long)t->id);
+        return;
+    }
+    bool running = t->started && !srv_table_over(t) && t->kibitz == PROTO_KIBITZ_SEAT;
+    if (running && s->table == t && s->kibitz >= 0 && s->kibitz != seat) {
+        /* It has seen this deal's hand of its seat: the new one waits for
+         * the next deal. */
+        s->kibitz_next = seat;
+        srv_log(c->srv, "table %lld: %s will kibitz %s from the next deal", (long long)t->id,
+                s->name, proto_seat_name(seat));
+        srv_send_table(t, s);
+        return;
+    }
+    int other = seat == PROTO_SEAT_ALL ? -1 : watched_other(t, s, seat);
+    if (other >= 0) {
+        srv_error(c, msg, "kibitz_refused",
+                  "you (or someone at your address or browser) watched %s in this deal: watch %s "
+                  "again now, or come back for %s once the deal is over",
+                  proto_seat_name(other), proto_seat_name(other), proto_seat_name(seat));
+        return;
+    }
     if (s->table == NULL) {
         if (t->n_kibitzers == t->cap_kibitzers) {
             int cap = t->cap_kibitzers ? t->cap_kibitzers * 2 : 4;
@@ -280,6 +394,7 @@ void srv_cmd_kibitz(srv_conn *c, const proto_msg *msg)
                 proto_seat_name(seat));
     }
     s->kibitz = seat;
+    s->kibitz_next = -1;
     t->empty_since = 0;
     srv_send_table(t, s);
     srv_send_view(t, s);

@@ -155,7 +155,13 @@ struct srv_session {
     srv_table *table; /* seated or kibitzing there, else NULL (the lobby) */
     int seat;         /* 0-3 when it holds a seat of table, else -1 */
     int kibitz;       /* 0-3 or PROTO_SEAT_ALL when kibitzing, else -1 */
+    int kibitz_next;  /* the seat it watches from the next deal, else -1 */
     int64_t idle_since;
+    /* Where it said hello from last: the client's address and, from the
+     * browser, the id its stored state keeps ("" when none).  Kibitzing
+     * compares them with the players' (command.c). */
+    char addr[64];
+    char device[PROTO_DEVICE_MAX + 1];
     srv_session *prev, *next;
 };
 
@@ -168,6 +174,15 @@ void srv_sessions_tick(srv_server *srv);
 void srv_sessions_free(srv_server *srv);
 
 /* ----------------------------------------------------------------- table.c */
+
+/* Who watched which seat during the deal under way, after they stopped
+ * watching (a kibitzer still watching is on the table's list). */
+typedef struct srv_watch {
+    char token[PROTO_TOKEN_LEN + 1];
+    char addr[64];
+    char device[PROTO_DEVICE_MAX + 1];
+    int seat;
+} srv_watch;
 
 typedef struct srv_seat {
     srv_session *person;       /* whose seat it is: sitting, away, or displaced by a bot */
@@ -191,6 +206,10 @@ struct srv_table {
     barbu_rules rules;                 /* the state points at it */
 
     int kibitz, grace, takeover, delay; /* PROTO_KIBITZ_*, s, PROTO_TAKEOVER_*, ms */
+    bool household;                     /* one address or browser may play and watch */
+    bool kibitz_chat;                   /* kibitzers' chat reaches the players in the game */
+    bool seed_chosen;                   /* the creator chose the seed: knows every deal */
+    char creator_name[SRV_NAME_CAP];    /* who made the table */
     char level[16];
     int revision; /* how barbu read the rules when the table was made (SRV_RULES_REVISION) */
 
@@ -204,6 +223,9 @@ struct srv_table {
     srv_seat seats[4];
     srv_session **kibitzers;
     int n_kibitzers, cap_kibitzers;
+    srv_watch *watches; /* the seats watched in deal watch_deal by those gone */
+    int n_watches, cap_watches, watch_deal;
+    int kibitz_deal; /* the deal whose views kibitzers had last */
 
     bool job_out;  /* a computer player is thinking */
     bool timer_on; /* a computer player waits for the delay */
@@ -277,6 +299,8 @@ void srv_broadcast_table(srv_table *t, const srv_session *except);
 /* Views to everybody after an action (last may be NULL). */
 void srv_broadcast_views(srv_table *t, const barbu_action *last, const srv_session *except);
 void srv_kibitz_remove(srv_table *t, srv_session *s);
+/* The seats watched in the deal under way by kibitzers who stopped. */
+const srv_watch *srv_watches(srv_table *t, int *n);
 /* The session stops holding its seat or watching (no messages sent). */
 void srv_table_detach(srv_session *s);
 void srv_tables_tick(srv_server *srv);

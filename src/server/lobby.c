@@ -29,6 +29,9 @@ json_t *srv_summary_json(const srv_table *t)
             seats, json_pack("{s:s, s:b, s:b}", "name", st->name, "bot", st->bot, "away", away));
     }
     json_object_set_new(o, "seats", seats);
+    /* Said before anyone sits: the creator of a chosen seed knows the deals. */
+    if (t->seed_chosen)
+        json_object_set_new(o, "seed_chosen_by", json_string(t->creator_name));
     json_object_set_new(o, "kibitzers", json_integer(t->n_kibitzers));
     json_object_set_new(o, "deal", json_integer(t->started ? t->state.t.deal : 0));
     json_object_set_new(o, "deals", json_integer(barbu_rules_deals(&t->rules)));
@@ -121,8 +124,12 @@ void srv_cmd_chat(srv_conn *c, const proto_msg *msg)
 {
     srv_session *s = c->session;
     srv_table *t = s->table;
+    /* While a game runs, a kibitzer who may see hands talks to the other
+     * kibitzers only, unless the table allows more: a stranger watching
+     * could otherwise tell a player the cards. */
+    bool aside = t && s->kibitz >= 0 && !t->kibitz_chat && t->started && !srv_table_over(t);
     json_t *m = json_pack("{s:s, s:s, s:s, s:s}", "type", "chat", "from", s->name, "text",
-                          msg->text, "scope", t ? "table" : "lobby");
+                          msg->text, "scope", t ? (aside ? "kibitzers" : "table") : "lobby");
     if (t == NULL) {
         to_lobby(c->srv, m);
         return;
@@ -132,7 +139,7 @@ void srv_cmd_chat(srv_conn *c, const proto_msg *msg)
     json_decref(m);
     if (text == NULL)
         return;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 4 && !aside; k++) {
         srv_session *p = t->seats[k].person;
         if (p && p->conn && p->table == t && p->seat == k)
             srv_send_text(p->conn, text, len);

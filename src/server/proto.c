@@ -17,10 +17,10 @@ static const char *const TYPE_NAMES[PROTO_N_TYPES] = {
 
 /* The fields each message may carry, besides "type" and "id". */
 static const char *const TYPE_FIELDS[PROTO_N_TYPES][12] = {
-    [PROTO_HELLO] = {"version", "name", "token"},
+    [PROTO_HELLO] = {"version", "name", "token", "device"},
     [PROTO_TABLES] = {0},
     [PROTO_CREATE] = {"rules", "house", "seed", "kibitz", "grace", "takeover", "bots", "level",
-                      "delay", "sit"},
+                      "delay", "sit", "household", "kibitz_chat"},
     [PROTO_SIT] = {"table", "seat"},
     [PROTO_KIBITZ] = {"table", "seat"},
     [PROTO_LEAVE] = {0},
@@ -506,6 +506,15 @@ static int get_cards(reader *rd, const json_t *obj, const char *key, bool requir
     return 1;
 }
 
+static int get_bool(reader *rd, const json_t *obj, const char *key, bool *out)
+{
+    json_t *v = NULL;
+    int got = field(rd, obj, key, JSON_TRUE, false, &v);
+    if (got > 0)
+        *out = json_is_true(v);
+    return got;
+}
+
 /* One of a few words: its index, or -1 with "bad_value". */
 static int get_word(reader *rd, const json_t *obj, const char *key, const char *const *words, int n,
                     int *out)
@@ -538,6 +547,20 @@ bool proto_name_ok(const char *name)
         bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                   c == '_' || c == '-' || c == '.' || (c == ' ' && name[i - 1] != ' ');
         if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* A browser's device id: letters, digits, '-' and '_' (docs/protocol.md). */
+static bool device_ok(const char *id, size_t len)
+{
+    if (len < PROTO_DEVICE_MIN || len > PROTO_DEVICE_MAX)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        char ch = id[i];
+        if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+              ch == '-' || ch == '_'))
             return false;
     }
     return true;
@@ -734,6 +757,16 @@ static int decode_hello(reader *rd, const json_t *o, proto_msg *m)
                               PROTO_MAX_NAME);
         memcpy(m->name, text, len + 1);
     }
+    got = get_string(rd, o, "device", false, &text, &len);
+    if (got < 0)
+        return -1;
+    if (got > 0) {
+        if (!device_ok(text, len))
+            return proto_fail(rd->err, "bad_value",
+                              "\"device\" is %d to %d letters, digits, '-' and '_'",
+                              PROTO_DEVICE_MIN, PROTO_DEVICE_MAX);
+        memcpy(m->device, text, len + 1);
+    }
     return 0;
 }
 
@@ -802,6 +835,9 @@ static int decode_create(reader *rd, const json_t *o, proto_msg *m)
             return proto_fail(rd->err, "bad_value", "\"level\" must be 1 to 15 lowercase letters");
         memcpy(m->level, text, len + 1);
     }
+    if (get_bool(rd, o, "household", &m->household) < 0 ||
+        get_bool(rd, o, "kibitz_chat", &m->kibitz_chat) < 0)
+        return -1;
     return get_seat(rd, o, "sit", false, false, &m->sit) < 0 ? -1 : 0;
 }
 

@@ -22,6 +22,8 @@
 #define PROTO_TOKEN_LEN   64   /* hexadecimal digits in a token */
 #define PROTO_MAX_LEGAL   512  /* legal actions listed in a view message */
 #define PROTO_SEAT_ALL    4    /* "all": kibitz every hand (BARBU_ALL_SEATS) */
+#define PROTO_DEVICE_MIN  16   /* characters in a browser's device id */
+#define PROTO_DEVICE_MAX  64
 
 /* Client messages. */
 enum {
@@ -65,8 +67,9 @@ typedef struct proto_msg {
 
     /* hello */
     int version;
-    char name[PROTO_MAX_NAME + 1];   /* "" when not sent */
-    char token[PROTO_TOKEN_LEN + 1]; /* "" when not sent */
+    char name[PROTO_MAX_NAME + 1];     /* "" when not sent */
+    char token[PROTO_TOKEN_LEN + 1];   /* "" when not sent */
+    char device[PROTO_DEVICE_MAX + 1]; /* "" when not sent */
 
     /* create */
     char rules[16];
@@ -80,6 +83,8 @@ typedef struct proto_msg {
     char level[16];   /* bot kind, "" when not sent */
     int delay;        /* milliseconds, default 600 */
     int8_t sit;       /* seat, or -1 */
+    bool household;   /* people at one address or browser may watch each other */
+    bool kibitz_chat; /* kibitzers' chat reaches the players during the game */
 
     /* sit, kibitz, score, record: table (0 when not sent); sit, kibitz,
      * bot: seat (0-3, PROTO_SEAT_ALL for kibitz "all"; -1 when not sent) */

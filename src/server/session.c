@@ -26,7 +26,7 @@ srv_session *srv_session_add(srv_server *srv, const char *token, const char *nam
         return NULL;
     snprintf(s->token, sizeof s->token, "%s", token);
     snprintf(s->name, sizeof s->name, "%s", name);
-    s->seat = s->kibitz = -1;
+    s->seat = s->kibitz = s->kibitz_next = -1;
     s->idle_since = srv_now();
     if (srv_map_put(&srv->by_token, s->token, s) != 0) {
         free(s);
@@ -119,6 +119,13 @@ static void resume(srv_session *s)
     srv_table_schedule(t);
 }
 
+/* Where the session speaks from now, for the kibitzing checks. */
+static void note_place(srv_session *s, const srv_conn *c, const proto_msg *msg)
+{
+    snprintf(s->addr, sizeof s->addr, "%s", c->peer);
+    snprintf(s->device, sizeof s->device, "%s", msg->device);
+}
+
 void srv_hello(srv_conn *c, const proto_msg *msg)
 {
     srv_server *srv = c->srv;
@@ -149,6 +156,7 @@ void srv_hello(srv_conn *c, const proto_msg *msg)
         }
         s->conn = c;
         c->session = s;
+        note_place(s, c, msg);
         srv_log(srv, "connection %llu resumes %s%s", (unsigned long long)c->id, s->name,
                 old ? " (the old connection is replaced)" : "");
         welcome(c, s, msg);
@@ -185,6 +193,7 @@ void srv_hello(srv_conn *c, const proto_msg *msg)
     }
     s->conn = c;
     c->session = s;
+    note_place(s, c, msg);
     srv_log(srv, "connection %llu is %s (new session)", (unsigned long long)c->id, s->name);
     welcome(c, s, msg);
 }

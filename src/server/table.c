@@ -69,6 +69,7 @@ void srv_table_free(srv_table *t)
     free(t->actions);
     free(t->results);
     free(t->kibitzers);
+    free(t->watches);
     free(t);
 }
 
@@ -94,7 +95,7 @@ void srv_table_close(srv_table *t)
     for (int i = 0; i < t->n_kibitzers; i++) {
         srv_session *s = t->kibitzers[i];
         s->table = NULL;
-        s->kibitz = -1;
+        s->kibitz = s->kibitz_next = -1;
         s->idle_since = now;
     }
     int64_t id = t->id;
@@ -159,9 +160,16 @@ int srv_table_store_state(const srv_table *t)
 
 char *srv_options_text(const srv_table *t)
 {
-    json_t *o = json_pack("{s:s, s:i, s:s, s:s, s:i, s:i}", "kibitz", KIBITZ_NAMES[t->kibitz],
-                          "grace", t->grace, "takeover", TAKEOVER_NAMES[t->takeover], "level",
-                          t->level, "delay", t->delay, "revision", t->revision);
+    json_t *o =
+        json_pack("{s:s, s:i, s:s, s:s, s:i, s:i, s:s}", "kibitz", KIBITZ_NAMES[t->kibitz], "grace",
+                  t->grace, "takeover", TAKEOVER_NAMES[t->takeover], "level", t->level, "delay",
+                  t->delay, "revision", t->revision, "creator", t->creator_name);
+    if (o && t->household)
+        json_object_set_new(o, "household", json_true());
+    if (o && t->kibitz_chat)
+        json_object_set_new(o, "kibitz_chat", json_true());
+    if (o && t->seed_chosen)
+        json_object_set_new(o, "seed_chosen", json_true());
     char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);
     return text;
@@ -186,6 +194,11 @@ void srv_options_parse(srv_table *t, const char *text)
         t->grace = (int)json_integer_value(v);
     if (json_is_integer(v = json_object_get(o, "delay")))
         t->delay = (int)json_integer_value(v);
+    if ((s = json_string_value(json_object_get(o, "creator"))) != NULL)
+        snprintf(t->creator_name, sizeof t->creator_name, "%s", s);
+    t->household = json_is_true(json_object_get(o, "household"));
+    t->kibitz_chat = json_is_true(json_object_get(o, "kibitz_chat"));
+    t->seed_chosen = json_is_true(json_object_get(o, "seed_chosen"));
     json_decref(o);
     t->revision = srv_options_revision(text);
 }
@@ -271,8 +284,50 @@ int srv_seat_bot(srv_table *t, int seat, const char *level, bool took_over)
     return 0;
 }
 
+/* The deal under way, for the seats kibitzers watched in it. */
+static int watch_deal(srv_table *t)
+{
+    int deal = t->started ? (int)t->state.t.deal : 0;
+    if (t->watch_deal != deal) {
+        t->n_watches = 0;
+        t->watch_deal = deal;
+    }
+    return t->watch_deal;
+}
+
+const srv_watch *srv_watches(srv_table *t, int *n)
+{
+    watch_deal(t);
+    *n = t->n_watches;
+    return t->watches;
+}
+
+/* A kibitzer who stops watching during a deal has seen that seat's hand:
+ * remembered until the deal ends, so that it cannot come back for another. */
+static void remember_watch(srv_table *t, const srv_session *s)
+{
+    if (!t->started || srv_table_over(t) || s->kibitz < 0)
+        return;
+    watch_deal(t);
+    if (t->n_watches == t->cap_watches) {
+        int cap = t->cap_watches ? t->cap_watches * 2 : 4;
+        srv_watch *w = realloc(t->watches, (size_t)cap * sizeof *w);
+        if (w == NULL)
+            return; /* the check then misses this one; it costs no game */
+        t->watches = w;
+        t->cap_watches = cap;
+    }
+    srv_watch *w = &t->watches[t->n_watches++];
+    snprintf(w->token, sizeof w->token, "%s", s->token);
+    snprintf(w->addr, sizeof w->addr, "%s", s->addr);
+    snprintf(w->device, sizeof w->device, "%s", s->device);
+    w->seat = s->kibitz;
+}
+
 void srv_kibitz_remove(srv_table *t, srv_session *s)
 {
+    if (s->table == t)
+        remember_watch(t, s);
     for (int i = 0; i < t->n_kibitzers; i++) {
         if (t->kibitzers[i] == s) {
             memmove(&t->kibitzers[i], &t->kibitzers[i + 1],
@@ -284,6 +339,7 @@ void srv_kibitz_remove(srv_table *t, srv_session *s)
     if (s->table == t) {
         s->table = NULL;
         s->kibitz = -1;
+        s->kibitz_next = -1;
     }
 }
 
@@ -608,6 +664,10 @@ static json_t *seat_json(const srv_table *t, int k, int64_t now)
     if (!st->bot && st->away_since != 0 && !srv_table_over(t))
         json_object_set_new(o, "away", json_integer(now - st->away_since));
     json_object_set_new(o, "free", json_boolean(srv_seat_free(t, k)));
+    /* The creator of a table with a chosen seed can know every hand. */
+    const char *who = st->player[0] ? st->player : st->name;
+    if (t->seed_chosen && !st->bot && who[0] && strcmp(who, t->creator_name) == 0)
+        json_object_set_new(o, "knows_deals", json_true());
     return o;
 }
 
@@ -625,6 +685,12 @@ json_t *srv_table_json(const srv_table *t, const srv_session *you)
     json_object_set_new(m, "takeover", json_string(TAKEOVER_NAMES[t->takeover]));
     json_object_set_new(m, "delay", json_integer(t->delay));
     json_object_set_new(m, "level", json_string(t->level));
+    if (t->household)
+        json_object_set_new(m, "household", json_true());
+    if (t->kibitz_chat)
+        json_object_set_new(m, "kibitz_chat", json_true());
+    if (t->seed_chosen)
+        json_object_set_new(m, "seed_chosen_by", json_string(t->creator_name));
     json_object_set_new(m, "state", json_string(srv_table_state_name(t)));
     json_object_set_new(m, "at", json_integer(t->n));
     json_t *seats = json_array();
@@ -646,6 +712,10 @@ json_t *srv_table_json(const srv_table *t, const srv_session *you)
     if (you && you->table == t) {
         if (you->seat >= 0)
             json_object_set_new(m, "you", json_pack("{s:s}", "seat", barbu_seat_name(you->seat)));
+        else if (you->kibitz >= 0 && you->kibitz_next >= 0)
+            json_object_set_new(m, "you",
+                                json_pack("{s:s, s:s}", "kibitz", proto_seat_name(you->kibitz),
+                                          "next", proto_seat_name(you->kibitz_next)));
         else if (you->kibitz >= 0)
             json_object_set_new(m, "you",
                                 json_pack("{s:s}", "kibitz", proto_seat_name(you->kibitz)));
@@ -743,10 +813,31 @@ static void send_cached(srv_table *t, view_cache *vc, srv_session *s, const barb
     srv_send_text(s->conn, vc->text[seat][legal], vc->len[seat][legal]);
 }
 
+/* A new deal: kibitzers who asked for another seat watch it now, and hear
+ * so before their first view of the deal. */
+static void kibitzers_turn(srv_table *t)
+{
+    int deal = (int)t->state.t.deal;
+    if (t->kibitz_deal == deal)
+        return;
+    t->kibitz_deal = deal;
+    for (int i = t->n_kibitzers - 1; i >= 0; i--) {
+        if (i >= t->n_kibitzers)
+            continue;
+        srv_session *k = t->kibitzers[i];
+        if (k->kibitz_next < 0)
+            continue;
+        k->kibitz = k->kibitz_next;
+        k->kibitz_next = -1;
+        srv_send_table(t, k);
+    }
+}
+
 void srv_broadcast_views(srv_table *t, const barbu_action *last, const srv_session *except)
 {
     if (!t->started)
         return;
+    kibitzers_turn(t);
     view_cache vc = {0};
     for (int k = 0; k < 4; k++) {
         srv_session *s = t->seats[k].person;

@@ -86,12 +86,14 @@ static void four_players(game *g, int port, const char *prefix, const char *tag,
     if (kibitzers) {
         char label[24];
         snprintf(label, sizeof label, "%s-kibE", prefix);
-        g->kib_seat = e2e_client_new(label, port);
+        /* Kibitzers connect from addresses of their own: the server does
+         * not let a player's address watch the player's table. */
+        g->kib_seat = e2e_client_new_from(label, port, "127.0.0.2");
         g->kib_seat->logging = logging;
         e2e_hello(g->kib_seat, label);
         e2e_kibitz(g->kib_seat, g->table, 1);
         snprintf(label, sizeof label, "%s-kibAll", prefix);
-        g->kib_all = e2e_client_new(label, port);
+        g->kib_all = e2e_client_new_from(label, port, "127.0.0.3");
         g->kib_all->logging = logging;
         e2e_hello(g->kib_all, label);
         e2e_kibitz(g->kib_all, g->table, 4);
@@ -940,7 +942,7 @@ static void scenario_hostile(void)
 
     game g;
     four_players(&g, port, "h", "", "uk", "8888", "seat", false, false);
-    e2e_client *kib = fresh(port, "kib");
+    e2e_client *kib = e2e_client_new_from("kib", port, "127.0.0.2"); /* not a player's address */
     e2e_hello(kib, "kib");
     e2e_kibitz(kib, g.table, 0);
     for (int i = 0; i < 4; i++) {
