@@ -424,6 +424,10 @@ void srv_cmd_leave(srv_conn *c, const proto_msg *msg)
     }
     int seat = s->seat;
     bool held = seat >= 0 && t->seats[seat].person == s;
+    /* A player who stands up has seen the seat's hand of this deal, and
+     * may not kibitz another one before the deal is over. */
+    if (held)
+        srv_watch_note(t, s, seat);
     srv_table_detach(s);
     srv_log(c->srv, "table %lld: %s leaves", (long long)t->id, s->name);
     if (held) {

@@ -299,8 +299,10 @@ void srv_broadcast_table(srv_table *t, const srv_session *except);
 /* Views to everybody after an action (last may be NULL). */
 void srv_broadcast_views(srv_table *t, const barbu_action *last, const srv_session *except);
 void srv_kibitz_remove(srv_table *t, srv_session *s);
-/* The seats watched in the deal under way by kibitzers who stopped. */
+/* The seats watched in the deal under way by kibitzers who stopped (and
+ * players who left): srv_watch_note remembers one, until the deal ends. */
 const srv_watch *srv_watches(srv_table *t, int *n);
+void srv_watch_note(srv_table *t, const srv_session *s, int seat);
 /* The session stops holding its seat or watching (no messages sent). */
 void srv_table_detach(srv_session *s);
 void srv_tables_tick(srv_server *srv);

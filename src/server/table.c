@@ -302,11 +302,9 @@ const srv_watch *srv_watches(srv_table *t, int *n)
     return t->watches;
 }
 
-/* A kibitzer who stops watching during a deal has seen that seat's hand:
- * remembered until the deal ends, so that it cannot come back for another. */
-static void remember_watch(srv_table *t, const srv_session *s)
+void srv_watch_note(srv_table *t, const srv_session *s, int seat)
 {
-    if (!t->started || srv_table_over(t) || s->kibitz < 0)
+    if (!t->started || srv_table_over(t) || seat < 0)
         return;
     watch_deal(t);
     if (t->n_watches == t->cap_watches) {
@@ -321,13 +319,15 @@ static void remember_watch(srv_table *t, const srv_session *s)
     snprintf(w->token, sizeof w->token, "%s", s->token);
     snprintf(w->addr, sizeof w->addr, "%s", s->addr);
     snprintf(w->device, sizeof w->device, "%s", s->device);
-    w->seat = s->kibitz;
+    w->seat = seat;
 }
 
 void srv_kibitz_remove(srv_table *t, srv_session *s)
 {
+    /* It has seen that seat's hand: remembered until the deal ends, so
+     * that it cannot come back for another. */
     if (s->table == t)
-        remember_watch(t, s);
+        srv_watch_note(t, s, s->kibitz);
     for (int i = 0; i < t->n_kibitzers; i++) {
         if (t->kibitzers[i] == s) {
             memmove(&t->kibitzers[i], &t->kibitzers[i + 1],

@@ -154,7 +154,7 @@ void abuse_kibitz_seats(void)
     e2e_server srv;
     e2e_server_start(&srv, "kibitz_seats.db");
     e2e_client *p[4];
-    const char *const home[4] = {NULL, NULL, NULL, NULL};
+    const char *const home[4] = {NULL, "127.0.0.2", "127.0.0.3", "127.0.0.4"};
     int table = four_at(p, srv.port, "ks", home, NULL);
 
     e2e_client *kib = client_at("kib", srv.port, "127.0.0.9", NULL);
@@ -212,6 +212,13 @@ void abuse_kibitz_seats(void)
         json_decref(m);
     }
     CHECK(seen1 == 1u << 2, "in the second deal the kibitzer sees South's hand only (0x%x)", seen1);
+
+    /* A player who stands up may not kibitz another hand of the deal. */
+    leave(p[3]);
+    code = try_kibitz(p[3], table, "N", why, sizeof why);
+    CHECK(strcmp(code, "kibitz_refused") == 0,
+          "West stands up and may not kibitz North in the same deal (got '%s')", code);
+    CHECK(strcmp(try_kibitz(p[3], table, "W", NULL, 0), "") == 0, "but may watch West, its own");
 
     /* Every view the kibitzer had in the first deal showed East's hand at most. */
     unsigned seen = 0;
