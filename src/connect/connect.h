@@ -61,6 +61,7 @@ enum { CN_CHAT_LOBBY, CN_CHAT_TABLE, CN_CHAT_NOTE };
 
 typedef struct cn_chat_line {
     uint8_t kind; /* CN_CHAT_* */
+    bool aside;   /* a kibitzer's line heard by kibitzers only (scope "kibitzers") */
     char from[CN_NAME_CAP];
     char text[PROTO_MAX_CHAT + 1];
 } cn_chat_line;
@@ -78,6 +79,7 @@ typedef struct cn_summary {
         char name[CN_NAME_CAP];
     } seat[4];
     int kibitzers, deal, deals;
+    char seed_by[CN_NAME_CAP]; /* who chose the seed (knows the deals), or "" */
 } cn_summary;
 
 /* A seat of the table we are at (docs/protocol.md, table). */
@@ -86,7 +88,8 @@ typedef struct cn_seat {
     char name[CN_NAME_CAP];
     char player[CN_NAME_CAP];
     bool bot, connected, free;
-    int away; /* seconds away when the table message came, -1 if present */
+    bool knows_deals; /* the creator, who chose the seed */
+    int away;         /* seconds away when the table message came, -1 if present */
 } cn_seat;
 
 typedef struct cn_table {
@@ -96,13 +99,17 @@ typedef struct cn_table {
     char kibitz[8];
     char takeover[8];
     char state[12];
-    char seed[24]; /* once the game is over */
+    char seed[24];             /* once the game is over */
+    char seed_by[CN_NAME_CAP]; /* who chose the seed (knows the deals), or "" */
+    bool household;            /* a player's address may watch the hands */
+    bool kibitz_chat;          /* kibitzers' chat reaches the players */
     int grace, delay;
     cn_seat seat[4];
     int n_kibitzers;
     char kibitzers[256]; /* "carol, dave" */
     int you_seat;        /* 0-3, or -1 when kibitzing */
     int kibitz_seat;     /* 0-3, PROTO_SEAT_ALL, or -1 when seated */
+    int kibitz_next;     /* the seat watched from the next deal, or -1 */
     long long received;  /* ms: when the table message came (away counts on) */
 } cn_table;
 
@@ -123,6 +130,8 @@ enum {
     CN_F_DELAY,
     CN_F_GRACE,
     CN_F_TAKEOVER,
+    CN_F_HOUSEHOLD,
+    CN_F_KIBITZ_CHAT,
     CN_F_HOUSE,
     CN_F_CREATE,
     CN_F_COUNT
@@ -130,16 +139,18 @@ enum {
 
 typedef struct cn_form {
     int field;
-    int preset;      /* index for barbu_preset_name */
-    char seed[24];   /* "" for a fresh one */
-    int seat;        /* 0-3, or 4: do not sit */
-    int bots;        /* 0: none, 1: the empty seats */
-    int level;       /* index in CN_LEVELS: easy, medium, hard, random */
-    int kibitz;      /* 0 seat, 1 all, 2 none */
-    char delay[8];   /* ms */
-    char grace[8];   /* s */
-    int takeover;    /* 0 vote, 1 bot */
-    char house[256]; /* a rules file to send as the house rules, "" for none */
+    int preset;       /* index for barbu_preset_name */
+    char seed[24];    /* "" for a fresh one */
+    int seat;         /* 0-3, or 4: do not sit */
+    int bots;         /* 0: none, 1: the empty seats */
+    int level;        /* index in CN_LEVELS: easy, medium, hard, random */
+    int kibitz;       /* 0 seat, 1 all, 2 none */
+    char delay[8];    /* ms */
+    char grace[8];    /* s */
+    int takeover;     /* 0 vote, 1 bot */
+    bool household;   /* a player's address may watch the hands */
+    bool kibitz_chat; /* kibitzers may talk to the players in the game */
+    char house[256];  /* a rules file to send as the house rules, "" for none */
 } cn_form;
 
 typedef struct cn_net cn_net; /* net.c */

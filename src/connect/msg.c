@@ -209,6 +209,9 @@ static int on_table(cn *c, const json_t *m, char *why, size_t cap)
     copy(t->takeover, sizeof t->takeover, get_str(m, "takeover"));
     copy(t->state, sizeof t->state, get_str(m, "state"));
     copy(t->seed, sizeof t->seed, get_str(m, "seed"));
+    copy(t->seed_by, sizeof t->seed_by, get_str(m, "seed_chosen_by"));
+    t->household = get_bool(m, "household");
+    t->kibitz_chat = get_bool(m, "kibitz_chat");
     t->grace = (int)get_int(m, "grace", 0);
     t->delay = (int)get_int(m, "delay", 0);
     t->received = cn_now_ms();
@@ -226,6 +229,7 @@ static int on_table(cn *c, const json_t *m, char *why, size_t cap)
         st->bot = get_bool(o, "bot");
         st->connected = get_bool(o, "connected");
         st->free = get_bool(o, "free");
+        st->knows_deals = get_bool(o, "knows_deals");
         if (json_is_integer(json_object_get(o, "away")))
             st->away = (int)get_int(o, "away", 0);
     }
@@ -248,7 +252,10 @@ static int on_table(cn *c, const json_t *m, char *why, size_t cap)
     const json_t *you = json_object_get(m, "you");
     t->you_seat = proto_seat_read(get_str(you, "seat") ? get_str(you, "seat") : "");
     t->kibitz_seat = -1;
+    t->kibitz_next = -1;
     if (t->you_seat < 0) {
+        const char *next = get_str(you, "next");
+        t->kibitz_next = next ? proto_seat_read(next) : -1;
         const char *k = get_str(you, "kibitz");
         t->kibitz_seat = k == NULL               ? 2
                          : strcmp(k, "all") == 0 ? PROTO_SEAT_ALL
@@ -338,6 +345,7 @@ static int read_summary(const json_t *o, cn_summary *s)
     copy(s->state, sizeof s->state, get_str(o, "state"));
     copy(s->kibitz, sizeof s->kibitz, get_str(o, "kibitz"));
     s->house = get_bool(o, "house");
+    copy(s->seed_by, sizeof s->seed_by, get_str(o, "seed_chosen_by"));
     s->kibitzers = (int)get_int(o, "kibitzers", 0);
     s->deal = (int)get_int(o, "deal", 0);
     s->deals = (int)get_int(o, "deals", 0);
@@ -429,6 +437,7 @@ static int on_chat(cn *c, const json_t *m, char *why, size_t cap)
     }
     cn_chat_line *l = &c->chat[c->n_chat++];
     l->kind = scope != NULL && strcmp(scope, "lobby") == 0 ? CN_CHAT_LOBBY : CN_CHAT_TABLE;
+    l->aside = scope != NULL && strcmp(scope, "kibitzers") == 0;
     copy(l->from, sizeof l->from, from);
     copy(l->text, sizeof l->text, text);
     /* Control characters never reach the screen. */
@@ -439,7 +448,7 @@ static int on_chat(cn *c, const json_t *m, char *why, size_t cap)
     /* A terminal without room for the chat panel shows the line in the
      * message line. */
     if (c->screen == CN_TABLE && l->kind == CN_CHAT_TABLE && !c->chat_panel)
-        play_message(&c->ui, false, "%s: %s", l->from, l->text);
+        play_message(&c->ui, false, "%s%s: %s", l->aside ? "[kibitzers] " : "", l->from, l->text);
     return 0;
 }
 
@@ -823,6 +832,10 @@ void cn_send_create(cn *c)
     json_object_set_new(m, "kibitz", json_string(KIBITZ[f->kibitz]));
     json_object_set_new(m, "takeover", json_string(TAKEOVER[f->takeover]));
     json_object_set_new(m, "level", json_string(CN_LEVELS[f->level]));
+    if (f->household)
+        json_object_set_new(m, "household", json_true());
+    if (f->kibitz_chat)
+        json_object_set_new(m, "kibitz_chat", json_true());
     char *end;
     long delay = strtol(f->delay, &end, 10), grace = 0;
     if (f->delay[0] == '\0' || *end != '\0' || delay < 0 || delay > 5000) {

@@ -119,10 +119,12 @@ static void draw_chat(const cn *c, int y, int x, int h, int w, bool lobby)
             continue;
         }
         char text[PROTO_MAX_CHAT + CN_NAME_CAP + 8];
+        /* Kibitzers' talk during a game is marked: the players do not hear it. */
+        const char *tag = l->aside ? "[kibitzers] " : "";
         if (l->kind == CN_CHAT_NOTE)
             snprintf(text, sizeof text, "%s %s", scr_glyph("\u00b7", "*"), l->text);
         else
-            snprintf(text, sizeof text, "%s: %s", l->from, l->text);
+            snprintf(text, sizeof text, "%s%s: %s", tag, l->from, l->text);
         int n = scr_put_wrapped(-1, 0, w, 2, 6, A_NORMAL, text);
         int top = row - n;
         if (top < y) {
@@ -131,8 +133,10 @@ static void draw_chat(const cn *c, int y, int x, int h, int w, bool lobby)
         }
         attr_t a = l->kind == CN_CHAT_NOTE ? A_DIM : A_NORMAL;
         scr_put_wrapped(top, x, w, 2, 6, a, text);
+        if (l->aside)
+            put(top, x, w, scr_colour(PAIR_INFO), tag);
         if (l->kind != CN_CHAT_NOTE)
-            put(top, x, w, A_BOLD, l->from);
+            put(top, x + (int)strlen(tag), w - (int)strlen(tag), A_BOLD, l->from);
         row = top;
     }
 }
@@ -140,11 +144,16 @@ static void draw_chat(const cn *c, int y, int x, int h, int w, bool lobby)
 /* The chat line being typed (or the hint to open it). */
 static void draw_input(const cn *c, int y, int x, int w)
 {
+    /* A kibitzer's line during a game reaches the kibitzers only (unless
+     * the table allows more): say so before it is typed. */
+    const cn_table *t = &c->table;
+    bool aside = c->screen == CN_TABLE && t->you_seat < 0 && !t->kibitz_chat &&
+                 (strcmp(t->state, "playing") == 0 || strcmp(t->state, "paused") == 0);
     if (!c->typing) {
-        put(y, x, w, A_DIM, "/ to chat");
+        put(y, x, w, A_DIM, aside ? "/ chat: kibitzers only" : "/ to chat");
         return;
     }
-    put(y, x, 2, A_BOLD, ">");
+    put(y, x, 2, A_BOLD, aside ? "k>" : ">");
     /* The end of the line shows when it is longer than the room. */
     const char *p = c->line;
     int room = w - 3;
@@ -184,8 +193,8 @@ static void draw_form(const cn *c)
     int y = (LINES - h) / 2 > 0 ? (LINES - h) / 2 : 0, x = (COLS - w) / 2 > 0 ? (COLS - w) / 2 : 0;
     scr_frame(y, x, h, w, "A new table");
     static const char *const LABEL[CN_F_COUNT] = {
-        "Rules",     "Seed",     "Your seat", "Computer players", "Their level",
-        "Kibitzers", "Delay ms", "Grace s",   "Takeover",         "House rules file",
+        "Rules",    "Seed",    "Your seat", "Computer players", "Their level", "Kibitzers",
+        "Delay ms", "Grace s", "Takeover",  "Household",        "Kibitz chat", "House rules file",
         ""};
     for (int i = 0; i < CN_F_COUNT; i++) {
         int row = y + 2 + i;
@@ -205,7 +214,8 @@ static void draw_form(const cn *c)
             break;
         case CN_F_SEED:
             snprintf(value, sizeof value, "%s", f->seed);
-            snprintf(note, sizeof note, "%s", f->seed[0] ? "" : "empty: a fresh one");
+            snprintf(note, sizeof note, "%s",
+                     f->seed[0] ? "told to all: you know every deal" : "empty: a fresh one");
             text = true;
             break;
         case CN_F_SEAT:
@@ -244,6 +254,18 @@ static void draw_form(const cn *c)
             snprintf(value, sizeof value, "%s", TAKEOVER[f->takeover]);
             snprintf(note, sizeof note, "%s",
                      f->takeover ? "a computer player then" : "the others decide then");
+            break;
+        case CN_F_HOUSEHOLD:
+            snprintf(value, sizeof value, "%s", f->household ? "yes" : "no");
+            snprintf(note, sizeof note, "%s",
+                     f->household ? "a player's address or browser may watch (a family)"
+                                  : "a player's address or browser may not watch");
+            break;
+        case CN_F_KIBITZ_CHAT:
+            snprintf(value, sizeof value, "%s", f->kibitz_chat ? "yes" : "no");
+            snprintf(note, sizeof note, "%s",
+                     f->kibitz_chat ? "kibitzers may talk to the players in the game"
+                                    : "kibitzers talk among themselves in the game");
             break;
         default:
             snprintf(value, sizeof value, "%s", f->house);
@@ -326,7 +348,9 @@ static void draw_lobby(cn *c)
             mvhline(row, 0, ' ', COLS);
             attrset(A_NORMAL);
         }
-        putf(row, 1, 6, a | A_BOLD, "%5lld", (long long)s->id);
+        char id[24];
+        snprintf(id, sizeof id, "%s%lld", s->seed_by[0] ? "*" : "", (long long)s->id);
+        putf(row, 1, 6, a | A_BOLD, "%5s", id);
         putf(row, x_rules, 12, a, "%s%s", s->rules, s->house ? "+house" : "");
         attr_t sa = strcmp(s->state, "paused") == 0    ? scr_colour(PAIR_TURN)
                     : strcmp(s->state, "waiting") == 0 ? scr_colour(PAIR_INFO)
@@ -346,6 +370,18 @@ static void draw_lobby(cn *c)
         }
         putf(row, x_kib, 4, a, "%d", s->kibitzers);
     }
+
+    /* Told before anyone sits: a chosen seed's creator knows every deal. */
+    const cn_summary *cur = c->sel < c->n_tables ? &c->tables[c->sel] : NULL;
+    bool any_seed = false;
+    for (int i = 0; i < c->n_tables; i++)
+        any_seed |= c->tables[i].seed_by[0] != '\0';
+    if (cur && cur->seed_by[0])
+        putf(4 + rows, 1, COLS - 2, scr_colour(PAIR_TURN),
+             "* table %lld: seed chosen by %s, who knows every deal", (long long)cur->id,
+             cur->seed_by);
+    else if (any_seed)
+        put(4 + rows, 1, COLS - 2, A_DIM, "* the creator chose the seed and knows every deal");
 
     /* The lobby chat. */
     int chat_y = 4 + rows + 1;
@@ -416,6 +452,9 @@ static void draw_seats(const cn *c, int y, int x, int w, int max_rows)
         } else if (!st->taken) {
             snprintf(what, sizeof what, "left%s", st->free ? ", free" : "");
             wa = scr_colour(PAIR_TURN);
+        } else if (st->knows_deals) {
+            snprintf(what, sizeof what, "%s", st->connected ? "knows the deals" : "offline, knows");
+            wa = scr_colour(PAIR_TURN);
         } else {
             snprintf(what, sizeof what, "%s", st->connected ? "here" : "not connected");
         }
@@ -457,12 +496,19 @@ static void draw_panel(cn *c, const layout *l)
                  t->takeover);
         scr_put_wrapped(y + 2, x, w, 0, 2, A_DIM, about);
         if (t->seed[0])
-            putf(y + 4, x, w, A_DIM, "seed %s", t->seed);
+            putf(y + 4, x, w, A_DIM, "seed %s%s%s", t->seed, t->seed_by[0] ? ", chosen by " : "",
+                 t->seed_by);
+        else if (t->you_seat < 0 && t->kibitz_next >= 0)
+            putf(y + 4, x, w, scr_colour(PAIR_INFO), "kibitzing %s, next deal %s",
+                 SEAT_WORDS[t->kibitz_seat & 3], SEAT_WORDS[t->kibitz_next & 3]);
         else if (t->you_seat < 0)
             putf(y + 4, x, w, scr_colour(PAIR_INFO),
                  t->kibitz_seat == PROTO_SEAT_ALL ? "kibitzing every hand (v: %s)" : "kibitzing %s",
                  SEAT_WORDS[t->kibitz_seat == PROTO_SEAT_ALL ? c->watch_seat & 3
                                                              : t->kibitz_seat & 3]);
+        else if (t->seed_by[0])
+            putf(y + 4, x, w, scr_colour(PAIR_TURN), "seed chosen by %s: knows every deal",
+                 t->seed_by);
         put(y + 5, x, w, A_BOLD, "Seats");
         draw_seats(c, y + 6, x, w, 5);
         rule_line(y + 12, l->px, l->pw);
@@ -483,6 +529,8 @@ static void draw_panel(cn *c, const layout *l)
         char what[48] = "";
         if (st->bot)
             snprintf(what, sizeof what, " (computer)");
+        else if (st->knows_deals)
+            snprintf(what, sizeof what, " (knows the deals)");
         else if (st->away >= 0)
             snprintf(what, sizeof what, " (away %llds%s)",
                      (long long)st->away + (now - t->received) / 1000, st->free ? ", free" : "");
@@ -855,6 +903,14 @@ static void form_key(cn *c, int key)
     case CN_F_TAKEOVER:
         if (step)
             f->takeover = !f->takeover;
+        break;
+    case CN_F_HOUSEHOLD:
+        if (step)
+            f->household = !f->household;
+        break;
+    case CN_F_KIBITZ_CHAT:
+        if (step)
+            f->kibitz_chat = !f->kibitz_chat;
         break;
     case CN_F_SEED:
         edit_text(f->seed, sizeof f->seed, key, true);

@@ -117,7 +117,8 @@ fi
 
 # The form: uk, seed 12, South, computer players in the empty seats, of
 # level easy (medium, the default, then Right through hard, random and
-# round to easy), delay 0.
+# round to easy), delay 0, a household's table (bob kibitzes below from
+# alice's address, 127.0.0.1).
 key alice n
 if shows alice "A new table" 5; then
     grep -Eq "Their level .*medium .*searches" "$tmp/screen" &&
@@ -135,6 +136,10 @@ if shows alice "A new table" 5; then
         bad "the level cycles through hard, random and easy (saw:$levels)"
     key alice Down Down
     key alice BSpace BSpace BSpace 0
+    key alice Down Down Down
+    key alice Right
+    grep -Eq "Household .*yes" "$tmp/screen" && ok "the form makes a household's table" ||
+        bad "the form makes a household's table"
     cp "$tmp/screen" "$tmp/form.screen"
     key alice Enter
 fi
@@ -151,6 +156,8 @@ grep -Eq "(10|[2-9JQKA])([SHDC]|♠|♥|♦|♣) +(10|[2-9JQKA])([SHDC]|♠|♥|
     bad "the panel lists the three computer players"
 [ "$(grep -Ec "easy bot [NESW]" "$tmp/screen")" -ge 3 ] && ok "they are easy computer players" ||
     bad "they are easy computer players"
+grep -q "knows the deals" "$tmp/screen" && ok "alice, who chose the seed, is marked as knowing the deals" ||
+    bad "alice, who chose the seed, is marked as knowing the deals"
 
 # -------------------------------------------------------------- the deals
 # Every turn of hers by keys: the first contract the menu offers (and the
@@ -257,7 +264,10 @@ fi
 
 # ---------------------------------------------------------------- kibitz
 start bob 110 30 "$url" --name bob
-if shows bob "$table +uk .*alice" 10; then
+if shows bob "\*$table +uk .*alice" 10; then
+    grep -q "seed chosen by alice, who knows every deal" "$tmp/screen" &&
+        ok "the lobby tells bob that alice chose the seed" ||
+        bad "the lobby tells bob that alice chose the seed"
     key bob k
     key bob n
     if shows bob "barbu kibitz table $table" 10 && grep -q "kibitzing North" "$tmp/screen"; then
@@ -272,6 +282,17 @@ else
 fi
 shows alice2 "kibitzing: bob" 10 && ok "alice's panel lists bob as a kibitzer" ||
     bad "alice's panel lists bob as a kibitzer"
+# During the game a kibitzer's line reaches the kibitzers only.
+key bob /
+T send-keys -t bob -l "psst"
+key bob Enter
+if shows bob "\[kibitzers\] bob: psst" 10 && sleep 1 &&
+    T capture-pane -p -t alice2 >"$tmp/screen" && ! grep -q "psst" "$tmp/screen"; then
+    ok "bob's line shows as the kibitzers' and not at alice's"
+else
+    bad "bob's line shows as the kibitzers' and not at alice's"
+    cat "$tmp/screen"
+fi
 
 # ------------------------------------------------------------------- quit
 key bob q

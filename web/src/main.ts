@@ -375,6 +375,14 @@ function onMessage(msg: ServerMsg): void {
 
 // ---------------------------------------------------------------- drawing
 
+/** A kibitzer's chat goes to the kibitzers only while the game runs,
+ * unless the table lets them talk to the players (docs/protocol.md, chat). */
+function kibitzAside(): boolean {
+  const t = state.table;
+  if (!t || !('kibitz' in t.you) || t.kibitz_chat) return false;
+  return t.state === 'playing' || t.state === 'paused';
+}
+
 const login = new LoginView(app);
 const lobby = new LobbyView(app);
 const chat = new ChatView(app);
@@ -480,7 +488,7 @@ function draw(): void {
       } catch (e) {
         console.error('renderTable', e);
       }
-      chat.update('table', state.tableChat, state.ui.showChat);
+      chat.update('table', state.tableChat, state.ui.showChat, kibitzAside());
       break;
   }
 

@@ -65,6 +65,35 @@ export const saved = {
   },
 };
 
+// ------------------------------------------------------------ the device
+
+/** The browser's id, shared by its tabs: the server refuses a player's own
+ * browser the table's hands unless the table is a household's. */
+const DEVICE_KEY = 'barbu.device';
+const DEVICE_RE = /^[A-Za-z0-9_-]{16,64}$/;
+let device: string | null = null;
+
+function freshDevice(): string {
+  const abc = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  const bytes = new Uint8Array(24);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => abc[b & 63]).join('');
+}
+
+/** The id kept in localStorage; where storage throws, one for this page. */
+export function deviceId(): string {
+  if (device) return device;
+  try {
+    const kept = ls().getItem(DEVICE_KEY);
+    if (kept && DEVICE_RE.test(kept)) return (device = kept);
+    device = freshDevice();
+    ls().setItem(DEVICE_KEY, device);
+  } catch {
+    device ??= freshDevice();
+  }
+  return device;
+}
+
 // ------------------------------------------------------------- the socket
 
 /** What `hello` says: a token to resume, or a name for a new session. */
@@ -232,6 +261,7 @@ export class Net {
       const hello: ClientMsg = { type: 'hello', version: PROTOCOL_VERSION };
       if (this.creds.token) hello.token = this.creds.token;
       if (this.creds.name) hello.name = this.creds.name;
+      hello.device = deviceId();
       this.tokens -= 1;
       ws.send(JSON.stringify(hello));
     };

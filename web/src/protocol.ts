@@ -235,6 +235,8 @@ export interface TableSummary {
   kibitzers: number;
   deal: number;
   deals: number;
+  /** The creator chose the seed, so knows every deal. */
+  seed_chosen_by?: string;
 }
 
 export interface SeatInfo {
@@ -245,6 +247,8 @@ export interface SeatInfo {
   connected: boolean;
   away?: number;
   free: boolean;
+  /** The creator, who chose the seed. */
+  knows_deals?: boolean;
 }
 
 export interface WelcomeMsg {
@@ -300,8 +304,14 @@ export interface TableMsg {
   at: number;
   seats: Four<SeatInfo>;
   kibitzers: string[];
-  you: { seat: Seat } | { kibitz: Seat | 'all' };
+  /** `next`: the seat a kibitzer watches from the next deal. */
+  you: { seat: Seat } | { kibitz: Seat | 'all'; next?: Seat };
   seed?: string;
+  /** People at a player's address or browser may watch the hands. */
+  household?: boolean;
+  /** Kibitzers' chat reaches the players while the game runs. */
+  kibitz_chat?: boolean;
+  seed_chosen_by?: string;
   /** The rule set in force (protocol 1, added with the browser client). */
   rule_set?: TableRules;
 }
@@ -317,7 +327,8 @@ export interface ChatMsg {
   type: 'chat';
   from: string;
   text: string;
-  scope: 'table' | 'lobby';
+  /** "kibitzers": a kibitzer's line while the game runs, heard by kibitzers only. */
+  scope: 'table' | 'lobby' | 'kibitzers';
 }
 export interface ScoreMsg {
   type: 'score';
@@ -369,10 +380,12 @@ export interface CreateOptions {
   level?: 'easy' | 'medium' | 'hard' | 'random' | 'heuristic';
   delay?: number;
   sit?: Seat;
+  household?: boolean;
+  kibitz_chat?: boolean;
 }
 
 export type ClientMsg =
-  | { type: 'hello'; version: number; name?: string; token?: string; id?: number }
+  | { type: 'hello'; version: number; name?: string; token?: string; device?: string; id?: number }
   | { type: 'tables'; id?: number }
   | ({ type: 'create'; id?: number } & CreateOptions)
   | { type: 'sit'; table: number; seat: Seat; id?: number }

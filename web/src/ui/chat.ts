@@ -1,5 +1,6 @@
 // Chat: form#chat with input#chat-text and the lines in #chat-log
-// (role="log"): the lobby's in the lobby, the table's at a table.  A sidebar
+// (role="log"): the lobby's in the lobby, the table's at a table, where
+// kibitzers' talk during the game (scope "kibitzers") is tagged apart.  A sidebar
 // on wide screens; on a phone a section under the table whose log folds
 // away (the toggle says how many lines came meanwhile).  Built once; lines
 // are appended as they come so a screen reader hears only the new ones.
@@ -27,6 +28,8 @@ export class ChatView {
   private sendBtn: HTMLButtonElement;
   private errorEl: HTMLElement;
   private scope: ChatScope | null = null;
+  private aside = false;
+  private label: HTMLElement;
   private list: ChatMsg[] | null = null;
   private last: ChatMsg | null = null;
   private unread = 0;
@@ -63,12 +66,13 @@ export class ChatView {
       'data-focus': 'chat-text',
     });
     this.input.addEventListener('input', () => this.showError(null));
+    this.label = h('label', { for: 'chat-text', class: 'sr-only', id: 'chat-label' }, 'Message');
     this.sendBtn = h('button', { type: 'submit', class: 'btn', id: 'chat-send', 'data-focus': 'chat-send' }, 'Send');
     this.errorEl = h('p', { class: 'form-error', id: 'chat-error', role: 'alert' });
     const form = h(
       'form',
       { id: 'chat', class: 'chat-form', novalidate: true },
-      h('label', { for: 'chat-text', class: 'sr-only' }, 'Message'),
+      this.label,
       h('div', { class: 'inline' }, this.input, this.sendBtn),
       this.errorEl,
     );
@@ -114,23 +118,32 @@ export class ChatView {
   }
 
   private line(m: ChatMsg, me: string | null): HTMLElement {
+    const aside = m.scope === 'kibitzers';
     return h(
       'li',
-      { class: m.from === me ? 'mine' : null },
+      { class: m.from === me ? 'mine' : null, 'data-scope': m.scope },
+      aside ? h('span', { class: 'scope-tag', title: 'Heard by the kibitzers only' }, 'kibitzers') : null,
+      aside ? h('span', { class: 'sr-only' }, ': ') : null,
       h('span', { class: 'from' }, m.from),
       h('span', { class: 'sep', 'aria-hidden': 'true' }, ': '),
       h('span', { class: 'text' }, m.text),
     );
   }
 
-  update(scope: ChatScope, lines: ChatMsg[], open: boolean): void {
+  /** `aside`: a kibitzer while the game runs at a table without kibitz
+   * chat, whose lines the server gives to the other kibitzers only. */
+  update(scope: ChatScope, lines: ChatMsg[], open: boolean, aside = false): void {
     const me = this.app.state.name;
     const narrow = window.matchMedia(NARROW).matches;
     const atBottom = this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight < 24;
-    if (scope !== this.scope) {
+    if (scope !== this.scope || aside !== this.aside) {
       this.scope = scope;
+      this.aside = aside;
       this.title.textContent = scope === 'lobby' ? 'Lobby chat' : 'Table chat';
-      this.input.placeholder = scope === 'lobby' ? 'Message the lobby' : 'Message the table';
+      this.input.placeholder =
+        scope === 'lobby' ? 'Message the lobby' : aside ? 'To the kibitzers only' : 'Message the table';
+      this.label.textContent = aside ? 'Message to the kibitzers only' : 'Message';
+      this.input.dataset.scope = aside ? 'kibitzers' : scope;
     }
     let added = 0;
     let mine = false;

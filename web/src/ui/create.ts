@@ -1,5 +1,5 @@
 // The new-table form (form#create): the rule set, house rules, seed, who may
-// watch, computer players, the creator's seat, and what happens to a lost
+// watch (and whether a player's household may, and may talk), computer players, the creator's seat, and what happens to a lost
 // player's seat.  Built once and kept, so what is typed survives redraws and
 // a refused form keeps its values.
 
@@ -46,6 +46,8 @@ export class CreateView {
   private sit: HTMLSelectElement;
   private grace: HTMLInputElement;
   private takeover: HTMLSelectElement;
+  private household: HTMLInputElement;
+  private kibitzChat: HTMLInputElement;
   private submitBtn: HTMLButtonElement;
   private errorEl: HTMLElement;
   private busy = false;
@@ -136,6 +138,11 @@ export class CreateView {
       'vote',
     );
 
+    // Both off by default: a player's own browser or address sees no other
+    // hand, and watchers cannot whisper cards to the players.
+    this.household = h('input', { type: 'checkbox', id: 'create-household', name: 'household', 'data-focus': 'create-household' });
+    this.kibitzChat = h('input', { type: 'checkbox', id: 'create-kibitz-chat', name: 'kibitz_chat', 'data-focus': 'create-kibitz-chat' });
+
     const botBoxes = SEATS.map((s) => {
       const box = h('input', {
         type: 'checkbox',
@@ -187,6 +194,22 @@ export class CreateView {
         field('Who may watch', 'create-kibitz', this.kibitz),
         h(
           'fieldset',
+          { class: 'field watch-opts span2' },
+          h('legend', null, 'Watchers'),
+          h(
+            'div',
+            { class: 'checks' },
+            h(
+              'label',
+              { class: 'check', for: 'create-household' },
+              this.household,
+              ' Let people at one address or browser as a player watch the hands (a family)',
+            ),
+            h('label', { class: 'check', for: 'create-kibitz-chat' }, this.kibitzChat, ' Kibitzers may talk to the players during the game'),
+          ),
+        ),
+        h(
+          'fieldset',
           { class: 'field bots span2' },
           h('legend', null, 'Computer players'),
           h('div', { class: 'checks' }, botBoxes),
@@ -195,7 +218,12 @@ export class CreateView {
         field('Computer players wait (ms)', 'create-delay', this.delay, '0 to 5000, so people can follow their moves.'),
         field('Seat held for a lost player (s)', 'create-grace', this.grace, '0 to 3600 seconds.'),
         field('When that time is up', 'create-takeover', this.takeover),
-        field('Seed (optional)', 'create-seed', this.seed, 'Digits only: the same seed deals the same cards again.'),
+        field(
+          'Seed (optional)',
+          'create-seed',
+          this.seed,
+          'Digits only: the same seed deals the same cards again. A seed you choose is shown to everyone, and you are marked as knowing every deal.',
+        ),
       ),
       this.errorEl,
       h(
@@ -313,6 +341,8 @@ export class CreateView {
     }
     o.grace = grace;
     o.takeover = this.takeover.value as CreateOptions['takeover'];
+    if (this.household.checked) o.household = true;
+    if (this.kibitzChat.checked) o.kibitz_chat = true;
     return o;
   }
 

@@ -32,6 +32,18 @@ function botWord(name: string): string {
   return m ? m[1] : name;
 }
 
+/** Said before anyone sits: whoever chose the seed can know every hand. */
+function seedMark(who: string): HTMLElement {
+  const text = `Seed chosen by ${who}: ${who} knows every deal`;
+  return h(
+    'span',
+    { class: 'seed-chosen', 'data-seed-chosen-by': who },
+    h('span', { class: 'tag seed-tag', 'aria-hidden': 'true' }, 'seed'),
+    ' ',
+    text,
+  );
+}
+
 export class LobbyView {
   readonly el: HTMLElement;
   private list: HTMLElement;
@@ -162,6 +174,7 @@ export class LobbyView {
         h('span', { class: 'rules-key' }, t.rules),
         t.house ? h('span', { class: 'tag house-tag', title: 'House rules apply' }, 'house rules') : null,
         about ? h('span', { class: 'rules-about' }, about) : null,
+        t.seed_chosen_by ? seedMark(t.seed_chosen_by) : null,
       ),
       h(
         'td',

@@ -173,14 +173,60 @@ function botButton(ctx: Ctx, s: Seat): HTMLElement {
   );
 }
 
+/** A kibitzer's switch to another seat (during a deal the server keeps
+ * it for the next deal: `you.next`). */
+function watchButtons(ctx: Ctx, watched: Seat | 'all', next: Seat | undefined): HTMLElement {
+  const t = ctx.t;
+  const seats: (Seat | 'all')[] = SEATS.filter((s) => s !== watched && s !== next);
+  if (t.kibitz === 'all' && watched !== 'all') seats.push('all');
+  return h(
+    'span',
+    { class: 'bot-buttons watch-buttons' },
+    seats.map((s) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 't-small',
+          'data-kibitz': s,
+          'data-focus': `rewatch-${s}`,
+          onclick: () => ctx.app.send({ type: 'kibitz', table: t.id, seat: s }),
+        },
+        s === 'all' ? 'Watch every hand' : `Watch ${SEAT_NAME[s]}`,
+      ),
+    ),
+  );
+}
+
 function banners(ctx: Ctx): HTMLElement[] {
   const { t } = ctx;
   const out: HTMLElement[] = [];
   if (ctx.kibitz) {
     const you = t.you;
     const watched = 'kibitz' in you ? you.kibitz : 'all';
+    const next = 'kibitz' in you ? you.next : undefined;
     const what = watched === 'all' ? 'every hand' : SEAT_NAME[watched];
-    out.push(h('div', { class: 'table-banner kibitz', id: 'kibitz-banner' }, `Watching ${what} — you cannot play`));
+    // Another seat waits for the next deal: this deal's other hands stay hidden.
+    const then = next ? `; ${SEAT_NAME[next]} from the next deal` : '';
+    out.push(
+      h(
+        'div',
+        { class: 'table-banner kibitz', id: 'kibitz-banner', 'data-next': next ?? null },
+        `Watching ${what}${then} — you cannot play`,
+        t.state === 'over' ? null : watchButtons(ctx, watched, next),
+      ),
+    );
+  }
+  if (t.seed_chosen_by) {
+    const who = t.seed_chosen_by;
+    out.push(
+      h(
+        'div',
+        { class: 'table-banner seed-chosen', id: 'seed-banner', 'data-seed-chosen-by': who, role: 'note' },
+        h('span', { class: 'knows-icon', 'aria-hidden': 'true' }, '\u2605'),
+        `Seed chosen by ${who}: ${who === ctx.app.state.name ? 'you know' : `${who} knows`} every deal of this game.`,
+      ),
+    );
   }
   if (t.state === 'paused') {
     const lines: (HTMLElement | string)[] = [];
@@ -329,6 +375,15 @@ function seatBox(ctx: Ctx, s: Seat): HTMLElement {
 
   const badges: HTMLElement[] = [];
   if (s === ctx.me) badges.push(h('span', { class: 'seat-badge you' }, 'You'));
+  if (info.knows_deals) {
+    badges.push(
+      h(
+        'span',
+        { class: 'seat-badge knows-deals', role: 'img', title: 'Knows the deals (chose the seed)', 'aria-label': 'knows the deals' },
+        '\u2605 knows deals',
+      ),
+    );
+  }
   if (v && v.phase !== 'over') {
     if (v.dealer === s) badges.push(h('span', { class: 'seat-badge dealer', title: 'Dealer' }, 'Dealer'));
     if (v.declarer === s && !isSilly(ctx)) badges.push(h('span', { class: 'seat-badge declarer' }, ctx.fife ? 'Caller' : 'Declarer'));
@@ -375,7 +430,7 @@ function seatBox(ctx: Ctx, s: Seat): HTMLElement {
       'data-place': place,
       'data-turn': turn ? 'true' : null,
       role: 'group',
-      'aria-label': `${SEAT_NAME[s]}: ${name}${turn ? ', to move' : ''}`,
+      'aria-label': `${SEAT_NAME[s]}: ${name}${info.knows_deals ? ', knows the deals' : ''}${turn ? ', to move' : ''}`,
     },
     h(
       'div',
@@ -584,6 +639,8 @@ function side(ctx: Ctx, fifeInCentre: boolean): HTMLElement {
       'p',
       { class: 'table-facts' },
       `Table ${t.id} · ${t.rules}${t.house ? ' with house rules' : ''}`,
+      t.household ? ' · a household may watch' : '',
+      t.kibitz_chat ? ' · kibitzers may talk to the players' : '',
       t.kibitzers.length > 0 ? h('span', { class: 'kibitzers' }, ` · watching: ${t.kibitzers.join(', ')}`) : null,
     ),
   );

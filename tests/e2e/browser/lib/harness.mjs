@@ -418,13 +418,14 @@ export class Person {
   }
 
   /** The lobby's form: a new table with computer players, sitting at `sit`. */
-  async createTable(sc, { rules, seed, kibitz = 'seat', bots = ['E', 'S', 'W'], level = 'easy', delay = 50, sit = 'N' }) {
+  async createTable(sc, { rules, seed, kibitz = 'seat', bots = ['E', 'S', 'W'], level = 'easy', delay = 50, sit = 'N', household = false }) {
     await this.click('#new-table');
     await this.visible('form#create', 'the new-table form (form#create)');
     const page = this.page;
     await page.locator('select#create-rules').selectOption(rules);
     await page.locator('input#create-seed').fill(String(seed));
     await page.locator('select#create-kibitz').selectOption(kibitz);
+    if (household) await page.locator('input#create-household').check();
     for (const s of ['E', 'S', 'W']) {
       const box = page.locator(`form#create input[name=bot][value=${s}]`);
       if (bots.includes(s)) await box.check();

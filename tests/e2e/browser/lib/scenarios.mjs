@@ -29,17 +29,33 @@ const CLASSIC = ['trumps', 'domino', 'no-king', 'no-queens', 'no-hearts', 'no-la
 // ------------------------------------------------------------ pieces
 
 /** Server up, ann's page loaded (measured), ann joined and at a new table. */
-async function begin(sc, { rules, seed, delay = 50, kibitz = 'seat', level = 'easy' }) {
+async function begin(sc, { rules, seed, delay = 50, kibitz = 'seat', level = 'easy', household = false }) {
   await sc.start();
   const ann = await sc.person('ann');
   await ann.open(true);
   await sc.shot(ann, 'login', { focus: 'form#login' });
   await ann.login(`ann-${sc.name}`.slice(0, 20));
   await sc.shot(ann, 'lobby', { focus: '#lobby' });
-  const s = await ann.createTable(sc, { rules, seed, kibitz, delay, level, sit: 'N' });
+  const s = await ann.createTable(sc, { rules, seed, kibitz, delay, level, sit: 'N', household });
   sc.log(`table created (${level} computer players): phase ${s.phase}, at ${s.at}, to move ${s.toMove}`);
   await checkSeats(ann, 'N', level);
+  await seedMarked(ann, ann.handle, '#table');
   return ann;
+}
+
+/** The seed was typed: the page says who chose it (the lobby's row or the
+ * table's #seed-banner) and, at the table, marks the creator's seat. */
+async function seedMarked(p, who, where) {
+  const sel = where === '#table' ? '#table #seed-banner' : `${where} .seed-chosen`;
+  const text = await p.page
+    .locator(sel)
+    .first()
+    .textContent({ timeout: 5000 })
+    .catch(() => null);
+  check(text && text.includes(`Seed chosen by ${who}`), `${p.name}: ${sel} should say "Seed chosen by ${who}" (a seed was typed)`, { expected: `Seed chosen by ${who}`, actual: text, page: p });
+  if (where !== '#table') return;
+  const mark = await p.page.locator('.seat[data-seat=N] .knows-deals').first().getAttribute('aria-label', { timeout: 2000 }).catch(() => null);
+  check(mark === 'knows the deals', `${p.name}: North's seat (the creator's) should carry .knows-deals labelled "knows the deals"`, { expected: 'knows the deals', actual: mark, page: p });
 }
 
 /** The four seats around the table, the person's own at the bottom; with
@@ -138,7 +154,8 @@ function zeroSum(n) {
  * declarer) declares all seven; illegal cards; a reload in the middle of a
  * trick; a kibitzer; the score window. */
 async function classic(sc) {
-  const ann = await begin(sc, { rules: 'classic', seed: SEEDS.classic, delay: 40 });
+  // A household's table: the kibitzer's browser is at ann's address.
+  const ann = await begin(sc, { rules: 'classic', seed: SEEDS.classic, delay: 40, household: true });
   let s = await ann.state();
   check(s.phase === 'declare' && s.toMove === 'N', `seed ${SEEDS.classic} should make North the first declarer (so ann declares the first seven deals)`, { expected: 'data-phase=declare data-to-move=N', actual: s, page: ann });
 
@@ -253,12 +270,51 @@ async function kibitzerJoins(sc, ann) {
   const row = kib.page.locator('#lobby [data-table]').filter({ hasText: ann.handle });
   await row.first().waitFor({ state: 'visible', timeout: 10000 }).catch(() => fail(`kib: the lobby shows no [data-table] with ${ann.handle} at it`, { page: kib }));
   await sc.shot(kib, 'lobby-with-table', { focus: '#lobby' });
+  await seedMarked(kib, ann.handle, '#lobby [data-table]');
   await kib.click(row.first().locator('button[data-kibitz=N]'), { what: "the table's button[data-kibitz=N]" });
   kib.seat = 'kibitz';
   await kib.until((x) => x.table && x.you === 'kibitz', '#table[data-you=kibitz] after kibitzing North', 10000);
   await checkSeats(kib, 'N');
   sc.log('kib is watching North');
+  await kibitzersTalk(sc, kib, ann);
   return kib;
+}
+
+/** While the game runs a kibitzer's line reaches the kibitzers only: marked
+ * as theirs on its page (data-scope="kibitzers"), absent from ann's. */
+async function kibitzersTalk(sc, kib, ann) {
+  const ph = await kib.attr('input#chat-text', 'placeholder');
+  check(/kibitzers only/i.test(ph ?? ''), "kib: during the game the chat input should say the line goes to the kibitzers only", { expected: 'a placeholder naming the kibitzers only', actual: ph, page: kib });
+  const text = 'psst, watch the queen';
+  await kib.page.locator('input#chat-text').fill(text);
+  await kib.page.locator('input#chat-text').press('Enter');
+  const line = kib.page.locator('#chat-log li[data-scope=kibitzers]').filter({ hasText: text });
+  await line.first().waitFor({ state: 'visible', timeout: 5000 }).catch(() => fail("kib: the kibitzer's line should show in #chat-log as li[data-scope=kibitzers]", { page: kib }));
+  await sleep(500);
+  const heard = await ann.page.locator('#chat-log').first().textContent();
+  check(!heard.includes(text), "ann: a kibitzer's line during the game should not reach the player's #chat-log", { expected: 'no kibitzer line', actual: heard, page: ann });
+  sc.log("kib's chat line went to the kibitzers only");
+}
+
+/** A second browser at ann's address (127.0.0.1) is refused her table's
+ * hands when the table is not a household's: the reason shows in #notice. */
+async function kibitzerRefused(sc, ann) {
+  const kib = await sc.person('nosy');
+  await kib.open();
+  await kib.login(`nosy-${sc.name}`.slice(0, 20));
+  const row = kib.page.locator('#lobby [data-table]').filter({ hasText: ann.handle });
+  await row.first().waitFor({ state: 'visible', timeout: 10000 }).catch(() => fail(`nosy: the lobby shows no [data-table] with ${ann.handle} at it`, { page: kib }));
+  await seedMarked(kib, ann.handle, '#lobby [data-table]');
+  await kib.click(row.first().locator('button[data-kibitz=E]'), { what: "the table's button[data-kibitz=E]" });
+  const notice = kib.page.locator('#notice');
+  await kib.page
+    .waitForFunction(() => /household/.test(document.querySelector('#notice')?.textContent ?? ''), null, { timeout: 5000 })
+    .catch(() => {});
+  const said = ((await notice.first().textContent().catch(() => '')) ?? '').trim();
+  const s = await kib.state();
+  check(/household/.test(said) && !s.table, "nosy: kibitzing a table whose player shares this address should be refused, the reason in #notice", { expected: 'a notice naming the household rule, still in the lobby', actual: { notice: said, state: s }, page: kib });
+  sc.log(`nosy was refused: "${said}"`);
+  await kib.close();
 }
 
 /** On ann's turn (the table waits for her): the kibitzer sees North's hand
@@ -473,8 +529,9 @@ async function scheduleUsed(p, seat) {
   }, { N: 'North', E: 'East', S: 'South', W: 'West' }[seat]);
 }
 
-async function fewDeals(sc, { rules, order, deals, everyDeal = false, level = 'easy' }) {
+async function fewDeals(sc, { rules, order, deals, everyDeal = false, level = 'easy', refuse = false }) {
   const ann = await begin(sc, { rules, seed: SEEDS[rules], delay: 40, level });
+  if (refuse) await kibitzerRefused(sc, ann);
   const agent = new Agent(sc, ann, {
     seed: 3,
     chooseContract: (a, keys) => order.find((k) => keys.includes(k)) ?? keys[0],
@@ -511,7 +568,7 @@ async function fewDeals(sc, { rules, order, deals, everyDeal = false, level = 'e
   sc.stats.extra = `declared=${mine.join('+')}`;
 }
 
-const king = (sc) => fewDeals(sc, { rules: 'king', order: ['no-king', 'trumps', 'no-girls', 'no-boys'], deals: 5, everyDeal: true });
+const king = (sc) => fewDeals(sc, { rules: 'king', order: ['no-king', 'trumps', 'no-girls', 'no-boys'], deals: 5, everyDeal: true, refuse: true });
 // Ravage City against the medium computer players (the expert, searching):
 // the others are quick enough to play against.
 const ravage = (sc) => fewDeals(sc, { rules: 'ravage', order: ['ravage', 'trumps', 'domino', 'no-queens'], deals: 3, level: 'medium' });
