@@ -334,4 +334,18 @@ void abuse_web(void)
           "Origin https://friend.example (another scheme) is refused (%s)", err);
     check_refused(srv.port, "/passwd");
     CHECK(e2e_server_stop(&srv) == 0, "the server stops cleanly");
+
+    /* The harness removes the files of its folder, not folders: these go
+     * here (unlink takes the links, never what they point to). */
+    static const char *const MADE[] = {
+        "webroot/passwd",     "webroot/secret-link.txt", "webroot/out",       "webroot/home.html",
+        "webroot/index.html", "webroot/sub/style.css",   "outside/secret.txt"};
+    for (size_t i = 0; i < sizeof MADE / sizeof MADE[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", e2e_tmpdir(), MADE[i]);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/sub", web);
+    rmdir(path);
+    rmdir(web);
+    rmdir(outside);
 }
