@@ -17,7 +17,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: barbu serve [--listen HOST:PORT] [--db PATH] [--web DIR]\n"
-            "                   [--bot-threads N] [--max-tables N] [--quiet]\n\n"
+            "                   [--allow-origin URL]... [--bot-threads N] [--max-tables N]\n"
+            "                   [--quiet]\n\n"
             "Hosts barbu tables for players on the network: a lobby, tables of every rule\n"
             "set with computer players, kibitzers, chat, reconnection, game records and\n"
             "score sheets.  Clients (barbu connect, the browser client) speak the barbu\n"
@@ -33,7 +34,12 @@ static void usage(FILE *out)
             "                      (default $XDG_DATA_HOME/barbu/server.db, or\n"
             "                      ~/.local/share/barbu/server.db; the directory is made)\n"
             "  --web DIR           the files served at http://HOST:PORT/ (default: the web\n"
-            "                      directory next to the barbu program, else a built-in page)\n"
+            "                      directory next to the barbu program, else a built-in page);\n"
+            "                      only files whose real path lies inside DIR are served\n"
+            "  --allow-origin URL  let web pages of this origin (https://club.example) open\n"
+            "                      the WebSocket too; repeatable.  Pages of the server's own\n"
+            "                      origin and programs (which send no Origin) always may;\n"
+            "                      pages of other sites are refused with 403\n"
             "  --bot-threads N     threads for the computer players (default: one per core)\n"
             "  --max-tables N      tables held at once (default 5000)\n"
             "  --quiet             no log lines on stderr\n\n"
@@ -167,6 +173,8 @@ int cmd_serve(int argc, char **argv)
     barbu_serve_options opt = {
         .listen = "127.0.0.1:2118", .sheet_text = sheet_text, .sheet_html = sheet_html};
     const char *web = NULL;
+    enum { MAX_ORIGINS = 32 };
+    const char *origins[MAX_ORIGINS];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has_value = i + 1 < argc;
@@ -181,6 +189,21 @@ int cmd_serve(int argc, char **argv)
             opt.db = argv[++i];
         } else if (strcmp(a, "--web") == 0 && has_value) {
             web = argv[++i];
+        } else if (strcmp(a, "--allow-origin") == 0 && has_value) {
+            const char *o = argv[++i];
+            if (!barbu_serve_origin_ok(o)) {
+                fprintf(stderr,
+                        "barbu serve: --allow-origin takes http://HOST[:PORT] or "
+                        "https://HOST[:PORT], not '%s'\n",
+                        o);
+                return 2;
+            }
+            if (opt.n_allow_origins == MAX_ORIGINS) {
+                fprintf(stderr, "barbu serve: at most %d --allow-origin\n", MAX_ORIGINS);
+                return 2;
+            }
+            origins[opt.n_allow_origins++] = o;
+            opt.allow_origins = origins;
         } else if (strcmp(a, "--bot-threads") == 0 && has_value) {
             if (parse_count(argv[++i], 1, 256, &opt.bot_threads) != 0) {
                 fprintf(stderr, "barbu serve: --bot-threads takes 1 to 256, not '%s'\n", argv[i]);

@@ -157,7 +157,8 @@ static void start_connect(cn_net *n)
     ci.port = c->port;
     ci.path = c->path;
     ci.host = host;
-    ci.origin = host;
+    /* No Origin: that header is a browser's, and the server checks it
+     * against the Host it was sent to, which a proxy may have changed. */
     ci.ssl_connection = c->tls ? LCCSCF_USE_SSL : 0;
     ci.local_protocol_name = "barbu-ws";
     ci.pwsi = &n->wsi;

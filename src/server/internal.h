@@ -8,8 +8,10 @@
  * back through a locked queue and lws_cancel_service.
  *
  * The files:
- *   server.c   barbu_serve: the lws context, the HTTP side, the tick, signals,
- *              start-up and shutdown
+ *   server.c   barbu_serve: the lws context, the tick, signals, start-up and
+ *              shutdown
+ *   http.c     the HTTP side: the web folder's files, the built-in page, the
+ *              headers of every answer, the WebSocket's Origin check
  *   conn.c     connections: the WebSocket callback, the outbound queue,
  *              reassembly, flood control, dispatch of decoded messages
  *   session.c  sessions: hello, tokens, reconnection, lost connections,
@@ -131,6 +133,17 @@ struct srv_conn {
 
 int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                     size_t len);
+
+/* http.c: the HTTP requests and the WebSocket handshake's Origin check. */
+int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                      size_t len);
+/* The web folder's resolved path (malloc'd), or NULL when it has none. */
+char *srv_web_root(const char *dir);
+/* The headers lws adds to every HTTP answer (the vhost's). */
+const struct lws_protocol_vhost_options *srv_http_headers(void);
+/* "scheme://host[:port]" in lower case, without a trailing slash or the
+ * default port, into out; -1 when in is not an http or https origin. */
+int srv_origin_normalize(const char *in, char *out, size_t cap);
 
 /* Queues a message (takes the reference) to a connection.  NULL-safe. */
 void srv_send(srv_conn *c, json_t *msg);
@@ -371,6 +384,7 @@ int srv_restore(srv_server *srv);
 
 struct srv_server {
     const barbu_serve_options *opt;
+    char *web_root; /* the web folder's resolved path (malloc'd), or NULL */
     struct lws_context *ctx;
     struct lws_vhost *vhost;
     store *store;

@@ -593,16 +593,66 @@ static bool level_ok(const char *text, size_t len)
     return true;
 }
 
-/* Whether the bytes are valid UTF-8 without control characters (C0, DEL,
- * C1): what a chat line may hold. */
-static bool chat_bytes_ok(const unsigned char *s, size_t len)
+/* Characters that are invisible or that reorder the text around them: in a
+ * line others read they can disguise it (a right-to-left override shows
+ * "gnp.exe" as "exe.png", a zero-width space hides inside a word, tag
+ * characters carry text nobody sees).  The zero-width joiner and non-joiner
+ * stay allowed: emoji sequences and several scripts need them and they move
+ * nothing. */
+static const struct {
+    unsigned lo, hi;
+    const char *name;
+} HIDDEN_CHARS[] = {
+    {0x00ad, 0x00ad, "SOFT HYPHEN"},
+    {0x061c, 0x061c, "ARABIC LETTER MARK"},
+    {0x180e, 0x180e, "MONGOLIAN VOWEL SEPARATOR"},
+    {0x200b, 0x200b, "ZERO WIDTH SPACE"},
+    {0x200e, 0x200e, "LEFT-TO-RIGHT MARK"},
+    {0x200f, 0x200f, "RIGHT-TO-LEFT MARK"},
+    {0x2028, 0x2028, "LINE SEPARATOR"},
+    {0x2029, 0x2029, "PARAGRAPH SEPARATOR"},
+    {0x202a, 0x202a, "LEFT-TO-RIGHT EMBEDDING"},
+    {0x202b, 0x202b, "RIGHT-TO-LEFT EMBEDDING"},
+    {0x202c, 0x202c, "POP DIRECTIONAL FORMATTING"},
+    {0x202d, 0x202d, "LEFT-TO-RIGHT OVERRIDE"},
+    {0x202e, 0x202e, "RIGHT-TO-LEFT OVERRIDE"},
+    {0x2060, 0x2060, "WORD JOINER"},
+    {0x2061, 0x2061, "FUNCTION APPLICATION"},
+    {0x2062, 0x2062, "INVISIBLE TIMES"},
+    {0x2063, 0x2063, "INVISIBLE SEPARATOR"},
+    {0x2064, 0x2064, "INVISIBLE PLUS"},
+    {0x2066, 0x2066, "LEFT-TO-RIGHT ISOLATE"},
+    {0x2067, 0x2067, "RIGHT-TO-LEFT ISOLATE"},
+    {0x2068, 0x2068, "FIRST STRONG ISOLATE"},
+    {0x2069, 0x2069, "POP DIRECTIONAL ISOLATE"},
+    {0x206a, 0x206a, "INHIBIT SYMMETRIC SWAPPING"},
+    {0x206b, 0x206b, "ACTIVATE SYMMETRIC SWAPPING"},
+    {0x206c, 0x206c, "INHIBIT ARABIC FORM SHAPING"},
+    {0x206d, 0x206d, "ACTIVATE ARABIC FORM SHAPING"},
+    {0x206e, 0x206e, "NATIONAL DIGIT SHAPES"},
+    {0x206f, 0x206f, "NOMINAL DIGIT SHAPES"},
+    {0xfeff, 0xfeff, "ZERO WIDTH NO-BREAK SPACE"},
+    {0xfff9, 0xfff9, "INTERLINEAR ANNOTATION ANCHOR"},
+    {0xfffa, 0xfffa, "INTERLINEAR ANNOTATION SEPARATOR"},
+    {0xfffb, 0xfffb, "INTERLINEAR ANNOTATION TERMINATOR"},
+    {0xe0000, 0xe007f, "a tag character"},
+};
+
+/* Checks a text people type for others to read: valid UTF-8 with no control
+ * character (C0, DEL, C1; with lines, tab, line feed and carriage return
+ * are allowed) and none of HIDDEN_CHARS.  Returns 0, or -1 with the first
+ * character refused named in why ("U+202E RIGHT-TO-LEFT OVERRIDE"). */
+static int shown_text_check(const unsigned char *s, size_t len, bool lines, char *why, size_t cap)
 {
     size_t i = 0;
     while (i < len) {
         unsigned c = s[i];
-        if (c < 0x20 || c == 0x7f)
-            return false;
         if (c < 0x80) {
+            bool allowed = lines && (c == '\t' || c == '\n' || c == '\r');
+            if ((c < 0x20 || c == 0x7f) && !allowed) {
+                snprintf(why, cap, "U+%04X, a control character", c);
+                return -1;
+            }
             i++;
             continue;
         }
@@ -615,21 +665,36 @@ static bool chat_bytes_ok(const unsigned char *s, size_t len)
         } else if (c >= 0xf0 && c <= 0xf4) {
             more = 3, cp = c & 0x07, min = 0x10000;
         } else {
-            return false;
+            snprintf(why, cap, "bytes that are not UTF-8");
+            return -1;
         }
-        if (len - i <= (size_t)more)
-            return false;
+        if (len - i <= (size_t)more) {
+            snprintf(why, cap, "bytes that are not UTF-8");
+            return -1;
+        }
         for (int k = 1; k <= more; k++) {
-            if ((s[i + k] & 0xc0) != 0x80)
-                return false;
+            if ((s[i + k] & 0xc0) != 0x80) {
+                snprintf(why, cap, "bytes that are not UTF-8");
+                return -1;
+            }
             cp = cp << 6 | (s[i + k] & 0x3f);
         }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
-            (cp >= 0x80 && cp <= 0x9f))
-            return false;
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+            snprintf(why, cap, "bytes that are not UTF-8");
+            return -1;
+        }
+        if (cp <= 0x9f) {
+            snprintf(why, cap, "U+%04X, a control character", cp);
+            return -1;
+        }
+        for (size_t k = 0; k < sizeof HIDDEN_CHARS / sizeof HIDDEN_CHARS[0]; k++)
+            if (cp >= HIDDEN_CHARS[k].lo && cp <= HIDDEN_CHARS[k].hi) {
+                snprintf(why, cap, "U+%04X %s", cp, HIDDEN_CHARS[k].name);
+                return -1;
+            }
         i += (size_t)more + 1;
     }
-    return true;
+    return 0;
 }
 
 /* With hidden_ok, a Pass-on or an arrangement may come without its cards, as
@@ -790,6 +855,14 @@ static int decode_create(reader *rd, const json_t *o, proto_msg *m)
         if (len > PROTO_MAX_HOUSE)
             return proto_fail(rd->err, "bad_value", "house rules longer than %d bytes",
                               PROTO_MAX_HOUSE);
+        /* Others read the house rules (the table message carries them),
+         * comments included: the chat line's rule, with line breaks. */
+        char why[80];
+        if (shown_text_check((const unsigned char *)text, len, true, why, sizeof why) != 0)
+            return proto_fail(rd->err, "bad_text",
+                              "house rules may not hold %s (no control characters but tabs and "
+                              "line breaks, no bidi controls or invisible characters)",
+                              why);
         memcpy(m->house, text, len + 1);
     }
 
@@ -847,9 +920,12 @@ static int decode_chat(reader *rd, const json_t *o, proto_msg *m)
     size_t len;
     if (get_string(rd, o, "text", true, &text, &len) < 0)
         return -1;
-    if (!chat_bytes_ok((const unsigned char *)text, len))
+    char why[80];
+    if (shown_text_check((const unsigned char *)text, len, false, why, sizeof why) != 0)
         return proto_fail(rd->err, "bad_text",
-                          "a chat line is UTF-8 text without control characters");
+                          "a chat line may not hold %s (no control characters, bidi controls "
+                          "or invisible characters)",
+                          why);
     while (len > 0 && text[0] == ' ')
         text++, len--;
     while (len > 0 && text[len - 1] == ' ')

@@ -1,6 +1,6 @@
 /*
  * server.c - barbu serve: one libwebsockets context with one vhost that
- * serves the web client's files at / and the protocol at /ws; a one-second
+ * serves the web client's files at / (http.c) and the protocol at /ws; a one-second
  * tick; start-up from the store and an orderly shutdown on SIGINT/SIGTERM.
  */
 #include <signal.h>
@@ -24,43 +24,17 @@ static void on_signal(int sig)
 
 /* ---------------------------------------------------------------- HTTP */
 
-/* Served at / when there is no web directory. */
-static const char BUILTIN_PAGE[] =
-    "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-    "<title>barbu</title>\n</head>\n<body>\n<h1>barbu</h1>\n"
-    "<p>This is a barbu server. Its browser client is not installed; play from a "
-    "terminal:</p>\n<pre><code>barbu connect ws://HOST:2118 --name YOUR-HANDLE</code></pre>\n"
-    "<p>Programs speak the barbu protocol (docs/protocol.md): JSON over the WebSocket "
-    "at <code>/ws</code>.</p>\n</body>\n</html>\n";
-
-static int builtin_http(struct lws *wsi, enum lws_callback_reasons reason)
-{
-    if (reason == LWS_CALLBACK_HTTP) {
-        unsigned char buf[LWS_PRE + 512], *start = buf + LWS_PRE, *p = start,
-                                          *end = buf + sizeof buf - 1;
-        if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, "text/html; charset=utf-8",
-                                        sizeof BUILTIN_PAGE - 1, &p, end) ||
-            lws_finalize_write_http_header(wsi, start, &p, end))
-            return 1;
-        lws_callback_on_writable(wsi);
-        return 0;
-    }
-    /* LWS_CALLBACK_HTTP_WRITEABLE */
-    static unsigned char body[LWS_PRE + sizeof BUILTIN_PAGE];
-    memcpy(body + LWS_PRE, BUILTIN_PAGE, sizeof BUILTIN_PAGE - 1);
-    if (lws_write(wsi, body + LWS_PRE, sizeof BUILTIN_PAGE - 1, LWS_WRITE_HTTP_FINAL) < 0)
-        return -1;
-    return lws_http_transaction_completed(wsi) ? -1 : 0;
-}
-
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                     size_t len)
 {
-    srv_server *srv = lws_context_user(lws_get_context(wsi));
-    if ((reason == LWS_CALLBACK_HTTP || reason == LWS_CALLBACK_HTTP_WRITEABLE) &&
-        srv->opt->web_dir == NULL)
-        return builtin_http(wsi, reason);
-    return srv_ws_callback(wsi, reason, user, in, len);
+    switch (reason) {
+    case LWS_CALLBACK_HTTP:
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+        return srv_http_callback(wsi, reason, user, in, len);
+    default:
+        return srv_ws_callback(wsi, reason, user, in, len);
+    }
 }
 
 /* ----------------------------------------------------------------- tick */
@@ -110,15 +84,6 @@ static void lws_log_line(int level, const char *line)
     (void)level;
     fprintf(stderr, "barbu serve: lws: %s", line);
 }
-
-static const struct lws_protocol_vhost_options MIME_JSON = {NULL, NULL, ".json",
-                                                            "application/json"};
-static const struct lws_protocol_vhost_options MIME_MAP = {&MIME_JSON, NULL, ".map",
-                                                           "application/json"};
-static const struct lws_protocol_vhost_options MIME_WASM = {&MIME_MAP, NULL, ".wasm",
-                                                            "application/wasm"};
-static const struct lws_protocol_vhost_options MIME_MJS = {&MIME_WASM, NULL, ".mjs",
-                                                           "text/javascript"};
 
 /* ---------------------------------------------------------------- serve */
 
@@ -170,6 +135,12 @@ int barbu_serve(const barbu_serve_options *options)
     srv->max_tables = options->max_tables > 0 ? options->max_tables : SRV_MAX_TABLES;
     int status = 1;
 
+    /* The folder resolved once: a file is served only if its own resolved
+     * path lies inside it. */
+    if (options->web_dir && (srv->web_root = srv_web_root(options->web_dir)) == NULL) {
+        fprintf(stderr, "barbu serve: cannot open the web folder %s\n", options->web_dir);
+        goto out;
+    }
     if (srv_restore(srv) != 0)
         goto out;
 
@@ -179,15 +150,6 @@ int barbu_serve(const barbu_serve_options *options)
         {"barbu", callback, sizeof(void *), 0, 0, NULL, 0},
         {NULL, NULL, 0, 0, 0, NULL, 0},
     };
-    struct lws_http_mount mount;
-    memset(&mount, 0, sizeof mount);
-    mount.mountpoint = "/";
-    mount.mountpoint_len = 1;
-    mount.origin = options->web_dir;
-    mount.def = "index.html";
-    mount.origin_protocol = LWSMPRO_FILE;
-    mount.extra_mimetypes = &MIME_MJS;
-
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
     info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
@@ -202,8 +164,8 @@ int barbu_serve(const barbu_serve_options *options)
         info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
     if (strcmp(host, "0.0.0.0") != 0 && strcmp(host, "::") != 0)
         info.iface = host;
-    if (options->web_dir)
-        info.mounts = &mount;
+    /* Every HTTP answer carries them, the WebSocket's refusals included. */
+    info.headers = srv_http_headers();
     info.timeout_secs = 30;
 
     srv->ctx = lws_create_context(&info);
@@ -276,6 +238,7 @@ out:
     srv_lobby_forget(srv);
     srv_sessions_free(srv);
     store_close(srv->store);
+    free(srv->web_root);
     free(srv);
     return status;
 }

@@ -16,6 +16,10 @@ typedef struct barbu_serve_options {
     int max_tables;      /* 0: the default (5000) */
     int bot_threads;     /* computer players' worker threads; 0: the default */
     bool quiet;          /* no log lines on stderr */
+    /* Origins whose pages may open the WebSocket besides the server's own
+     * ("https://club.example"); browsers send Origin, programs do not. */
+    const char *const *allow_origins;
+    int n_allow_origins;
 
     /* The score sheet of a game's deals as text, for the score message's
      * "sheet" (barbu scoresheet's, from the CLI): a malloc'd string, or NULL.
@@ -28,6 +32,10 @@ typedef struct barbu_serve_options {
     char *(*sheet_html)(const barbu_rules *rules, const barbu_result *results, int n,
                         const char *const names[4]);
 } barbu_serve_options;
+
+/* Whether text is an origin --allow-origin takes: http:// or https://, a
+ * host and maybe a port, nothing after. */
+bool barbu_serve_origin_ok(const char *text);
 
 /* Runs the server until SIGINT or SIGTERM.  Prints "barbu serve: listening
  * on ws://HOST:PORT/ws" on stdout (and flushes) once it accepts connections.

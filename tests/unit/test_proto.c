@@ -289,6 +289,64 @@ static void test_chat(void **unused)
     assert_int_equal(strlen(msg.text), 300);
 }
 
+/* The characters that reorder or hide text are refused by name, in chat and
+ * in house rules; the joiners that emoji and scripts need are not. */
+static void test_chat_hidden(void **unused)
+{
+    (void)unused;
+    static const struct {
+        const char *json, *named;
+    } REFUSED[] = {
+        {"\\u202e", "U+202E RIGHT-TO-LEFT OVERRIDE"},
+        {"\\u202a", "U+202A LEFT-TO-RIGHT EMBEDDING"},
+        {"\\u202b", "U+202B RIGHT-TO-LEFT EMBEDDING"},
+        {"\\u202c", "U+202C POP DIRECTIONAL FORMATTING"},
+        {"\\u202d", "U+202D LEFT-TO-RIGHT OVERRIDE"},
+        {"\\u2066", "U+2066 LEFT-TO-RIGHT ISOLATE"},
+        {"\\u2067", "U+2067 RIGHT-TO-LEFT ISOLATE"},
+        {"\\u2068", "U+2068 FIRST STRONG ISOLATE"},
+        {"\\u2069", "U+2069 POP DIRECTIONAL ISOLATE"},
+        {"\\u200e", "U+200E LEFT-TO-RIGHT MARK"},
+        {"\\u200f", "U+200F RIGHT-TO-LEFT MARK"},
+        {"\\u061c", "U+061C ARABIC LETTER MARK"},
+        {"\\u200b", "U+200B ZERO WIDTH SPACE"},
+        {"\\u2060", "U+2060 WORD JOINER"},
+        {"\\ufeff", "U+FEFF ZERO WIDTH NO-BREAK SPACE"},
+        {"\\u00ad", "U+00AD SOFT HYPHEN"},
+        {"\\u2028", "U+2028 LINE SEPARATOR"},
+        {"\\u206e", "U+206E NATIONAL DIGIT SHAPES"},
+        {"\\ufff9", "U+FFF9 INTERLINEAR ANNOTATION ANCHOR"},
+        {"\\udb40\\udc41", "U+E0041 a tag character"},
+        {"\xe2\x80\xae", "U+202E RIGHT-TO-LEFT OVERRIDE"}, /* raw UTF-8 */
+        {"\\u0085", "U+0085, a control character"},
+        {"\\u001b", "U+001B, a control character"},
+    };
+    char text[200];
+    for (size_t i = 0; i < sizeof REFUSED / sizeof REFUSED[0]; i++) {
+        snprintf(text, sizeof text, "{\"type\":\"chat\",\"text\":\"exe.%sgnp\"}", REFUSED[i].json);
+        refused(text, "bad_text");
+        if (strstr(err.text, REFUSED[i].named) == NULL)
+            fail_msg("%s: the error does not name %s: %s", text, REFUSED[i].named, err.text);
+        snprintf(
+            text, sizeof text,
+            "{\"type\":\"create\",\"rules\":\"uk\",\"house\":\"# see %s\\nisraeli = enforce\\n\"}",
+            REFUSED[i].json);
+        refused(text, "bad_text");
+        if (strstr(err.text, REFUSED[i].named) == NULL)
+            fail_msg("%s: the error does not name %s: %s", text, REFUSED[i].named, err.text);
+    }
+    /* Zero-width joiners (a family emoji), non-joiners (Persian), Arabic and
+     * Hebrew letters and variation selectors are text. */
+    decode_ok(
+        "{\"type\":\"chat\",\"text\":\"\\ud83d\\udc69\\u200d\\ud83d\\udc67 "
+        "\\u0645\\u06cc\\u200c\\u062e\\u0648\\u0627\\u0647\\u0645 \\u05e9\\u05dc\\u05d5\\u05dd "
+        "\\u2665\\ufe0f\"}");
+    /* House rules may hold tabs and line breaks, the chat line may not. */
+    decode_ok(
+        "{\"type\":\"create\",\"rules\":\"uk\",\"house\":\"# ours\\r\\n\\tisraeli = enforce\\n\"}");
+    refused("{\"type\":\"create\",\"rules\":\"uk\",\"house\":\"# \\u001b[2J\\n\"}", "bad_text");
+}
+
 static void test_act(void **unused)
 {
     (void)unused;
@@ -943,6 +1001,7 @@ int main(void)
         cmocka_unit_test(test_simple_messages),
         cmocka_unit_test(test_create),
         cmocka_unit_test(test_chat),
+        cmocka_unit_test(test_chat_hidden),
         cmocka_unit_test(test_act),
         cmocka_unit_test(test_envelope_errors),
         cmocka_unit_test(test_seat_names),

@@ -1,0 +1,267 @@
+/*
+ * http.c - barbu serve's HTTP side: the web folder's files (never one
+ * outside it), the built-in page when there is none, the headers every
+ * answer carries, and the Origin check of the WebSocket handshake.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+
+/* ------------------------------------------------------------- headers */
+
+/* The page's own policy (web/static/index.html has it as a meta element)
+ * and frame-ancestors, which only a header can say.  The Fife score sheet
+ * is a srcdoc frame that inherits it: its inline style and data: pictures
+ * are allowed. */
+#define CSP                                                                                        \
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' "     \
+    "data:; connect-src 'self' ws: wss:; frame-src 'self' about:; object-src 'none'; base-uri "    \
+    "'none'; form-action 'none'; frame-ancestors 'none'"
+
+static const struct lws_protocol_vhost_options HDR_CORP = {
+    NULL, NULL, "Cross-Origin-Resource-Policy:", "same-origin"};
+static const struct lws_protocol_vhost_options HDR_REFERRER = {&HDR_CORP, NULL,
+                                                               "Referrer-Policy:", "no-referrer"};
+static const struct lws_protocol_vhost_options HDR_FRAME = {&HDR_REFERRER, NULL,
+                                                            "X-Frame-Options:", "DENY"};
+static const struct lws_protocol_vhost_options HDR_NOSNIFF = {&HDR_FRAME, NULL,
+                                                              "X-Content-Type-Options:", "nosniff"};
+static const struct lws_protocol_vhost_options HDR_CSP = {&HDR_NOSNIFF, NULL,
+                                                          "Content-Security-Policy:", CSP};
+
+const struct lws_protocol_vhost_options *srv_http_headers(void)
+{
+    return &HDR_CSP;
+}
+
+/* ---------------------------------------------------------- the files */
+
+static const struct lws_protocol_vhost_options MIME_JSON = {NULL, NULL, ".json",
+                                                            "application/json"};
+static const struct lws_protocol_vhost_options MIME_MAP = {&MIME_JSON, NULL, ".map",
+                                                           "application/json"};
+static const struct lws_protocol_vhost_options MIME_WASM = {&MIME_MAP, NULL, ".wasm",
+                                                            "application/wasm"};
+static const struct lws_protocol_vhost_options MIME_MJS = {&MIME_WASM, NULL, ".mjs",
+                                                           "text/javascript"};
+
+static const char *mime_type(const char *path)
+{
+    struct lws_http_mount m;
+    memset(&m, 0, sizeof m);
+    m.extra_mimetypes = &MIME_MJS;
+    const char *type = lws_get_mimetype(path, &m);
+    return type ? type : "application/octet-stream";
+}
+
+/* Whether a request path names a file by plain names: no segment starts
+ * with a dot, which refuses "..", "." and hidden files such as .git. */
+static bool uri_ok(const char *uri, size_t len)
+{
+    if (len == 0 || uri[0] != '/' || strlen(uri) != len)
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if ((uri[i] == '/' && uri[i + 1] == '.') || uri[i] == '\\')
+            return false;
+    return true;
+}
+
+/* Whether a resolved path lies in the resolved folder root. */
+static bool inside(const char *root, const char *real)
+{
+    size_t n = strlen(root);
+    if (n == 1)
+        return real[0] == '/';
+    return strncmp(real, root, n) == 0 && (real[n] == '/' || real[n] == '\0');
+}
+
+/* The file a request names, resolved with every link followed: 0 with its
+ * path in real, or -1 when there is no such regular file inside root. */
+static int resolve(const char *root, const char *uri, size_t len, char *real)
+{
+    char path[PATH_MAX + 16];
+    if (!uri_ok(uri, len))
+        return -1;
+    bool dir = uri[len - 1] == '/';
+    if ((size_t)snprintf(path, sizeof path, "%s%s%s", root, uri, dir ? "index.html" : "") >=
+        sizeof path)
+        return -1;
+    struct stat st;
+    if (realpath(path, real) == NULL || !inside(root, real) || stat(real, &st) != 0)
+        return -1;
+    if (S_ISDIR(st.st_mode)) {
+        /* A folder named without its slash: its index, resolved again. */
+        if ((size_t)snprintf(path, sizeof path, "%s/index.html", real) >= sizeof path ||
+            realpath(path, real) == NULL || !inside(root, real) || stat(real, &st) != 0)
+            return -1;
+    }
+    return S_ISREG(st.st_mode) ? 0 : -1;
+}
+
+char *srv_web_root(const char *dir)
+{
+    return realpath(dir, NULL);
+}
+
+static int not_found(struct lws *wsi)
+{
+    if (lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, NULL))
+        return -1;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+/* lws's own file mount follows links out of the folder: the server
+ * resolves the path itself and hands lws the resolved one. */
+static int serve_file(struct lws *wsi, const srv_server *srv, const char *uri, size_t len)
+{
+    char real[PATH_MAX];
+    if (resolve(srv->web_root, uri, len, real) != 0)
+        return not_found(wsi);
+    int n = lws_serve_http_file(wsi, real, mime_type(real), NULL, 0);
+    return n < 0 ? -1 : 0;
+}
+
+/* Served at / when there is no web directory. */
+static const char BUILTIN_PAGE[] =
+    "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    "<title>barbu</title>\n</head>\n<body>\n<h1>barbu</h1>\n"
+    "<p>This is a barbu server. Its browser client is not installed; play from a "
+    "terminal:</p>\n<pre><code>barbu connect ws://HOST:2118 --name YOUR-HANDLE</code></pre>\n"
+    "<p>Programs speak the barbu protocol (docs/protocol.md): JSON over the WebSocket "
+    "at <code>/ws</code>.</p>\n</body>\n</html>\n";
+
+static int builtin_http(struct lws *wsi, enum lws_callback_reasons reason)
+{
+    if (reason == LWS_CALLBACK_HTTP) {
+        /* Room for the vhost's headers too: lws adds them to every status. */
+        unsigned char buf[LWS_PRE + 2048], *start = buf + LWS_PRE, *p = start,
+                                           *end = buf + sizeof buf - 1;
+        if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, "text/html; charset=utf-8",
+                                        sizeof BUILTIN_PAGE - 1, &p, end) ||
+            lws_finalize_write_http_header(wsi, start, &p, end))
+            return 1;
+        lws_callback_on_writable(wsi);
+        return 0;
+    }
+    /* LWS_CALLBACK_HTTP_WRITEABLE */
+    static unsigned char body[LWS_PRE + sizeof BUILTIN_PAGE];
+    memcpy(body + LWS_PRE, BUILTIN_PAGE, sizeof BUILTIN_PAGE - 1);
+    if (lws_write(wsi, body + LWS_PRE, sizeof BUILTIN_PAGE - 1, LWS_WRITE_HTTP_FINAL) < 0)
+        return -1;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------ origins */
+
+/* An origin as compared: "scheme://host[:port]" in lower case, without a
+ * trailing slash or the scheme's default port.  -1 when it is not an http
+ * or https origin. */
+int srv_origin_normalize(const char *in, char *out, size_t cap)
+{
+    size_t skip;
+    const char *default_port;
+    if (strncasecmp(in, "http://", 7) == 0)
+        skip = 7, default_port = ":80";
+    else if (strncasecmp(in, "https://", 8) == 0)
+        skip = 8, default_port = ":443";
+    else
+        return -1;
+    size_t n = strlen(in);
+    if (n > skip && in[n - 1] == '/')
+        n--;
+    if (n <= skip || n >= cap)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)in[i];
+        if (i >= skip && (c <= ' ' || c >= 0x7f || strchr("/?#@\\", c)))
+            return -1;
+        out[i] = (char)tolower(c);
+    }
+    out[n] = '\0';
+    size_t dp = strlen(default_port);
+    if (n - skip > dp && strcmp(out + n - dp, default_port) == 0)
+        out[n - dp] = '\0';
+    return 0;
+}
+
+/* Browsers name the page that opens a WebSocket in Origin; programs send
+ * none.  A page of another site may not use a visitor's browser to play
+ * here: only the server's own origin (the Host the request was sent to)
+ * and those of --allow-origin are let in. */
+static bool origin_allowed(struct lws *wsi, const barbu_serve_options *opt, char *origin,
+                           size_t cap)
+{
+    origin[0] = '\0';
+    int n = lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN);
+    if (n <= 0)
+        return true;
+    char mine[300], theirs[300], host[256];
+    if ((size_t)n >= cap || lws_hdr_copy(wsi, origin, (int)cap, WSI_TOKEN_ORIGIN) < 0 ||
+        srv_origin_normalize(origin, theirs, sizeof theirs) != 0)
+        return false;
+    for (int i = 0; i < opt->n_allow_origins; i++)
+        if (srv_origin_normalize(opt->allow_origins[i], mine, sizeof mine) == 0 &&
+            strcmp(mine, theirs) == 0)
+            return true;
+    if (lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) <= 0)
+        return false;
+    bool https = strncmp(theirs, "https:", 6) == 0;
+    char own[300];
+    snprintf(own, sizeof own, "%s://%s", https ? "https" : "http", host);
+    return srv_origin_normalize(own, mine, sizeof mine) == 0 && strcmp(mine, theirs) == 0;
+}
+
+static int confirm_upgrade(struct lws *wsi, srv_server *srv)
+{
+    char origin[256];
+    if (origin_allowed(wsi, srv->opt, origin, sizeof origin))
+        return 0;
+    /* The log shows the header as printable ASCII only. */
+    for (char *p = origin; *p; p++)
+        if (*p < ' ' || *p > '~')
+            *p = '?';
+    char ip[48] = "";
+    lws_get_peer_simple(wsi, ip, sizeof ip);
+    srv_log(srv, "WebSocket from %s refused: Origin '%.100s' is not allowed", ip[0] ? ip : "?",
+            origin);
+    /* A positive return tells lws the answer (403) is written. */
+    if (lws_return_http_status(wsi, HTTP_STATUS_FORBIDDEN, NULL))
+        return -1;
+    return 1;
+}
+
+/* ----------------------------------------------------------- callback */
+
+int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                      size_t len)
+{
+    srv_server *srv = lws_context_user(lws_get_context(wsi));
+    switch (reason) {
+    case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+        return confirm_upgrade(wsi, srv);
+    case LWS_CALLBACK_HTTP:
+        if (srv->web_root == NULL)
+            return builtin_http(wsi, reason);
+        return serve_file(wsi, srv, in, len);
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        if (srv->web_root == NULL)
+            return builtin_http(wsi, reason);
+        break;
+    default:
+        break;
+    }
+    return lws_callback_http_dummy(wsi, reason, user, in, len);
+}
+
+bool barbu_serve_origin_ok(const char *text)
+{
+    char out[300];
+    return srv_origin_normalize(text, out, sizeof out) == 0;
+}
