@@ -114,6 +114,7 @@ export class ChatView {
   }
 
   private line(m: ChatMsg, me: string | null): HTMLElement {
+    if (m.notice) return h('li', { class: 'notice-line' }, h('span', { class: 'text' }, m.text));
     return h(
       'li',
       { class: m.from === me ? 'mine' : null },
