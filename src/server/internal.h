@@ -58,17 +58,19 @@
 #define SRV_NAME_CAP           32
 #define SRV_TIMER_SLACK        (10 * LWS_US_PER_MS) /* a computer player's delay may run over */
 /*
- * The longest a computer player of each level thinks, with room to spare:
- * its budget is counted in work, not time, so this is for a slow or busy
- * machine (barbu bench --bots on two shared cores: medium at most 0.5 s,
- * hard MEASURE; easy and random well under a millisecond, forced or not).
- * A computer player's action is released this long after its turn starts
- * (or after the table's delay, if longer), so that the time it took, short
- * when it had one choice, shows nothing.
+ * The longest a computer player of each level thinks, with room to spare.
+ * Its budget is counted in work, not time, so it moves with the machine:
+ * one core, unloaded (docs/internals.md), medium's slowest decision takes
+ * 46-61 ms and hard's 714 ms; on two cores shared with builds, medium's
+ * took up to 495 ms (barbu bench --bots medium); easy and random answer
+ * within a fraction of a millisecond, forced or not.  A computer player's
+ * action is released this long after its turn starts (or after the table's
+ * delay, if longer), so that the time it took, short when it had one
+ * choice, shows nothing; medium's fits under the default delay of 600 ms.
  */
 #define SRV_THINK_EASY_MS      0
 #define SRV_THINK_MEDIUM_MS    500
-#define SRV_THINK_HARD_MS      2000
+#define SRV_THINK_HARD_MS      1500
 /* How often an action the store refused is tried again. */
 #define SRV_STORE_RETRY_MS     2000
 /* Tables of computer players only that are not over, on the server (the
