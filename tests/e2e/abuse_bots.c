@@ -120,18 +120,19 @@ void abuse_bot_timing(void)
     REQUIRE(nf >= 4 && nu >= 15,
             "bot_timing: too few decisions to compare (%d forced, %d with a choice)", nf, nu);
     /* A forced decision is held until the fixed release time, like any. */
-    CHECK(mf >= TIMING_HOLD - 10,
+    CHECK(mf >= TIMING_HOLD - 20,
           "bot_timing: a forced decision is released at the fixed time, %d ms after the turn's "
           "start (median %ld ms, the table's delay is %d ms)",
           TIMING_HOLD, mf, TIMING_DELAY);
-    CHECK(lo_f >= TIMING_HOLD - 10,
+    /* This client may read a view late on a busy machine: some slack. */
+    CHECK(lo_f >= TIMING_HOLD - 50,
           "bot_timing: no forced decision is released early (the soonest after %ld ms)", lo_f);
     if (!SANITIZED) {
         /* On a loaded machine a think may overrun: the medians still agree. */
         long gap = mu > mf ? mu - mf : mf - mu;
-        CHECK(gap <= 20,
+        CHECK(gap <= 25,
               "bot_timing: forced decisions and decisions with a choice take as long (medians "
-              "%ld and %ld ms, %ld apart, at most 20)",
+              "%ld and %ld ms, %ld apart, at most 25)",
               mf, mu, gap);
     } else {
         e2e_note("bot_timing: under the sanitizers the thinks overrun: the medians are not "
