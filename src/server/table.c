@@ -593,6 +593,11 @@ static void drop_held(srv_table *t)
     t->held = NULL;
 }
 
+/* What the people at a table hear while its next action cannot be saved. */
+static const char STORE_FAILED_TEXT[] =
+    "The server could not save the last move (its disk may be full), so the game is held: it "
+    "tries again every few seconds, and the game goes on as soon as the move is saved.";
+
 /* Commits the held action, if it still is the game's next one; when the
  * store refuses it, the people at the table hear so and it is tried again
  * until the store takes it. */
@@ -618,10 +623,7 @@ static void release_held(srv_table *t)
                     "table %lld: the store refused a computer player's action; trying "
                     "again every %d ms",
                     (long long)t->id, SRV_STORE_RETRY_MS);
-            srv_broadcast_notice(t, "store_failed",
-                                 "The server could not save the last move (its disk may be "
-                                 "full), so the game is held: it tries again every few seconds, "
-                                 "and the game goes on as soon as the move is saved.");
+            srv_broadcast_notice(t, "store_failed", STORE_FAILED_TEXT);
         }
         schedule_after(t, SRV_STORE_RETRY_MS);
         return;
@@ -763,13 +765,19 @@ void srv_broadcast_table(srv_table *t, const srv_session *except)
             srv_send_table(t, t->kibitzers[i]);
 }
 
-void srv_broadcast_notice(srv_table *t, const char *code, const char *text)
+static char *notice_text(const srv_table *t, const char *code, const char *text, size_t *len)
 {
     json_t *m = json_pack("{s:s, s:I, s:s, s:s}", "type", "notice", "table", (json_int_t)t->id,
                           "code", code, "text", text);
-    size_t len = 0;
-    char *dumped = m ? proto_dump(m, &len) : NULL;
+    char *dumped = m ? proto_dump(m, len) : NULL;
     json_decref(m);
+    return dumped;
+}
+
+void srv_broadcast_notice(srv_table *t, const char *code, const char *text)
+{
+    size_t len = 0;
+    char *dumped = notice_text(t, code, text, &len);
     if (dumped == NULL)
         return;
     for (int k = 0; k < 4; k++) {
@@ -825,6 +833,15 @@ void srv_send_view(srv_table *t, srv_session *to)
     if (seat < 0)
         return;
     srv_send(to->conn, view_message(t, seat, NULL, to->seat >= 0));
+    /* Somebody who arrives (or comes back) while the game is held hears
+     * why. */
+    if (t->store_failing) {
+        size_t len = 0;
+        char *text = notice_text(t, "store_failed", STORE_FAILED_TEXT, &len);
+        if (text)
+            srv_send_text(to->conn, text, len);
+        free(text);
+    }
 }
 
 /* One text per viewpoint (a seat or all; with or without legal), made when

@@ -341,6 +341,9 @@ void abuse_disk_full(void)
         e2e_create(p, "uk",
                    json_pack("{s:s, s:[s,s,s], s:s, s:i, s:s}", "seed", "31337", "bots", "E", "S",
                              "W", "level", "random", "delay", DISK_DELAY, "sit", "N"));
+    /* A kibitzer, who will come to watch while the game is held. */
+    e2e_client *k = e2e_client_new("kibitzer", srv.port);
+    e2e_hello(k, "Onlooker");
     /* A few actions in, the person acts; East is to move next. */
     long t0 = e2e_now_ms();
     bool full = false;
@@ -385,6 +388,10 @@ void abuse_disk_full(void)
           "then %ld)",
           stuck_at, p->at);
     CHECK(e2e_server_alive(&srv), "disk_full: the server lives on with its disk full");
+    e2e_kibitz(k, table, 0);
+    json_t *kn = e2e_expect(k, "notice", 3000);
+    CHECK(kn != NULL, "disk_full: a kibitzer who comes meanwhile hears why the game is held too");
+    json_decref(kn);
 
     REQUIRE(set_fsize(srv.pid, RLIM_INFINITY), "disk_full: lifting the limit");
     long lifted = e2e_now_ms();
@@ -426,6 +433,7 @@ void abuse_disk_full(void)
               (int)st->t.deal);
     free(st);
     free(record);
+    e2e_client_free(k);
     e2e_client_free(p);
     CHECK(e2e_server_stop(&srv) == 0,
           "the server exits 0 on SIGTERM (no leak under the sanitizers)");
