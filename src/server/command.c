@@ -111,6 +111,12 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
             if (strcmp(t->creator, s->token) == 0)
                 mine_alone++;
         }
+        if (srv->max_bot_tables == 0) {
+            srv_error(c, msg, "limit",
+                      "this server allows no tables of computer players only; sit at a table "
+                      "with people, or leave a seat for one");
+            return;
+        }
         if (mine_alone >= SRV_BOT_TABLES_SESSION) {
             srv_error(c, msg, "limit",
                       "you already have a table of computer players only whose game is not "
