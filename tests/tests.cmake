@@ -84,6 +84,9 @@ foreach(scenario kibitz_seats kibitz_address seed kibitz_chat bot_timing bot_sin
 endforeach()
 add_executable(bench_load ${CMAKE_SOURCE_DIR}/bench/load.c)
 target_link_libraries(bench_load PRIVATE barbu_e2e)
+# bench/botsink.sh: tables of computer players only beside a person's game.
+add_executable(bench_botsink ${CMAKE_SOURCE_DIR}/bench/botsink.c)
+target_link_libraries(bench_botsink PRIVATE barbu_e2e)
 
 # barbu connect (tests/cli/connect.sh)
 # The terminal client in tmux against a real barbu serve (port 0, its own

@@ -18,6 +18,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: barbu serve [--listen HOST:PORT] [--db PATH] [--web DIR]\n"
             "                   [--allow-origin URL]... [--bot-threads N] [--max-tables N]\n"
+            "                   [--max-bot-tables N]\n"
             "                   [--quiet]\n\n"
             "Hosts barbu tables for players on the network: a lobby, tables of every rule\n"
             "set with computer players, kibitzers, chat, reconnection, game records and\n"
@@ -40,8 +41,13 @@ static void usage(FILE *out)
             "                      the WebSocket too; repeatable.  Pages of the server's own\n"
             "                      origin and programs (which send no Origin) always may;\n"
             "                      pages of other sites are refused with 403\n"
-            "  --bot-threads N     threads for the computer players (default: one per core)\n"
+            "  --bot-threads N     threads for the computer players (default: one per core,\n"
+            "                      at least 2); the first thinks only for tables where people\n"
+            "                      sit, so that tables of computer players only never hold\n"
+            "                      up a person's game\n"
             "  --max-tables N      tables held at once (default 5000)\n"
+            "  --max-bot-tables N  tables of computer players only whose games are not over\n"
+            "                      (default 16; 0 allows none); one session may create one\n"
             "  --quiet             no log lines on stderr\n\n"
             "SIGINT or SIGTERM stops the server: every client hears bye \"shutdown\".\n"
             "Exit status: 0 after a stop, 1 when the server cannot start, 2 a usage error.\n");
@@ -209,6 +215,14 @@ int cmd_serve(int argc, char **argv)
                 fprintf(stderr, "barbu serve: --bot-threads takes 1 to 256, not '%s'\n", argv[i]);
                 return 2;
             }
+        } else if (strcmp(a, "--max-bot-tables") == 0 && has_value) {
+            if (parse_count(argv[++i], 0, 1000000, &opt.max_bot_tables) != 0) {
+                fprintf(stderr, "barbu serve: --max-bot-tables takes a number from 0, not '%s'\n",
+                        argv[i]);
+                return 2;
+            }
+            if (opt.max_bot_tables == 0)
+                opt.max_bot_tables = -1; /* none: 0 is the default to the server */
         } else if (strcmp(a, "--max-tables") == 0 && has_value) {
             if (parse_count(argv[++i], 1, 1000000, &opt.max_tables) != 0) {
                 fprintf(stderr, "barbu serve: --max-tables takes a number from 1, not '%s'\n",

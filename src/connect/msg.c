@@ -682,6 +682,24 @@ static int on_error(cn *c, const json_t *m, char *why, size_t cap)
     return 0;
 }
 
+/* Something the server tells the people at the table (a move it could not
+ * save, say): in the chat panel, where it stays, and in the status line. */
+static int on_notice(cn *c, const json_t *m, char *why, size_t cap)
+{
+    const char *text = get_str(m, "text"), *code = get_str(m, "code");
+    if (text == NULL)
+        return fail(why, cap, "a notice without text");
+    char clean[300];
+    copy(clean, sizeof clean, text);
+    /* Control characters never reach the screen. */
+    for (char *p = clean; *p; p++)
+        if ((unsigned char)*p < ' ' || *p == 127)
+            *p = ' ';
+    cn_note(c, "%s", clean);
+    cn_status(c, code != NULL && strstr(code, "failed") != NULL, "%s", clean);
+    return 0;
+}
+
 static int on_bye(cn *c, const json_t *m, char *why, size_t cap)
 {
     (void)why;
@@ -773,6 +791,8 @@ void cn_on_message(cn *c, const char *text, size_t len)
         rc = on_error(c, m, why, sizeof why);
     else if (strcmp(type, "bye") == 0)
         rc = on_bye(c, m, why, sizeof why);
+    else if (strcmp(type, "notice") == 0)
+        rc = on_notice(c, m, why, sizeof why);
     else
         rc = fail(why, sizeof why, "the type '%.40s' is unknown here", type);
     if (rc != 0)

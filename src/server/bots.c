@@ -4,6 +4,11 @@
  * at), so a worker shares nothing with the loop but the two queues.  The
  * answer goes on the done queue and lws_cancel_service wakes the loop,
  * which picks it up in LWS_CALLBACK_EVENT_WAIT_CANCELLED.
+ *
+ * Jobs of tables where people sit come first, and the first worker takes
+ * no other: tables of computer players only (which anybody can make, and
+ * which never wait for a person) may keep every other worker busy, but a
+ * person's game never waits behind them.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -15,11 +20,16 @@ struct srv_bots {
     struct lws_context *ctx;
     pthread_mutex_t lock;
     pthread_cond_t ready;
-    srv_job *todo_head, *todo_tail;
+    srv_job *people_head, *people_tail; /* jobs of tables with people */
+    srv_job *alone_head, *alone_tail;   /* jobs of tables of computer players only */
     srv_job *done_head, *done_tail;
     bool stop;
     int n_threads;
-    pthread_t threads[];
+    struct srv_worker {
+        srv_bots *bots;
+        bool people_only;
+        pthread_t thread;
+    } workers[];
 };
 
 static void push(srv_job **head, srv_job **tail, srv_job *job)
@@ -55,16 +65,26 @@ static void think(srv_job *job)
     barbu_bot_free(bot);
 }
 
+/* The next job this worker may take, or NULL; under the lock. */
+static srv_job *next_job(srv_bots *b, const struct srv_worker *w)
+{
+    srv_job *job = pop(&b->people_head, &b->people_tail);
+    if (job == NULL && !w->people_only)
+        job = pop(&b->alone_head, &b->alone_tail);
+    return job;
+}
+
 static void *worker(void *arg)
 {
-    srv_bots *b = arg;
+    struct srv_worker *w = arg;
+    srv_bots *b = w->bots;
     pthread_mutex_lock(&b->lock);
     for (;;) {
-        while (!b->stop && b->todo_head == NULL)
+        srv_job *job = NULL;
+        while (!b->stop && (job = next_job(b, w)) == NULL)
             pthread_cond_wait(&b->ready, &b->lock);
-        if (b->stop)
-            break;
-        srv_job *job = pop(&b->todo_head, &b->todo_tail);
+        if (job == NULL)
+            break; /* stopping */
         pthread_mutex_unlock(&b->lock);
         think(job);
         pthread_mutex_lock(&b->lock);
@@ -83,19 +103,24 @@ static void *worker(void *arg)
 srv_bots *srv_bots_start(struct lws_context *ctx, int threads)
 {
     if (threads <= 0) {
+        /* At least two, so that one is kept for the tables with people. */
         long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (int)n : 1;
+        threads = n > 2 ? (int)n : 2;
     }
     if (threads > 256)
         threads = 256;
-    srv_bots *b = calloc(1, sizeof *b + (size_t)threads * sizeof(pthread_t));
+    srv_bots *b = calloc(1, sizeof *b + (size_t)threads * sizeof(struct srv_worker));
     if (b == NULL)
         return NULL;
     b->ctx = ctx;
     pthread_mutex_init(&b->lock, NULL);
     pthread_cond_init(&b->ready, NULL);
     for (int i = 0; i < threads; i++) {
-        if (pthread_create(&b->threads[i], NULL, worker, b) != 0)
+        struct srv_worker *w = &b->workers[i];
+        w->bots = b;
+        /* With a single worker there is nobody to share with. */
+        w->people_only = i == 0 && threads > 1;
+        if (pthread_create(&w->thread, NULL, worker, w) != 0)
             break;
         b->n_threads++;
     }
@@ -116,8 +141,12 @@ int srv_bots_threads(const srv_bots *b)
 void srv_bots_submit(srv_bots *b, srv_job *job)
 {
     pthread_mutex_lock(&b->lock);
-    push(&b->todo_head, &b->todo_tail, job);
-    pthread_cond_signal(&b->ready);
+    if (job->people)
+        push(&b->people_head, &b->people_tail, job);
+    else
+        push(&b->alone_head, &b->alone_tail, job);
+    /* Every worker: the one woken by a signal might not take this kind. */
+    pthread_cond_broadcast(&b->ready);
     pthread_mutex_unlock(&b->lock);
 }
 
@@ -138,9 +167,11 @@ void srv_bots_stop(srv_bots *b)
     pthread_cond_broadcast(&b->ready);
     pthread_mutex_unlock(&b->lock);
     for (int i = 0; i < b->n_threads; i++)
-        pthread_join(b->threads[i], NULL);
+        pthread_join(b->workers[i].thread, NULL);
     srv_job *job;
-    while ((job = pop(&b->todo_head, &b->todo_tail)) != NULL)
+    while ((job = pop(&b->people_head, &b->people_tail)) != NULL)
+        free(job);
+    while ((job = pop(&b->alone_head, &b->alone_tail)) != NULL)
         free(job);
     while ((job = pop(&b->done_head, &b->done_tail)) != NULL)
         free(job);

@@ -178,6 +178,37 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
                   mine);
         return;
     }
+    /* Tables of computer players only cost the workers much and wait for
+     * nobody: a few a session, and a few on the server. */
+    if (msg->bots == 0xF) {
+        int alone = 0, mine_alone = 0;
+        for (srv_table *t = srv->tables; t; t = t->next) {
+            if (srv_table_over(t) || !srv_table_bots_only(t))
+                continue;
+            alone++;
+            if (strcmp(t->creator, s->token) == 0)
+                mine_alone++;
+        }
+        if (srv->max_bot_tables == 0) {
+            srv_error(c, msg, "limit",
+                      "this server allows no tables of computer players only; sit at a table "
+                      "with people, or leave a seat for one");
+            return;
+        }
+        if (mine_alone >= SRV_BOT_TABLES_SESSION) {
+            srv_error(c, msg, "limit",
+                      "you already have a table of computer players only whose game is not "
+                      "over; watch it, or sit at a table with people");
+            return;
+        }
+        if (alone >= srv->max_bot_tables) {
+            srv_error(c, msg, "limit",
+                      "the server holds %d tables of computer players only, its most; try "
+                      "again once one is over, or sit at a table with people",
+                      alone);
+            return;
+        }
+    }
     barbu_rules rules;
     char why[240];
     if (proto_table_rules(msg->rules, msg->house, &rules, why, sizeof why) != 0) {

@@ -57,8 +57,28 @@
 #ifndef SRV_OVER_RECENT
 #define SRV_OVER_RECENT 86400 /* finished tables loaded at start-up */
 #endif
-#define SRV_NAME_CAP    32
-#define SRV_TIMER_SLACK (10 * LWS_US_PER_MS) /* a computer player's delay may run over */
+#define SRV_NAME_CAP           32
+#define SRV_TIMER_SLACK        (10 * LWS_US_PER_MS) /* a computer player's delay may run over */
+/*
+ * The longest a computer player of each level thinks, with room to spare.
+ * Its budget is counted in work, not time, so it moves with the machine:
+ * one core, unloaded (docs/internals.md), medium's slowest decision takes
+ * 46-61 ms and hard's 714 ms; on two cores shared with builds, medium's
+ * took up to 495 ms (barbu bench --bots medium); easy and random answer
+ * within a fraction of a millisecond, forced or not.  A computer player's
+ * action is released this long after its turn starts (or after the table's
+ * delay, if longer), so that the time it took, short when it had one
+ * choice, shows nothing; medium's fits under the default delay of 600 ms.
+ */
+#define SRV_THINK_EASY_MS      0
+#define SRV_THINK_MEDIUM_MS    500
+#define SRV_THINK_HARD_MS      1500
+/* How often an action the store refused is tried again. */
+#define SRV_STORE_RETRY_MS     2000
+/* Tables of computer players only that are not over, on the server (the
+ * default of --max-bot-tables) and created by one session. */
+#define SRV_BOT_TABLES_MAX     16
+#define SRV_BOT_TABLES_SESSION 1
 
 typedef struct srv_server srv_server;
 typedef struct srv_conn srv_conn;
@@ -241,7 +261,12 @@ struct srv_table {
     int kibitz_deal; /* the deal whose views kibitzers had last */
 
     bool job_out;  /* a computer player is thinking */
-    bool timer_on; /* a computer player waits for the delay */
+    bool timer_on; /* a computer player's action waits for its time (or a retry) */
+    /* The computer player's answer, held until release_at (measured from
+     * its turn's start), or until the store takes it. */
+    struct srv_job *held;
+    lws_usec_t release_at;
+    bool store_failing; /* the players were told an action could not be saved */
     /* On the server's list of waiting tables, sorted by timer_due. */
     srv_table *timer_prev, *timer_next;
     lws_usec_t timer_due;
@@ -309,6 +334,10 @@ void srv_send_table(srv_table *t, srv_session *to);
 void srv_send_view(srv_table *t, srv_session *to);
 /* The table message to everyone at the table except `except`. */
 void srv_broadcast_table(srv_table *t, const srv_session *except);
+/* A notice to the people at the table and its kibitzers. */
+void srv_broadcast_notice(srv_table *t, const char *code, const char *text);
+/* Whether every seat is a computer player's. */
+bool srv_table_bots_only(const srv_table *t);
 /* Views to everybody after an action (last may be NULL). */
 void srv_broadcast_views(srv_table *t, const barbu_action *last, const srv_session *except);
 void srv_kibitz_remove(srv_table *t, srv_session *s);
@@ -352,6 +381,7 @@ typedef struct srv_job {
     uint32_t at;
     int seat;
     uint64_t seed;
+    bool people; /* a person sits at the table: the job comes first */
     char kind[16];
     barbu_rules rules; /* the view points at this copy */
     barbu_view view;
@@ -390,6 +420,7 @@ struct srv_server {
     store *store;
     srv_bots *bots;
     int max_tables;
+    int max_bot_tables; /* tables of computer players only, not over */
     bool quiet, stopping;
 
     srv_conn *conns;

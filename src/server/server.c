@@ -133,6 +133,9 @@ int barbu_serve(const barbu_serve_options *options)
     srv->store = db;
     srv->quiet = options->quiet;
     srv->max_tables = options->max_tables > 0 ? options->max_tables : SRV_MAX_TABLES;
+    srv->max_bot_tables = options->max_bot_tables > 0    ? options->max_bot_tables
+                          : options->max_bot_tables == 0 ? SRV_BOT_TABLES_MAX
+                                                         : 0;
     int status = 1;
 
     /* The folder resolved once: a file is served only if its own resolved
@@ -192,6 +195,9 @@ int barbu_serve(const barbu_serve_options *options)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+    /* A file size limit reached is a write that fails (EFBIG), which the
+     * store reports like a full disk, not a reason to die. */
+    signal(SIGXFSZ, SIG_IGN);
 
     int real_port = lws_get_vhost_listen_port(srv->vhost);
     printf("barbu serve: listening on ws://%s%s%s:%d/ws\n", v6 ? "[" : "", host, v6 ? "]" : "",

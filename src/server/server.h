@@ -15,6 +15,8 @@ typedef struct barbu_serve_options {
     const char *web_dir; /* static files served at /, or NULL for the built-in page */
     int max_tables;      /* 0: the default (5000) */
     int bot_threads;     /* computer players' worker threads; 0: the default */
+    int max_bot_tables;  /* tables of computer players only whose games are not over:
+                            0: the default (16), -1: none */
     bool quiet;          /* no log lines on stderr */
     /* Origins whose pages may open the WebSocket besides the server's own
      * ("https://club.example"); browsers send Origin, programs do not. */

@@ -54,6 +54,7 @@ void srv_table_free(srv_table *t)
         return;
     srv_server *srv = t->srv;
     srv_table_timer_cancel(t);
+    free(t->held);
     char key[24];
     srv_table_key(t->id, key);
     srv_map_del(&srv->table_map, key);
@@ -495,10 +496,30 @@ static int bot_to_move(const srv_table *t)
     return seat >= 0 && t->seats[seat].bot ? seat : -1;
 }
 
+bool srv_table_bots_only(const srv_table *t)
+{
+    for (int k = 0; k < 4; k++)
+        if (!t->seats[k].bot)
+            return false;
+    return true;
+}
+
+/* The longest a computer player of this level thinks (internal.h). */
+static int think_bound_ms(const char *level)
+{
+    if (strcmp(level, "medium") == 0)
+        return SRV_THINK_MEDIUM_MS;
+    if (strcmp(level, "hard") == 0)
+        return SRV_THINK_HARD_MS;
+    if (strcmp(level, "random") == 0)
+        return 0;
+    return SRV_THINK_EASY_MS;
+}
+
 static void submit_job(srv_table *t)
 {
     int seat = bot_to_move(t);
-    if (seat < 0 || t->job_out || t->srv->stopping || t->srv->bots == NULL)
+    if (seat < 0 || t->job_out || t->held || t->srv->stopping || t->srv->bots == NULL)
         return;
     srv_job *job = calloc(1, sizeof *job);
     if (job == NULL)
@@ -507,12 +528,25 @@ static void submit_job(srv_table *t)
     job->at = t->n;
     job->seat = seat;
     job->seed = bot_seed(t->seed, t->n, seat);
+    job->people = !srv_table_bots_only(t);
     snprintf(job->kind, sizeof job->kind, "%s", t->seats[seat].level);
     job->rules = t->rules;
     barbu_view_of(&t->state, seat, &job->view);
     job->view.rules = &job->rules;
     t->job_out = true;
     srv_bots_submit(t->srv->bots, job);
+}
+
+static void release_held(srv_table *t);
+
+/* A table's timer: a held action's time has come, or a computer player
+ * that failed is asked again. */
+static void timer_due(srv_table *t)
+{
+    if (t->held)
+        release_held(t);
+    else
+        submit_job(t);
 }
 
 static void timers_fire(lws_sorted_usec_list_t *sul);
@@ -562,21 +596,18 @@ static void timers_fire(lws_sorted_usec_list_t *sul)
     while (srv->timer_head && srv->timer_head->timer_due <= now) {
         srv_table *t = srv->timer_head;
         timer_unlink(t);
-        submit_job(t);
+        timer_due(t);
     }
     timers_arm(srv);
 }
 
-static void schedule_after(srv_table *t, int ms)
+/* Arms the table's timer for a time on lws_now_usecs's clock. */
+static void schedule_at(srv_table *t, lws_usec_t due)
 {
-    if (ms <= 0) {
-        submit_job(t);
-        return;
-    }
     srv_server *srv = t->srv;
     srv_table_timer_cancel(t);
     t->timer_on = true;
-    t->timer_due = lws_now_usecs() + (lws_usec_t)ms * LWS_US_PER_MS;
+    t->timer_due = due;
     /* From the end: it is the latest or nearly. */
     srv_table *after = srv->timer_tail;
     while (after && after->timer_due > t->timer_due)
@@ -595,11 +626,70 @@ static void schedule_after(srv_table *t, int ms)
     }
 }
 
+static void schedule_after(srv_table *t, int ms)
+{
+    schedule_at(t, lws_now_usecs() + (lws_usec_t)ms * LWS_US_PER_MS);
+}
+
 void srv_table_schedule(srv_table *t)
 {
-    if (t->job_out || t->timer_on || t->srv->stopping || bot_to_move(t) < 0)
+    if (t->job_out || t->timer_on || t->held || t->srv->stopping || bot_to_move(t) < 0)
         return;
-    schedule_after(t, t->delay);
+    /* The computer player thinks from its turn's start; its action is
+     * released at a time fixed now, whatever the time it takes. */
+    int bound = think_bound_ms(t->seats[bot_to_move(t)].level);
+    int wait = t->delay > bound ? t->delay : bound;
+    t->release_at = lws_now_usecs() + (lws_usec_t)wait * LWS_US_PER_MS;
+    submit_job(t);
+}
+
+static void drop_held(srv_table *t)
+{
+    free(t->held);
+    t->held = NULL;
+}
+
+/* What the people at a table hear while its next action cannot be saved. */
+static const char STORE_FAILED_TEXT[] =
+    "The server could not save the last move (its disk may be full), so the game is held: it "
+    "tries again every few seconds, and the game goes on as soon as the move is saved.";
+
+/* Commits the held action, if it still is the game's next one; when the
+ * store refuses it, the people at the table hear so and it is tried again
+ * until the store takes it. */
+static void release_held(srv_table *t)
+{
+    srv_job *job = t->held;
+    if (job->at != t->n || bot_to_move(t) != job->seat) {
+        /* The table changed meanwhile (a seat was emptied or taken). */
+        drop_held(t);
+        srv_table_schedule(t);
+        return;
+    }
+    barbu_action a = job->action;
+    a.seat = (int8_t)job->seat;
+    t->held = NULL;
+    if (srv_table_commit(t, &a) != 0) {
+        t->held = job;
+        if (t->broken)
+            return;
+        if (!t->store_failing) {
+            t->store_failing = true;
+            srv_log(t->srv,
+                    "table %lld: the store refused a computer player's action; trying "
+                    "again every %d ms",
+                    (long long)t->id, SRV_STORE_RETRY_MS);
+            srv_broadcast_notice(t, "store_failed", STORE_FAILED_TEXT);
+        }
+        schedule_after(t, SRV_STORE_RETRY_MS);
+        return;
+    }
+    free(job);
+    if (t->store_failing) {
+        t->store_failing = false;
+        srv_log(t->srv, "table %lld: the store took the action again", (long long)t->id);
+        srv_broadcast_notice(t, "store_ok", "The move is saved: the game goes on.");
+    }
 }
 
 void srv_bots_drain(srv_server *srv)
@@ -614,7 +704,7 @@ void srv_bots_drain(srv_server *srv)
             continue;
         }
         t->job_out = false;
-        bool fresh = job->at == t->n && bot_to_move(t) == job->seat;
+        bool fresh = job->at == t->n && bot_to_move(t) == job->seat && t->held == NULL;
         if (fresh && job->err != 0) {
             /* Not in a tight loop: try again in a while. */
             srv_log(srv, "table %lld: the computer player at %s failed: %s", (long long)t->id,
@@ -634,13 +724,16 @@ void srv_bots_drain(srv_server *srv)
                 if (!t->timer_on)
                     schedule_after(t, 5000);
                 continue;
-            } else if (srv_table_commit(t, &a) != 0) {
-                /* The store refused it: try again in a while. */
-                free(job);
-                if (!t->timer_on)
-                    schedule_after(t, t->delay > 1000 ? t->delay : 1000);
-                continue;
             }
+            /* Held until its time, or released now when the think ran over
+             * (an overloaded machine). */
+            t->held = job;
+            srv_table_timer_cancel(t);
+            if (lws_now_usecs() >= t->release_at)
+                release_held(t);
+            else
+                schedule_at(t, t->release_at);
+            continue;
         }
         free(job);
         srv_table_schedule(t);
@@ -742,6 +835,32 @@ void srv_broadcast_table(srv_table *t, const srv_session *except)
             srv_send_table(t, t->kibitzers[i]);
 }
 
+static char *notice_text(const srv_table *t, const char *code, const char *text, size_t *len)
+{
+    json_t *m = json_pack("{s:s, s:I, s:s, s:s}", "type", "notice", "table", (json_int_t)t->id,
+                          "code", code, "text", text);
+    char *dumped = m ? proto_dump(m, len) : NULL;
+    json_decref(m);
+    return dumped;
+}
+
+void srv_broadcast_notice(srv_table *t, const char *code, const char *text)
+{
+    size_t len = 0;
+    char *dumped = notice_text(t, code, text, &len);
+    if (dumped == NULL)
+        return;
+    for (int k = 0; k < 4; k++) {
+        srv_session *s = t->seats[k].person;
+        if (s && s->conn && s->table == t && s->seat == k)
+            srv_send_text(s->conn, dumped, len);
+    }
+    for (int i = t->n_kibitzers - 1; i >= 0; i--)
+        if (i < t->n_kibitzers && t->kibitzers[i]->conn)
+            srv_send_text(t->kibitzers[i]->conn, dumped, len);
+    free(dumped);
+}
+
 /* The view seat of a session at its table, or -1. */
 static int viewpoint(const srv_table *t, const srv_session *s)
 {
@@ -784,6 +903,15 @@ void srv_send_view(srv_table *t, srv_session *to)
     if (seat < 0)
         return;
     srv_send(to->conn, view_message(t, seat, NULL, to->seat >= 0));
+    /* Somebody who arrives (or comes back) while the game is held hears
+     * why. */
+    if (t->store_failing) {
+        size_t len = 0;
+        char *text = notice_text(t, "store_failed", STORE_FAILED_TEXT, &len);
+        if (text)
+            srv_send_text(to->conn, text, len);
+        free(text);
+    }
 }
 
 /* One text per viewpoint (a seat or all; with or without legal), made when

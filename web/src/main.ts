@@ -342,6 +342,12 @@ function onMessage(msg: ServerMsg): void {
         keepChat(state.tableChat, msg);
       }
       break;
+    case 'notice':
+      if (!state.table || msg.table !== state.table.id) return;
+      // In the table's chat, where it stays, and at once where the eye is.
+      keepChat(state.tableChat, { type: 'chat', from: '', text: msg.text, scope: 'table', notice: true });
+      app.notify(msg.code.endsWith('_failed') ? 'error' : 'info', msg.text);
+      break;
     case 'score':
       state.score = msg;
       break;

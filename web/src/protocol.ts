@@ -329,6 +329,17 @@ export interface ChatMsg {
   text: string;
   /** "kibitzers": a kibitzer's line while the game runs, heard by kibitzers only. */
   scope: 'table' | 'lobby' | 'kibitzers';
+  /** Set by this client, not the server: a `notice` kept among the table's
+   * chat lines, so that it stays in view. */
+  notice?: boolean;
+}
+/** Something the people at a table should know that is nobody's doing
+ * (a move the server could not save, and then saved after all). */
+export interface NoticeMsg {
+  type: 'notice';
+  table: number;
+  code: string;
+  text: string;
 }
 export interface ScoreMsg {
   type: 'score';
@@ -362,7 +373,8 @@ export type ServerMsg =
   | ViewMsg
   | ChatMsg
   | ScoreMsg
-  | RecordMsg;
+  | RecordMsg
+  | NoticeMsg;
 
 // -------------------------------------------------------- client messages
 

@@ -118,6 +118,7 @@ export class ChatView {
   }
 
   private line(m: ChatMsg, me: string | null): HTMLElement {
+    if (m.notice) return h('li', { class: 'notice-line' }, h('span', { class: 'text' }, m.text));
     const aside = m.scope === 'kibitzers';
     return h(
       'li',
