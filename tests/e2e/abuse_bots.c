@@ -342,7 +342,7 @@ void abuse_disk_full(void)
                    json_pack("{s:s, s:[s,s,s], s:s, s:i, s:s}", "seed", "31337", "bots", "E", "S",
                              "W", "level", "random", "delay", DISK_DELAY, "sit", "N"));
     /* A kibitzer, who will come to watch while the game is held. */
-    e2e_client *k = e2e_client_new("kibitzer", srv.port);
+    e2e_client *k = e2e_client_new_from("kibitzer", srv.port, "127.0.0.2");
     e2e_hello(k, "Onlooker");
     /* A few actions in, the person acts; East is to move next. */
     long t0 = e2e_now_ms();
