@@ -67,6 +67,7 @@ typedef struct proto_msg {
     int version;
     char name[PROTO_MAX_NAME + 1];   /* "" when not sent */
     char token[PROTO_TOKEN_LEN + 1]; /* "" when not sent */
+    bool lobby_chat;                 /* asks for the lobby's chat */
 
     /* create */
     char rules[16];

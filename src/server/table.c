@@ -855,7 +855,9 @@ void srv_tables_tick(srv_server *srv)
             t->empty_since = now;
             continue;
         }
-        if (now - t->empty_since < SRV_TABLE_IDLE)
+        /* A waiting table nobody sits at holds a place of the server's
+         * tables for nothing: it goes sooner than a finished one. */
+        if (now - t->empty_since < (t->started ? SRV_TABLE_IDLE : srv->waiting_idle))
             continue;
         if (!t->started) {
             /* Abandoned before its game: it will not be loaded again. */
