@@ -372,7 +372,15 @@ export interface CreateOptions {
 }
 
 export type ClientMsg =
-  | { type: 'hello'; version: number; name?: string; token?: string; id?: number }
+  | {
+      type: 'hello';
+      version: number;
+      name?: string;
+      token?: string;
+      /** Asks for the lobby's chat (the server sends it only to those who ask). */
+      lobby_chat?: boolean;
+      id?: number;
+    }
   | { type: 'tables'; id?: number }
   | ({ type: 'create'; id?: number } & CreateOptions)
   | { type: 'sit'; table: number; seat: Seat; id?: number }
