@@ -100,6 +100,14 @@ static size_t buf_cost(size_t len)
     return sizeof(srv_buf) + LWS_PRE + len;
 }
 
+/* What a queue holds beyond its largest message since it was last empty:
+ * what the limits count, so that one big message (the lobby of thousands
+ * of tables right after welcome) never gets a client cut. */
+static size_t excess(const srv_conn *c)
+{
+    return c->out_bytes > c->out_big ? c->out_bytes - c->out_big : 0;
+}
+
 static void queue_free(srv_conn *c)
 {
     srv_buf *b = c->out_head;
@@ -109,8 +117,8 @@ static void queue_free(srv_conn *c)
         b = next;
     }
     c->out_head = c->out_tail = NULL;
-    c->srv->queued -= c->out_bytes;
-    c->out_bytes = 0;
+    c->srv->queued -= excess(c);
+    c->out_bytes = c->out_big = 0;
 }
 
 static void budget_check(lws_sorted_usec_list_t *sul);
@@ -128,9 +136,12 @@ static void queue_push(srv_conn *c, const char *text, size_t len)
     else
         c->out_head = b;
     c->out_tail = b;
-    c->out_bytes += buf_cost(len);
     srv_server *srv = c->srv;
-    srv->queued += buf_cost(len);
+    size_t before = excess(c);
+    c->out_bytes += buf_cost(len);
+    if (buf_cost(len) > c->out_big)
+        c->out_big = buf_cost(len);
+    srv->queued = srv->queued - before + excess(c);
     /* Over the budget the slowest readers are cut, but not here: this may
      * be the middle of a broadcast over a table's seats, which cutting
      * another connection would change under it. */
@@ -155,9 +166,9 @@ static void budget_check(lws_sorted_usec_list_t *sul)
     while (srv->queued > srv->queue_budget && !srv->stopping) {
         srv_conn *worst = NULL;
         for (srv_conn *c = srv->conns; c; c = c->next)
-            if (!c->closing && (worst == NULL || c->out_bytes > worst->out_bytes))
+            if (!c->closing && (worst == NULL || excess(c) > excess(worst)))
                 worst = c;
-        if (worst == NULL || worst->out_bytes == 0)
+        if (worst == NULL || excess(worst) == 0)
             break;
         cut_slow(worst);
     }
@@ -167,10 +178,11 @@ void srv_send_text(srv_conn *c, const char *text, size_t len)
 {
     if (c == NULL || c->closing)
         return;
-    /* One message, however big (the lobby of thousands of tables), may
-     * always wait; a client that lets more pile up is not reading. */
-
-    if (c->out_bytes > 0 && c->out_bytes + buf_cost(len) > c->srv->queue_limit) {
+    /* A client that lets more than the limit pile up besides its largest
+     * message is not reading. */
+    size_t bytes = c->out_bytes + buf_cost(len);
+    size_t big = buf_cost(len) > c->out_big ? buf_cost(len) : c->out_big;
+    if (bytes > big && bytes - big > c->srv->queue_limit) {
         cut_slow(c);
         return;
     }
@@ -541,8 +553,11 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             c->out_head = b->next;
             if (c->out_head == NULL)
                 c->out_tail = NULL;
+            size_t before = excess(c);
             c->out_bytes -= buf_cost(b->len);
-            c->srv->queued -= buf_cost(b->len);
+            if (c->out_head == NULL)
+                c->out_big = 0;
+            c->srv->queued = c->srv->queued - before + excess(c);
             int n = lws_write(wsi, b->data + LWS_PRE, b->len, LWS_WRITE_TEXT);
             free(b);
             if (n < 0)

@@ -154,8 +154,9 @@ struct srv_conn {
 
     /* Outbound: one message a writable callback. */
     srv_buf *out_head, *out_tail;
-    size_t out_bytes;
-    bool closing; /* a bye is queued: close once it is written */
+    size_t out_bytes; /* with each message's header and headroom */
+    size_t out_big;   /* the largest message queued since the queue was empty */
+    bool closing;     /* a bye is queued: close once it is written */
 
     /* Inbound: fragments of the message being read. */
     char *in;

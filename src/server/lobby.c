@@ -87,9 +87,9 @@ void srv_send_lobby(srv_conn *c, const proto_msg *msg)
     free(with_id);
 }
 
-/* The same text to every session in the lobby (only those that asked for
- * it when it is chat). */
-static void to_lobby(srv_server *srv, json_t *m, bool chat)
+/* The same text to every session in the lobby; chat only to those that
+ * asked for it, and to its sender (chat_from), who hears its line back. */
+static void to_lobby(srv_server *srv, json_t *m, bool chat, const srv_conn *chat_from)
 {
     if (m == NULL)
         return;
@@ -99,7 +99,8 @@ static void to_lobby(srv_server *srv, json_t *m, bool chat)
     if (text == NULL)
         return;
     for (srv_conn *c = srv->conns; c; c = c->next)
-        if (c->session && c->session->table == NULL && (!chat || c->session->lobby_chat))
+        if (c->session && c->session->table == NULL &&
+            (!chat || c->session->lobby_chat || c == chat_from))
             srv_send_text(c, text, len);
     free(text);
 }
@@ -109,14 +110,14 @@ void srv_lobby_listed(srv_table *t)
     srv_lobby_forget(t->srv);
     if (t->started)
         t->listed_deal = t->state.t.deal;
-    to_lobby(t->srv, json_pack("{s:s, s:o}", "type", "listed", "table", srv_summary_json(t)),
-             false);
+    to_lobby(t->srv, json_pack("{s:s, s:o}", "type", "listed", "table", srv_summary_json(t)), false,
+             NULL);
 }
 
 void srv_lobby_closed(srv_server *srv, int64_t id)
 {
     srv_lobby_forget(srv);
-    to_lobby(srv, json_pack("{s:s, s:I}", "type", "closed", "table", (json_int_t)id), false);
+    to_lobby(srv, json_pack("{s:s, s:I}", "type", "closed", "table", (json_int_t)id), false, NULL);
 }
 
 void srv_lobby_chat_tick(srv_server *srv)
@@ -175,7 +176,7 @@ void srv_cmd_chat(srv_conn *c, const proto_msg *msg)
     json_t *m = json_pack("{s:s, s:s, s:s, s:s}", "type", "chat", "from", s->name, "text",
                           msg->text, "scope", t ? "table" : "lobby");
     if (t == NULL) {
-        to_lobby(c->srv, m, true);
+        to_lobby(c->srv, m, true, c);
         return;
     }
     size_t len;

@@ -435,6 +435,7 @@ static void slow_readers(const char *db, const char *const *flags)
     raw_drain(rw, rt, READERS, 500);
     for (int k = 0; k < BUSY; k++) {
         e2e_clear(host[k]);
+        e2e_clear(good);
         e2e_send(host[k], json_pack("{s:s, s:s}", "type", "bot", "seat", "W"));
         json_decref(e2e_expect(host[k], "view", 5000));
         e2e_client_drop(host[k]);
@@ -471,8 +472,9 @@ static void slow_readers(const char *db, const char *const *flags)
     CHECK(closed == READERS, "every client that does not read is cut (%d of %d)", closed, READERS);
     CHECK(peak - base < 16 * 1024, "the queues stay within their budget (peak RSS +%ld kB)",
           peak - base);
-    CHECK(!good->closed && worst < 3000, "a client that reads is not cut and is answered (%ld ms)",
-          worst);
+    CHECK(!good->closed && worst < 3000,
+          "a client that reads is not cut and is answered (%ld ms; bye %s)", worst,
+          good->bye[0] ? good->bye : "none");
     for (int i = 0; i < READERS; i++)
         wsc_free(rw[i]);
     CHECK(e2e_server_stop(&srv) == 0, "the server stops cleanly");
