@@ -5,6 +5,7 @@
  * decoded messages to their handlers.
  */
 #include <arpa/inet.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -82,6 +83,15 @@ void srv_conns_cap(srv_server *srv)
         (long)rl.rlim_cur < 2L * srv->conns_wanted + 64)
         room = ((long)rl.rlim_cur - 64) / 2;
     srv->max_conns = room > 1 ? (int)room : 1;
+    /* Every socket lws holds (handshakes under way, HTTP, WebSockets): three
+     * quarters of the descriptors, the rest for the database, the web
+     * files and lws's own. */
+    long sockets = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY
+                       ? ((long)rl.rlim_cur - 64) * 3 / 4
+                       : 4L * srv->conns_wanted;
+    if (sockets > INT_MAX)
+        sockets = INT_MAX;
+    srv->max_sockets = sockets > srv->max_conns ? (int)sockets : srv->max_conns + 1;
 }
 
 bool srv_conn_allowed(srv_server *srv, const char *addr)
@@ -515,6 +525,13 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     srv_server *srv = lws_context_user(lws_get_context(wsi));
 
     switch (reason) {
+    case LWS_CALLBACK_WSI_CREATE:
+        srv->n_wsi++;
+        return 0;
+    case LWS_CALLBACK_WSI_DESTROY:
+        srv->n_wsi--;
+        return 0;
+
     case LWS_CALLBACK_FILTER_NETWORK_CONNECTION: {
         /* A connection over the caps is closed right after accept, before
          * lws gives it any memory: accepting always succeeds because the
@@ -522,7 +539,9 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
          * neither spins on a failing accept nor refuses everybody. */
         char addr[SRV_ADDR_CAP];
         srv_addr_key((int)(lws_intptr_t)in, addr);
-        if (srv_conn_allowed(srv, addr))
+        /* Sockets that never finish their handshake hold descriptors too,
+         * until lws's timeout: they have their own cap. */
+        if (srv->n_wsi < srv->max_sockets && srv_conn_allowed(srv, addr))
             return 0;
         srv->refused++; /* logged by the tick: an attacker may try thousands a second */
         return 1;

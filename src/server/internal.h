@@ -436,6 +436,8 @@ struct srv_server {
     lws_sorted_usec_list_t timer_sul;
     lws_sorted_usec_list_t budget_sul; /* cuts the slowest readers when over the budget */
     long refused;                      /* connections refused since the last tick */
+    int n_wsi;       /* lws's sockets of every kind (handshakes, HTTP, WebSockets) */
+    int max_sockets; /* the cap on n_wsi, from the descriptor limit */
 };
 
 #endif

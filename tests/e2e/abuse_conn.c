@@ -5,6 +5,8 @@
  * where the defaults would make the test slow.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,6 +181,26 @@ static bool can_join(int port, const char *source, const char *name)
 
 /* ---------------------------------------------------------------- idle */
 
+/* A TCP connection from 127.0.6.N that sends nothing; -1 on failure. */
+static int tcp_open(int port, int n)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    struct sockaddr_in src = {.sin_family = AF_INET}, dst = {.sin_family = AF_INET};
+    char text[20];
+    snprintf(text, sizeof text, "127.0.6.%d", n);
+    inet_pton(AF_INET, text, &src.sin_addr);
+    inet_pton(AF_INET, "127.0.0.1", &dst.sin_addr);
+    dst.sin_port = htons((uint16_t)port);
+    if (bind(fd, (struct sockaddr *)&src, sizeof src) != 0 ||
+        connect(fd, (struct sockaddr *)&dst, sizeof dst) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 #define IDLE_ATTACK 130 /* more than the 100 connections one address may hold */
 
 void abuse_idle(void)
@@ -258,6 +280,31 @@ void abuse_idle(void)
         wsc_free(flood[i]);
     e2e_pump(1500);
     CHECK(can_join(srv.port, "127.0.0.8", "after"), "once they are gone, clients get in again");
+
+    /* Sockets that never even start the HTTP handshake. */
+    static int tcp[FLOOD];
+    for (int i = 0; i < FLOOD; i++)
+        tcp[i] = tcp_open(srv.port, 1 + i / 50);
+    e2e_pump(2000);
+    cpu0 = server_cpu(&srv);
+    w0 = e2e_now_ms();
+    e2e_pump(3000);
+    busy = (server_cpu(&srv) - cpu0) / ((double)(e2e_now_ms() - w0) / 1000.0);
+    int refused = 0;
+    for (int i = 0; i < FLOOD; i++) {
+        char c;
+        refused += tcp[i] < 0 || recv(tcp[i], &c, 1, MSG_DONTWAIT) == 0;
+    }
+    e2e_note("%d silent TCP connections: %d closed at once; server CPU %.0f%%", FLOOD, refused,
+             busy * 100);
+    CHECK(refused >= 100, "the server refuses silent sockets past its cap (%d of %d)", refused,
+          FLOOD);
+    CHECK(busy < 0.25, "and does not spin on them (CPU %.0f%% over 3 s)", busy * 100);
+    for (int i = 0; i < FLOOD; i++)
+        if (tcp[i] >= 0)
+            close(tcp[i]);
+    e2e_pump(1500);
+    CHECK(can_join(srv.port, "127.0.0.8", "after2"), "once they are gone, clients get in again");
     CHECK(e2e_server_stop(&srv) == 0, "the server stops cleanly");
 }
 
