@@ -18,8 +18,12 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: barbu serve [--listen HOST:PORT] [--db PATH] [--web DIR]\n"
             "                   [--allow-origin URL]... [--bot-threads N] [--max-tables N]\n"
-            "                   [--max-bot-tables N]\n"
-            "                   [--quiet]\n\n"
+            "                   [--max-bot-tables N] [--quiet]\n"
+            "                   [--max-conns N] [--max-conns-per-address N]\n"
+            "                   [--hello-timeout SECONDS] [--queue-limit BYTES]\n"
+            "                   [--queue-budget BYTES] [--sessions-per-address N]\n"
+            "                   [--tables-per-address N] [--waiting-table-idle SECONDS]\n"
+            "                   [--create-interval SECONDS]\n\n"
             "Hosts barbu tables for players on the network: a lobby, tables of every rule\n"
             "set with computer players, kibitzers, chat, reconnection, game records and\n"
             "score sheets.  Clients (barbu connect, the browser client) speak the barbu\n"
@@ -49,6 +53,33 @@ static void usage(FILE *out)
             "  --max-bot-tables N  tables of computer players only whose games are not over\n"
             "                      (default 16; 0 allows none); one session may create one\n"
             "  --quiet             no log lines on stderr\n\n"
+            "What one machine may take (docs/protocol.md, Limits).  An address is an IPv4\n"
+            "address or an IPv6 /64:\n"
+            "  --max-conns N       WebSocket connections at once (default 20000, and at most\n"
+            "                      half the descriptors: the soft limit is raised to the hard)\n"
+            "  --max-conns-per-address N\n"
+            "                      connections from one address (default 100)\n"
+            "  --hello-timeout SECONDS\n"
+            "                      a connection that has not said hello by then is closed\n"
+            "                      (default 10)\n"
+            "  --queue-limit BYTES bytes waiting for one client that does not read, besides\n"
+            "                      its largest message (default 262144); past it the client\n"
+            "                      is cut\n"
+            "  --queue-budget BYTES\n"
+            "                      bytes waiting for all clients together (default 134217728);\n"
+            "                      past it the clients with the most waiting are cut first\n"
+            "  --sessions-per-address N\n"
+            "                      sessions one address has started that the server holds\n"
+            "                      (default 100)\n"
+            "  --tables-per-address N\n"
+            "                      unfinished tables created from one address (default 20)\n"
+            "  --waiting-table-idle SECONDS\n"
+            "                      a table waiting for players with nobody at it is closed\n"
+            "                      after this (default 120)\n"
+            "  --create-interval SECONDS\n"
+            "                      past half the tables, one address creates a table at most\n"
+            "                      this often, scaled by how full the server is: 1 second at\n"
+            "                      half full, SECONDS when full (default 120; 0: never slowed)\n\n"
             "SIGINT or SIGTERM stops the server: every client hears bye \"shutdown\".\n"
             "Exit status: 0 after a stop, 1 when the server cannot start, 2 a usage error.\n");
 }
@@ -174,6 +205,64 @@ static int parse_count(const char *text, int lo, int hi, int *out)
     return 0;
 }
 
+/* The limits' flags, each a whole number: whether a is one of them (with
+ * *bad set when its value is refused, after saying so). */
+static bool count_flag(const char *a, const char *value, barbu_serve_options *o, bool *bad)
+{
+    static const struct {
+        const char *flag;
+        int lo, hi;
+    } FLAGS[] = {
+        {"--max-conns", 1, 10000000},          {"--max-conns-per-address", 1, 10000000},
+        {"--hello-timeout", 1, 3600},          {"--queue-limit", 1024, INT_MAX},
+        {"--queue-budget", 1024, INT_MAX},     {"--sessions-per-address", 1, 10000000},
+        {"--tables-per-address", 1, 10000000}, {"--waiting-table-idle", 1, 86400},
+        {"--create-interval", 0, 86400},
+    };
+    int k = 0, n = (int)(sizeof FLAGS / sizeof FLAGS[0]);
+    while (k < n && strcmp(a, FLAGS[k].flag) != 0)
+        k++;
+    if (k == n)
+        return false;
+    int v;
+    *bad = parse_count(value, FLAGS[k].lo, FLAGS[k].hi, &v) != 0;
+    if (*bad) {
+        fprintf(stderr, "barbu serve: %s takes a number from %d to %d, not '%s'\n", a, FLAGS[k].lo,
+                FLAGS[k].hi, value);
+        return true;
+    }
+    switch (k) {
+    case 0:
+        o->max_conns = v;
+        break;
+    case 1:
+        o->max_conns_per_address = v;
+        break;
+    case 2:
+        o->hello_timeout = v;
+        break;
+    case 3:
+        o->queue_limit = v;
+        break;
+    case 4:
+        o->queue_budget = v;
+        break;
+    case 5:
+        o->sessions_per_address = v;
+        break;
+    case 6:
+        o->tables_per_address = v;
+        break;
+    case 7:
+        o->waiting_idle = v;
+        break;
+    default:
+        o->create_interval = v > 0 ? v : -1;
+        break;
+    }
+    return true;
+}
+
 int cmd_serve(int argc, char **argv)
 {
     barbu_serve_options opt = {
@@ -181,6 +270,7 @@ int cmd_serve(int argc, char **argv)
     const char *web = NULL;
     enum { MAX_ORIGINS = 32 };
     const char *origins[MAX_ORIGINS];
+    bool bad = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has_value = i + 1 < argc;
@@ -229,6 +319,10 @@ int cmd_serve(int argc, char **argv)
                         argv[i]);
                 return 2;
             }
+        } else if (has_value && count_flag(a, argv[i + 1], &opt, &bad)) {
+            i++;
+            if (bad)
+                return 2;
         } else {
             fprintf(stderr, "barbu serve: unknown option '%s'\n\n", a);
             usage(stderr);

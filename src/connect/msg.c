@@ -728,6 +728,8 @@ void cn_on_open(cn *c)
     json_object_set_new(m, "type", json_string("hello"));
     json_object_set_new(m, "version", json_integer(PROTO_VERSION));
     json_object_set_new(m, "name", json_string(c->name));
+    /* The lobby screen shows the lobby's chat, which comes only when asked. */
+    json_object_set_new(m, "lobby_chat", json_true());
     if (c->token[0])
         json_object_set_new(m, "token", json_string(c->token));
     cn_send(c, m);

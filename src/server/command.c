@@ -46,7 +46,8 @@ static const srv_session *player_at_place(const srv_table *t, const srv_session 
         return NULL;
     for (int k = 0; k < 4; k++) {
         const srv_session *p = t->seats[k].person;
-        if (p && p != s && !t->seats[k].bot && at_one_place(p->addr, p->device, s->addr, s->device))
+        if (p && p != s && !t->seats[k].bot &&
+            at_one_place(p->place_addr, p->device, s->place_addr, s->device))
             return p;
     }
     return NULL;
@@ -60,16 +61,17 @@ static int watched_other(srv_table *t, const srv_session *s, int seat)
         return -1;
     for (int i = 0; i < t->n_kibitzers; i++) {
         const srv_session *k = t->kibitzers[i];
-        bool same =
-            k == s || (!t->household && at_one_place(k->addr, k->device, s->addr, s->device));
+        bool same = k == s || (!t->household &&
+                               at_one_place(k->place_addr, k->device, s->place_addr, s->device));
         if (same && k->kibitz != seat && k->kibitz >= 0)
             return k->kibitz;
     }
     int n;
     const srv_watch *w = srv_watches(t, &n);
     for (int i = 0; i < n; i++) {
-        bool same = strcmp(w[i].token, s->token) == 0 ||
-                    (!t->household && at_one_place(w[i].addr, w[i].device, s->addr, s->device));
+        bool same =
+            strcmp(w[i].token, s->token) == 0 ||
+            (!t->household && at_one_place(w[i].addr, w[i].device, s->place_addr, s->device));
         if (same && w[i].seat != seat)
             return w[i].seat;
     }
@@ -85,7 +87,7 @@ static void send_away_kibitzers(srv_table *t, const srv_session *player)
         if (i >= t->n_kibitzers)
             continue;
         srv_session *k = t->kibitzers[i];
-        if (!at_one_place(k->addr, k->device, player->addr, player->device))
+        if (!at_one_place(k->place_addr, k->device, player->place_addr, player->device))
             continue;
         srv_kibitz_remove(t, k);
         srv_log(t->srv, "table %lld: %s stops kibitzing: %s plays there from the same place",
@@ -156,6 +158,21 @@ static void seats_changed(srv_table *t, srv_session *newcomer)
     srv_table_schedule(t);
 }
 
+/* Seconds before an address may create another table: none while the
+ * server is at most half full, then an interval that grows with the
+ * tables held, to create_interval when full, so that the last tables go
+ * to many people rather than to one who asks fast. */
+static int create_wait(const srv_server *srv, const srv_addr *a)
+{
+    int half = srv->max_tables / 2;
+    if (a == NULL || srv->create_interval <= 0 || srv->n_tables < half || a->last_create == 0)
+        return 0;
+    long span = srv->max_tables - half > 0 ? srv->max_tables - half : 1;
+    long interval = 1 + (long)srv->create_interval * (srv->n_tables - half) / span;
+    long wait = a->last_create + interval - srv_now();
+    return wait > 0 ? (int)wait : 0;
+}
+
 void srv_cmd_create(srv_conn *c, const proto_msg *msg)
 {
     srv_server *srv = c->srv;
@@ -165,17 +182,42 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
         return;
     }
     if (srv->n_tables >= srv->max_tables) {
-        srv_error(c, msg, "limit", "the server holds %d tables, its most", srv->max_tables);
+        srv_error(c, msg, "limit",
+                  "The server holds %d tables, its most: sit at a table that is waiting for "
+                  "players, or try again in a few minutes.",
+                  srv->max_tables);
         return;
     }
-    /* One client may not fill the server with tables nobody plays. */
-    int mine = 0;
-    for (srv_table *t = srv->tables; t; t = t->next)
-        if (strcmp(t->creator, s->token) == 0 && !srv_table_over(t))
-            mine++;
+    /* One client, or one machine, may not fill the server with tables
+     * nobody plays. */
+    int mine = 0, from_addr = 0;
+    for (srv_table *t = srv->tables; t; t = t->next) {
+        if (srv_table_over(t))
+            continue;
+        mine += strcmp(t->creator, s->token) == 0;
+        from_addr += c->addr[0] && strcmp(t->creator_addr, c->addr) == 0;
+    }
     if (mine >= SRV_CREATED_MAX) {
-        srv_error(c, msg, "limit", "you have created %d tables whose games are not over, your most",
+        srv_error(c, msg, "limit",
+                  "You have created %d tables whose games are not over, your most: play at one "
+                  "of them, or leave one nobody sits at and it closes soon after.",
                   mine);
+        return;
+    }
+    if (from_addr >= srv->tables_per_addr) {
+        srv_error(c, msg, "limit",
+                  "Your address has created %d tables whose games are not over, its most: sit "
+                  "at a table that is waiting for players, or create one when a game is over.",
+                  from_addr);
+        return;
+    }
+    srv_addr *a = srv_addr_get(srv, c->addr);
+    int wait = create_wait(srv, a);
+    if (wait > 0) {
+        srv_error(c, msg, "limit",
+                  "The server is nearly full (%d of %d tables): your address may create its next "
+                  "table in %d seconds; meanwhile sit at a table that is waiting for players.",
+                  srv->n_tables, srv->max_tables, wait);
         return;
     }
     /* Tables of computer players only cost the workers much and wait for
@@ -276,6 +318,9 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
     t->seed = st.seed;
     t->created = st.created;
     snprintf(t->creator, sizeof t->creator, "%s", s->token);
+    memcpy(t->creator_addr, c->addr, sizeof t->creator_addr);
+    if (a)
+        a->last_create = srv_now();
     t->rules = rules;
     t->kibitz = proto_t.kibitz;
     t->grace = proto_t.grace;

@@ -4,10 +4,15 @@
  * the reassembly of fragmented messages, flood control and the dispatch of
  * decoded messages to their handlers.
  */
+#include <arpa/inet.h>
+#include <limits.h>
+#include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 
 #include "internal.h"
 
@@ -16,6 +21,102 @@
 typedef struct ws_pss {
     srv_conn *conn;
 } ws_pss;
+
+/* ----------------------------------------------------------- addresses */
+
+void srv_addr_key(int fd, char out[SRV_ADDR_CAP])
+{
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    out[0] = '\0';
+    if (fd < 0 || getpeername(fd, (struct sockaddr *)&ss, &len) != 0)
+        return;
+    if (ss.ss_family == AF_INET) {
+        inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, out, SRV_ADDR_CAP);
+    } else if (ss.ss_family == AF_INET6) {
+        struct in6_addr a = ((struct sockaddr_in6 *)&ss)->sin6_addr;
+        if (IN6_IS_ADDR_V4MAPPED(&a)) {
+            inet_ntop(AF_INET, &a.s6_addr[12], out, SRV_ADDR_CAP);
+            return;
+        }
+        /* One machine on IPv6 commonly holds a whole /64. */
+        memset(&a.s6_addr[8], 0, 8);
+        char text[INET6_ADDRSTRLEN];
+        if (inet_ntop(AF_INET6, &a, text, sizeof text))
+            snprintf(out, SRV_ADDR_CAP, "%s/64", text);
+    }
+}
+
+srv_addr *srv_addr_get(srv_server *srv, const char *key)
+{
+    srv_addr *a = srv_map_get(&srv->addrs, key);
+    if (a)
+        return a;
+    a = calloc(1, sizeof *a);
+    if (a == NULL)
+        return NULL;
+    a->chat_tokens = SRV_CHAT_ADDR_BURST;
+    if (srv_map_put(&srv->addrs, key, a) != 0) {
+        free(a);
+        return NULL;
+    }
+    return a;
+}
+
+void srv_addr_release(srv_server *srv, const char *key)
+{
+    srv_addr *a = srv_map_get(&srv->addrs, key);
+    if (a && a->conns <= 0 && a->sessions <= 0) {
+        srv_map_del(&srv->addrs, key);
+        free(a);
+    }
+}
+
+void srv_conns_cap(srv_server *srv)
+{
+    /* Half the descriptors at most: the rest are for handshakes under way,
+     * the web files, the database and the threads, so that accept never
+     * fails for want of a descriptor (and so never spins). */
+    struct rlimit rl;
+    long room = srv->conns_wanted;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        (long)rl.rlim_cur < 2L * srv->conns_wanted + 64)
+        room = ((long)rl.rlim_cur - 64) / 2;
+    srv->max_conns = room > 1 ? (int)room : 1;
+    /* Every socket lws holds (handshakes under way, HTTP, WebSockets): three
+     * quarters of the descriptors, the rest for the database, the web
+     * files and lws's own. */
+    long sockets = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY
+                       ? ((long)rl.rlim_cur - 64) * 3 / 4
+                       : 4L * srv->conns_wanted;
+    if (sockets > INT_MAX)
+        sockets = INT_MAX;
+    srv->max_sockets = sockets > srv->max_conns ? (int)sockets : srv->max_conns + 1;
+}
+
+bool srv_conn_allowed(srv_server *srv, const char *addr)
+{
+    if (srv->stopping || srv->n_conns >= srv->max_conns)
+        return false;
+    const srv_addr *a = srv_map_get(&srv->addrs, addr);
+    return a == NULL || a->conns < srv->conns_per_addr;
+}
+
+/* ---------------------------------------------------------------- queue */
+
+/* What a queued message costs: its text, its headroom and its header. */
+static size_t buf_cost(size_t len)
+{
+    return sizeof(srv_buf) + LWS_PRE + len;
+}
+
+/* What a queue holds beyond its largest message since it was last empty:
+ * what the limits count, so that one big message (the lobby of thousands
+ * of tables right after welcome) never gets a client cut. */
+static size_t excess(const srv_conn *c)
+{
+    return c->out_bytes > c->out_big ? c->out_bytes - c->out_big : 0;
+}
 
 static void queue_free(srv_conn *c)
 {
@@ -26,8 +127,11 @@ static void queue_free(srv_conn *c)
         b = next;
     }
     c->out_head = c->out_tail = NULL;
-    c->out_bytes = 0;
+    c->srv->queued -= excess(c);
+    c->out_bytes = c->out_big = 0;
 }
+
+static void budget_check(lws_sorted_usec_list_t *sul);
 
 static void queue_push(srv_conn *c, const char *text, size_t len)
 {
@@ -42,23 +146,53 @@ static void queue_push(srv_conn *c, const char *text, size_t len)
     else
         c->out_head = b;
     c->out_tail = b;
-    c->out_bytes += len;
+    srv_server *srv = c->srv;
+    size_t before = excess(c);
+    c->out_bytes += buf_cost(len);
+    if (buf_cost(len) > c->out_big)
+        c->out_big = buf_cost(len);
+    srv->queued = srv->queued - before + excess(c);
+    /* Over the budget the slowest readers are cut, but not here: this may
+     * be the middle of a broadcast over a table's seats, which cutting
+     * another connection would change under it. */
+    if (srv->queued > srv->queue_budget && srv->ctx && !srv->stopping)
+        lws_sul_schedule(srv->ctx, 0, &srv->budget_sul, budget_check, 1);
     lws_callback_on_writable(c->wsi);
 }
 
 static void cut_slow(srv_conn *c)
 {
-    srv_log(c->srv, "connection %llu (%s) is not reading: cut", (unsigned long long)c->id,
-            c->session ? c->session->name : c->peer);
+    srv_log(c->srv, "connection %llu (%s) is not reading (%zu bytes queued): cut",
+            (unsigned long long)c->id, c->session ? c->session->name : c->peer, c->out_bytes);
     queue_free(c);
     srv_bye(c, "slow");
+}
+
+/* Over the budget of all queues together: the connections with the most
+ * queued are cut until it is kept again. */
+static void budget_check(lws_sorted_usec_list_t *sul)
+{
+    srv_server *srv = lws_container_of(sul, srv_server, budget_sul);
+    while (srv->queued > srv->queue_budget && !srv->stopping) {
+        srv_conn *worst = NULL;
+        for (srv_conn *c = srv->conns; c; c = c->next)
+            if (!c->closing && (worst == NULL || excess(c) > excess(worst)))
+                worst = c;
+        if (worst == NULL || excess(worst) == 0)
+            break;
+        cut_slow(worst);
+    }
 }
 
 void srv_send_text(srv_conn *c, const char *text, size_t len)
 {
     if (c == NULL || c->closing)
         return;
-    if (c->out_bytes + len > SRV_QUEUE_LIMIT) {
+    /* A client that lets more than the limit pile up besides its largest
+     * message is not reading. */
+    size_t bytes = c->out_bytes + buf_cost(len);
+    size_t big = buf_cost(len) > c->out_big ? buf_cost(len) : c->out_big;
+    if (bytes > big && bytes - big > c->srv->queue_limit) {
         cut_slow(c);
         return;
     }
@@ -217,9 +351,22 @@ static bool flood_take(srv_conn *c)
 
 void srv_conns_tick(srv_server *srv)
 {
+    int64_t now = srv_now();
+    srv_conns_cap(srv);
+    if (srv->refused > 0) {
+        srv_log(srv, "%ld connections refused over the caps (%d connections open)", srv->refused,
+                srv->n_conns);
+        srv->refused = 0;
+    }
     for (srv_conn *c = srv->conns; c; c = c->next) {
         if (c->closing)
             continue;
+        if (!c->said_hello && now - c->opened >= srv->hello_timeout) {
+            srv_log(srv, "connection %llu (%s) did not say hello: closed",
+                    (unsigned long long)c->id, c->peer);
+            srv_bye(c, "timeout");
+            continue;
+        }
         c->tokens += SRV_FLOOD_RATE;
         if (c->tokens > SRV_FLOOD_BURST)
             c->tokens = SRV_FLOOD_BURST;
@@ -306,13 +453,25 @@ static void receive(srv_conn *c, const void *data, size_t len)
 
 static srv_conn *conn_new(srv_server *srv, struct lws *wsi)
 {
-    srv_conn *c = calloc(1, sizeof *c);
-    if (c == NULL)
+    char addr[SRV_ADDR_CAP];
+    srv_addr_key(lws_get_socket_fd(wsi), addr);
+    /* Checked again here: handshakes accepted at once may pass the filter
+     * together. */
+    if (!srv_conn_allowed(srv, addr))
         return NULL;
+    srv_addr *a = srv_addr_get(srv, addr);
+    srv_conn *c = a ? calloc(1, sizeof *c) : NULL;
+    if (c == NULL) {
+        srv_addr_release(srv, addr);
+        return NULL;
+    }
+    a->conns++;
+    memcpy(c->addr, addr, sizeof addr);
     c->srv = srv;
     c->wsi = wsi;
     c->id = ++srv->next_conn;
     c->tokens = SRV_FLOOD_BURST;
+    c->opened = srv_now();
     char ip[48] = "";
     lws_get_peer_simple(wsi, ip, sizeof ip);
     snprintf(c->peer, sizeof c->peer, "%s", ip[0] ? ip : "?");
@@ -342,6 +501,11 @@ static void conn_free(srv_conn *c)
     if (c->next)
         c->next->prev = c->prev;
     srv->n_conns--;
+    srv_addr *a = srv_map_get(&srv->addrs, c->addr);
+    if (a) {
+        a->conns--;
+        srv_addr_release(srv, c->addr);
+    }
     queue_free(c);
     free(c->in);
     free(c);
@@ -361,12 +525,34 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     srv_server *srv = lws_context_user(lws_get_context(wsi));
 
     switch (reason) {
+    case LWS_CALLBACK_WSI_CREATE:
+        srv->n_wsi++;
+        return 0;
+    case LWS_CALLBACK_WSI_DESTROY:
+        srv->n_wsi--;
+        return 0;
+
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION: {
+        /* A connection over the caps is closed right after accept, before
+         * lws gives it any memory: accepting always succeeds because the
+         * caps stay well below the descriptor limit, so a full server
+         * neither spins on a failing accept nor refuses everybody. */
+        char addr[SRV_ADDR_CAP];
+        srv_addr_key((int)(lws_intptr_t)in, addr);
+        /* Sockets that never finish their handshake hold descriptors too,
+         * until lws's timeout: they have their own cap. */
+        if (srv->n_wsi < srv->max_sockets && srv_conn_allowed(srv, addr))
+            return 0;
+        srv->refused++; /* logged by the tick: an attacker may try thousands a second */
+        return 1;
+    }
+
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         /* The WebSocket lives at /ws only. */
         return ws_path_ok(wsi) ? 0 : 1;
 
     case LWS_CALLBACK_ESTABLISHED:
-        pss->conn = srv->stopping ? NULL : conn_new(srv, wsi);
+        pss->conn = conn_new(srv, wsi);
         if (pss->conn == NULL)
             return -1;
         srv_log(srv, "connection %llu from %s", (unsigned long long)pss->conn->id, pss->conn->peer);
@@ -386,7 +572,11 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             c->out_head = b->next;
             if (c->out_head == NULL)
                 c->out_tail = NULL;
-            c->out_bytes -= b->len;
+            size_t before = excess(c);
+            c->out_bytes -= buf_cost(b->len);
+            if (c->out_head == NULL)
+                c->out_big = 0;
+            c->srv->queued = c->srv->queued - before + excess(c);
             int n = lws_write(wsi, b->data + LWS_PRE, b->len, LWS_WRITE_TEXT);
             free(b);
             if (n < 0)

@@ -39,15 +39,30 @@
 #include "server.h"
 #include "store.h"
 
-#define SRV_MAX_TABLES    5000
-#define SRV_QUEUE_LIMIT   (2u << 20) /* bytes queued to one client */
-#define SRV_FLOOD_RATE    10         /* messages a second */
-#define SRV_FLOOD_BURST   30
-#define SRV_FLOOD_STRIKES 20 /* slowed this often within a minute: cut */
-#define SRV_SESSION_IDLE  3600
-#define SRV_CREATED_MAX   3 /* unfinished tables one session has created */
+#define SRV_MAX_TABLES      5000
+#define SRV_QUEUE_LIMIT     (256L << 10) /* bytes queued to one client */
+#define SRV_QUEUE_BUDGET    (128L << 20) /* bytes queued to all clients */
+#define SRV_CONNS_MAX       20000        /* connections at once, below the descriptor limit */
+#define SRV_CONNS_ADDR      100          /* connections from one address */
+#define SRV_HELLO_TIMEOUT   10           /* seconds to say hello */
+#define SRV_SESSIONS_ADDR   100          /* sessions started from one address and held */
+#define SRV_TABLES_ADDR     20           /* unfinished tables created from one address */
+#define SRV_WAITING_IDLE    120          /* a waiting table with nobody at it is closed */
+#define SRV_CREATE_SLOW     120          /* seconds between creations from an address, when full */
+/* Lobby chat: lines from one address (a bucket of SRV_CHAT_ADDR_BURST
+ * refilled one line every SRV_CHAT_ADDR_EVERY seconds), and from everybody
+ * together (SRV_CHAT_ALL_RATE a second, bursts of SRV_CHAT_ALL_BURST). */
+#define SRV_CHAT_ADDR_BURST 5
+#define SRV_CHAT_ADDR_EVERY 3
+#define SRV_CHAT_ALL_RATE   5
+#define SRV_CHAT_ALL_BURST  20
+#define SRV_FLOOD_RATE      10 /* messages a second */
+#define SRV_FLOOD_BURST     30
+#define SRV_FLOOD_STRIKES   20 /* slowed this often within a minute: cut */
+#define SRV_SESSION_IDLE    3600
+#define SRV_CREATED_MAX     3 /* unfinished tables one session has created */
 /* The computer players' level of a table created without one. */
-#define SRV_DEFAULT_LEVEL "medium"
+#define SRV_DEFAULT_LEVEL   "medium"
 #ifndef SRV_TABLE_IDLE
 #define SRV_TABLE_IDLE 600 /* an empty finished table leaves memory */
 #endif
@@ -120,6 +135,28 @@ void srv_log(const srv_server *srv, const char *fmt, ...) __attribute__((format(
 
 /* ------------------------------------------------------------------ conn.c */
 
+/* What one client address (an IPv4 address, or an IPv6 /64) holds, for
+ * the per-address limits.  Kept in srv_server.addrs while it holds a
+ * connection or a session. */
+typedef struct srv_addr {
+    int conns;
+    int sessions;
+    int chat_tokens;     /* lobby chat lines it may send now */
+    int64_t chat_refill; /* when the next line is added */
+    int64_t last_create; /* when it last created a table; 0 */
+} srv_addr;
+
+#define SRV_ADDR_CAP 56
+
+/* The address key of a socket's peer ("" when unknown): a dotted IPv4
+ * address (IPv4-mapped IPv6 too), or the first 64 bits of an IPv6 one,
+ * "2001:db8:1:2::/64". */
+void srv_addr_key(int fd, char out[SRV_ADDR_CAP]);
+/* The entry of an address, made when missing (NULL when out of memory). */
+srv_addr *srv_addr_get(srv_server *srv, const char *key);
+/* Removes an address's entry once it holds nothing. */
+void srv_addr_release(srv_server *srv, const char *key);
+
 typedef struct srv_buf {
     struct srv_buf *next;
     size_t len;
@@ -133,11 +170,15 @@ struct srv_conn {
     srv_conn *prev, *next;
     srv_session *session; /* NULL until hello, and once replaced */
     char peer[64];
+    char addr[SRV_ADDR_CAP]; /* its address key, for the per-address limits */
+    int64_t opened;          /* when it connected: hello is due within the timeout */
+    bool said_hello;
 
     /* Outbound: one message a writable callback. */
     srv_buf *out_head, *out_tail;
-    size_t out_bytes;
-    bool closing; /* a bye is queued: close once it is written */
+    size_t out_bytes; /* with each message's header and headroom */
+    size_t out_big;   /* the largest message queued since the queue was empty */
+    bool closing;     /* a bye is queued: close once it is written */
 
     /* Inbound: fragments of the message being read. */
     char *in;
@@ -176,8 +217,14 @@ void srv_error(srv_conn *c, const proto_msg *msg, const char *code, const char *
     __attribute__((format(printf, 4, 5)));
 /* Adds "id" to a direct answer. */
 json_t *srv_with_id(json_t *reply, const proto_msg *msg);
-/* The tick's part: refill buckets and resume reading. */
+/* The cap on connections: the one wanted, and at most half the
+ * descriptors (the limit is read again, as it may change under us). */
+void srv_conns_cap(srv_server *srv);
+/* The tick's part: refill buckets and resume reading, close connections
+ * that did not say hello in time. */
 void srv_conns_tick(srv_server *srv);
+/* Whether a new connection from this address may be taken now. */
+bool srv_conn_allowed(srv_server *srv, const char *addr);
 
 /* --------------------------------------------------------------- session.c */
 
@@ -190,10 +237,12 @@ struct srv_session {
     int kibitz;       /* 0-3 or PROTO_SEAT_ALL when kibitzing, else -1 */
     int kibitz_next;  /* the seat it watches from the next deal, else -1 */
     int64_t idle_since;
-    /* Where it said hello from last: the client's address and, from the
-     * browser, the id its stored state keeps ("" when none).  Kibitzing
-     * compares them with the players' (command.c). */
-    char addr[64];
+    bool lobby_chat;         /* asked for the lobby's chat (hello's lobby_chat) */
+    char addr[SRV_ADDR_CAP]; /* the address that started it; "" after a restart */
+    /* Where it said hello from last: the client's address (as addr, an
+     * IPv6 /64 as one) and, from the browser, the id its stored state keeps
+     * ("" when none).  Kibitzing compares them with the players' (command.c). */
+    char place_addr[SRV_ADDR_CAP];
     char device[PROTO_DEVICE_MAX + 1];
     srv_session *prev, *next;
 };
@@ -212,7 +261,7 @@ void srv_sessions_free(srv_server *srv);
  * watching (a kibitzer still watching is on the table's list). */
 typedef struct srv_watch {
     char token[PROTO_TOKEN_LEN + 1];
-    char addr[64];
+    char addr[SRV_ADDR_CAP];
     char device[PROTO_DEVICE_MAX + 1];
     int seat;
 } srv_watch;
@@ -236,6 +285,7 @@ struct srv_table {
     uint64_t seed;
     int64_t created;
     char creator[PROTO_TOKEN_LEN + 1]; /* the creating session's token; "" after a restart */
+    char creator_addr[SRV_ADDR_CAP];   /* the address it was created from; "" after a restart */
     barbu_rules rules;                 /* the state points at it */
 
     int kibitz, grace, takeover, delay; /* PROTO_KIBITZ_*, s, PROTO_TAKEOVER_*, ms */
@@ -372,6 +422,8 @@ void srv_lobby_forget(srv_server *srv);
 void srv_lobby_listed(srv_table *t);
 void srv_lobby_closed(srv_server *srv, int64_t id);
 void srv_cmd_chat(srv_conn *c, const proto_msg *msg);
+/* Refills the allowance of lobby chat lines of everybody together. */
+void srv_lobby_chat_tick(srv_server *srv);
 
 /* ------------------------------------------------------------------ bots.c */
 
@@ -423,9 +475,18 @@ struct srv_server {
     int max_bot_tables; /* tables of computer players only, not over */
     bool quiet, stopping;
 
+    /* The limits in force (the options, or their defaults). */
+    int max_conns, conns_per_addr, hello_timeout;
+    int conns_wanted; /* max_conns before the descriptor limit, read every tick */
+    size_t queue_limit, queue_budget;
+    int sessions_per_addr, tables_per_addr, waiting_idle, create_interval;
+
     srv_conn *conns;
     uint64_t next_conn;
     int n_conns;
+    size_t queued;   /* bytes queued to every client together */
+    srv_map addrs;   /* address key -> srv_addr */
+    int chat_tokens; /* lobby chat lines anybody may send now */
 
     srv_session *sessions;
     srv_map by_token, by_name;
@@ -444,6 +505,10 @@ struct srv_server {
      * its start, which costs as much as there are tables. */
     srv_table *timer_head, *timer_tail;
     lws_sorted_usec_list_t timer_sul;
+    lws_sorted_usec_list_t budget_sul; /* cuts the slowest readers when over the budget */
+    long refused;                      /* connections refused since the last tick */
+    int n_wsi;       /* lws's sockets of every kind (handshakes, HTTP, WebSockets) */
+    int max_sockets; /* the cap on n_wsi, from the descriptor limit */
 };
 
 #endif

@@ -90,8 +90,9 @@ void srv_send_lobby(srv_conn *c, const proto_msg *msg)
     free(with_id);
 }
 
-/* The same text to every session in the lobby. */
-static void to_lobby(srv_server *srv, json_t *m)
+/* The same text to every session in the lobby; chat only to those that
+ * asked for it, and to its sender (chat_from), who hears its line back. */
+static void to_lobby(srv_server *srv, json_t *m, bool chat, const srv_conn *chat_from)
 {
     if (m == NULL)
         return;
@@ -101,7 +102,8 @@ static void to_lobby(srv_server *srv, json_t *m)
     if (text == NULL)
         return;
     for (srv_conn *c = srv->conns; c; c = c->next)
-        if (c->session && c->session->table == NULL)
+        if (c->session && c->session->table == NULL &&
+            (!chat || c->session->lobby_chat || c == chat_from))
             srv_send_text(c, text, len);
     free(text);
 }
@@ -111,19 +113,69 @@ void srv_lobby_listed(srv_table *t)
     srv_lobby_forget(t->srv);
     if (t->started)
         t->listed_deal = t->state.t.deal;
-    to_lobby(t->srv, json_pack("{s:s, s:o}", "type", "listed", "table", srv_summary_json(t)));
+    to_lobby(t->srv, json_pack("{s:s, s:o}", "type", "listed", "table", srv_summary_json(t)), false,
+             NULL);
 }
 
 void srv_lobby_closed(srv_server *srv, int64_t id)
 {
     srv_lobby_forget(srv);
-    to_lobby(srv, json_pack("{s:s, s:I}", "type", "closed", "table", (json_int_t)id));
+    to_lobby(srv, json_pack("{s:s, s:I}", "type", "closed", "table", (json_int_t)id), false, NULL);
+}
+
+void srv_lobby_chat_tick(srv_server *srv)
+{
+    srv->chat_tokens += SRV_CHAT_ALL_RATE;
+    if (srv->chat_tokens > SRV_CHAT_ALL_BURST)
+        srv->chat_tokens = SRV_CHAT_ALL_BURST;
+}
+
+/* Every lobby line goes to every session that asked for lobby chat: the
+ * lines of one address, and of everybody, are limited so that many
+ * connections each within its own flood limit cannot multiply the work
+ * by the number of listeners.  Returns whether the line may go. */
+static bool lobby_chat_allowed(srv_conn *c, const proto_msg *msg)
+{
+    srv_server *srv = c->srv;
+    srv_addr *a = srv_addr_get(srv, c->addr);
+    if (a == NULL)
+        return false;
+    int64_t now = srv_now();
+    if (a->chat_tokens < SRV_CHAT_ADDR_BURST) {
+        if (a->chat_refill == 0)
+            a->chat_refill = now + SRV_CHAT_ADDR_EVERY;
+        while (a->chat_refill <= now && a->chat_tokens < SRV_CHAT_ADDR_BURST) {
+            a->chat_tokens++;
+            a->chat_refill += SRV_CHAT_ADDR_EVERY;
+        }
+        if (a->chat_tokens >= SRV_CHAT_ADDR_BURST)
+            a->chat_refill = 0;
+    }
+    if (a->chat_tokens <= 0) {
+        srv_error(c, msg, "limit",
+                  "Your address has sent %d lobby chat lines in a short time, its most: wait %lld "
+                  "seconds before the next one.",
+                  SRV_CHAT_ADDR_BURST, (long long)(a->chat_refill - now));
+        return false;
+    }
+    if (srv->chat_tokens <= 0) {
+        srv_error(c, msg, "limit",
+                  "The lobby chat is busy: wait a second or two and send your line again.");
+        return false;
+    }
+    if (a->chat_tokens == SRV_CHAT_ADDR_BURST)
+        a->chat_refill = now + SRV_CHAT_ADDR_EVERY;
+    a->chat_tokens--;
+    srv->chat_tokens--;
+    return true;
 }
 
 void srv_cmd_chat(srv_conn *c, const proto_msg *msg)
 {
     srv_session *s = c->session;
     srv_table *t = s->table;
+    if (t == NULL && !lobby_chat_allowed(c, msg))
+        return;
     /* While a game runs, a kibitzer who may see hands talks to the other
      * kibitzers only, unless the table allows more: a stranger watching
      * could otherwise tell a player the cards. */
@@ -131,7 +183,7 @@ void srv_cmd_chat(srv_conn *c, const proto_msg *msg)
     json_t *m = json_pack("{s:s, s:s, s:s, s:s}", "type", "chat", "from", s->name, "text",
                           msg->text, "scope", t ? (aside ? "kibitzers" : "table") : "lobby");
     if (t == NULL) {
-        to_lobby(c->srv, m);
+        to_lobby(c->srv, m, true, c);
         return;
     }
     size_t len;

@@ -17,7 +17,7 @@ static const char *const TYPE_NAMES[PROTO_N_TYPES] = {
 
 /* The fields each message may carry, besides "type" and "id". */
 static const char *const TYPE_FIELDS[PROTO_N_TYPES][12] = {
-    [PROTO_HELLO] = {"version", "name", "token", "device"},
+    [PROTO_HELLO] = {"version", "name", "token", "device", "lobby_chat"},
     [PROTO_TABLES] = {0},
     [PROTO_CREATE] = {"rules", "house", "seed", "kibitz", "grace", "takeover", "bots", "level",
                       "delay", "sit", "household", "kibitz_chat"},
@@ -832,6 +832,11 @@ static int decode_hello(reader *rd, const json_t *o, proto_msg *m)
                               PROTO_DEVICE_MIN, PROTO_DEVICE_MAX);
         memcpy(m->device, text, len + 1);
     }
+    json_t *v = NULL;
+    got = field(rd, o, "lobby_chat", JSON_TRUE, false, &v);
+    if (got < 0)
+        return -1;
+    m->lobby_chat = got > 0 && json_is_true(v);
     return 0;
 }
 

@@ -70,6 +70,7 @@ typedef struct proto_msg {
     char name[PROTO_MAX_NAME + 1];     /* "" when not sent */
     char token[PROTO_TOKEN_LEN + 1];   /* "" when not sent */
     char device[PROTO_DEVICE_MAX + 1]; /* "" when not sent */
+    bool lobby_chat;                   /* asks for the lobby's chat */
 
     /* create */
     char rules[16];

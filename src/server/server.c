@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "internal.h"
@@ -47,6 +48,7 @@ static void tick(lws_sorted_usec_list_t *sul)
     srv->ticks++;
     srv_lobby_forget(srv); /* a change no listed announced lasts a second at most */
     srv_conns_tick(srv);
+    srv_lobby_chat_tick(srv);
     srv_tables_tick(srv);
     if (srv->ticks % 10 == 0)
         srv_sessions_tick(srv);
@@ -85,7 +87,56 @@ static void lws_log_line(int level, const char *line)
     fprintf(stderr, "barbu serve: lws: %s", line);
 }
 
+/* ---------------------------------------------------------------- limits */
+
+/* Raises the soft limit on descriptors to the hard one and returns it:
+ * every connection is a descriptor. */
+static long raise_nofile(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return 1024;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rlim_t want = rl.rlim_max;
+        rl.rlim_cur = want;
+        if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+            getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    return rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > 1000000 ? 1000000 : (long)rl.rlim_cur;
+}
+
+static void set_limits(srv_server *srv, const barbu_serve_options *o)
+{
+    long nofile = raise_nofile();
+    long room = (nofile - 64) / 2;
+    if (o->max_conns > room)
+        fprintf(stderr,
+                "barbu serve: --max-conns %d is more than the descriptors allow (%ld): "
+                "%ld it is\n",
+                o->max_conns, nofile, room > 1 ? room : 1);
+    srv->conns_wanted = o->max_conns > 0 ? o->max_conns : SRV_CONNS_MAX;
+    srv_conns_cap(srv);
+    srv->conns_per_addr = o->max_conns_per_address > 0 ? o->max_conns_per_address : SRV_CONNS_ADDR;
+    srv->hello_timeout = o->hello_timeout > 0 ? o->hello_timeout : SRV_HELLO_TIMEOUT;
+    srv->queue_limit = o->queue_limit > 0 ? (size_t)o->queue_limit : (size_t)SRV_QUEUE_LIMIT;
+    srv->queue_budget = o->queue_budget > 0 ? (size_t)o->queue_budget : (size_t)SRV_QUEUE_BUDGET;
+    srv->sessions_per_addr =
+        o->sessions_per_address > 0 ? o->sessions_per_address : SRV_SESSIONS_ADDR;
+    srv->tables_per_addr = o->tables_per_address > 0 ? o->tables_per_address : SRV_TABLES_ADDR;
+    srv->waiting_idle = o->waiting_idle > 0 ? o->waiting_idle : SRV_WAITING_IDLE;
+    srv->create_interval = o->create_interval != 0 ? o->create_interval : SRV_CREATE_SLOW;
+    srv->chat_tokens = SRV_CHAT_ALL_BURST;
+}
+
 /* ---------------------------------------------------------------- serve */
+
+static void addrs_free(srv_server *srv)
+{
+    for (size_t i = 0; i < srv->addrs.n_buckets; i++)
+        for (srv_map_entry *e = srv->addrs.buckets[i]; e; e = e->next)
+            free(e->value);
+    srv_map_free(&srv->addrs);
+}
 
 static void shutdown_tick(lws_sorted_usec_list_t *sul)
 {
@@ -136,6 +187,7 @@ int barbu_serve(const barbu_serve_options *options)
     srv->max_bot_tables = options->max_bot_tables > 0    ? options->max_bot_tables
                           : options->max_bot_tables == 0 ? SRV_BOT_TABLES_MAX
                                                          : 0;
+    set_limits(srv, options);
     int status = 1;
 
     /* The folder resolved once: a file is served only if its own resolved
@@ -169,7 +221,8 @@ int barbu_serve(const barbu_serve_options *options)
         info.iface = host;
     /* Every HTTP answer carries them, the WebSocket's refusals included. */
     info.headers = srv_http_headers();
-    info.timeout_secs = 30;
+    /* A handshake that stalls holds a descriptor: it has as long as hello. */
+    info.timeout_secs = (unsigned int)(srv->hello_timeout < 5 ? 5 : srv->hello_timeout);
 
     srv->ctx = lws_create_context(&info);
     if (srv->ctx == NULL) {
@@ -208,6 +261,8 @@ int barbu_serve(const barbu_serve_options *options)
     fflush(stdout);
     srv_log(srv, "%d tables restored, %d computer player threads, database %s", srv->n_tables,
             srv_bots_threads(srv->bots), options->db);
+    srv_log(srv, "at most %d connections, %d from one address", srv->max_conns,
+            srv->conns_per_addr);
 
     lws_sul_schedule(srv->ctx, 0, &srv->tick_sul, tick, LWS_US_PER_SEC);
     for (srv_table *t = srv->tables; t; t = t->next)
@@ -233,6 +288,7 @@ out:
     srv->bots = NULL;
     if (srv->ctx) {
         lws_sul_cancel(&srv->tick_sul);
+        lws_sul_cancel(&srv->budget_sul);
         srv_timers_stop(srv);
         signal_ctx = NULL;
         lws_context_destroy(srv->ctx);
@@ -243,6 +299,7 @@ out:
     srv_map_free(&srv->table_map);
     srv_lobby_forget(srv);
     srv_sessions_free(srv);
+    addrs_free(srv);
     store_close(srv->store);
     free(srv->web_root);
     free(srv);

@@ -23,6 +23,19 @@ typedef struct barbu_serve_options {
     const char *const *allow_origins;
     int n_allow_origins;
 
+    /* What one machine may use of the server (docs/protocol.md, Limits).
+     * 0 is the default of each; see barbu serve --help. */
+    int max_conns;             /* WebSocket connections at once: from the descriptor limit */
+    int max_conns_per_address; /* from one IPv4 address or IPv6 /64 (100) */
+    int hello_timeout;         /* seconds a connection has to say hello (10) */
+    long queue_limit;          /* bytes queued to one client that does not read (256 KiB) */
+    long queue_budget;         /* bytes queued to all clients together (128 MiB) */
+    int sessions_per_address;  /* sessions one address has started and that are held (100) */
+    int tables_per_address;    /* unfinished tables created from one address (20) */
+    int waiting_idle;          /* seconds a waiting table with nobody at it stays (120) */
+    int create_interval;       /* seconds between two creations from one address when
+                                  the server is nearly full (120; -1: no slowing) */
+
     /* The score sheet of a game's deals as text, for the score message's
      * "sheet" (barbu scoresheet's, from the CLI): a malloc'd string, or NULL.
      * A NULL function leaves "sheet" out. */

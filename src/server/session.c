@@ -46,6 +46,13 @@ srv_session *srv_session_add(srv_server *srv, const char *token, const char *nam
 
 static void session_free(srv_server *srv, srv_session *s)
 {
+    if (s->addr[0]) {
+        srv_addr *a = srv_map_get(&srv->addrs, s->addr);
+        if (a) {
+            a->sessions--;
+            srv_addr_release(srv, s->addr);
+        }
+    }
     char key[SRV_NAME_CAP];
     srv_name_key(s->name, key);
     srv_map_del(&srv->by_name, key);
@@ -122,7 +129,7 @@ static void resume(srv_session *s)
 /* Where the session speaks from now, for the kibitzing checks. */
 static void note_place(srv_session *s, const srv_conn *c, const proto_msg *msg)
 {
-    snprintf(s->addr, sizeof s->addr, "%s", c->peer);
+    snprintf(s->place_addr, sizeof s->place_addr, "%s", c->addr);
     snprintf(s->device, sizeof s->device, "%s", msg->device);
 }
 
@@ -155,7 +162,9 @@ void srv_hello(srv_conn *c, const proto_msg *msg)
             srv_bye(old, "replaced");
         }
         s->conn = c;
+        s->lobby_chat = msg->lobby_chat;
         c->session = s;
+        c->said_hello = true;
         note_place(s, c, msg);
         srv_log(srv, "connection %llu resumes %s%s", (unsigned long long)c->id, s->name,
                 old ? " (the old connection is replaced)" : "");
@@ -178,6 +187,21 @@ void srv_hello(srv_conn *c, const proto_msg *msg)
         srv_error(c, msg, "name_taken", "the name %s is in use", msg->name);
         return;
     }
+    /* One machine may not hold the server's memory with sessions (each
+     * lives an hour after its connection goes). */
+    srv_addr *a = srv_addr_get(srv, c->addr);
+    if (a == NULL) {
+        srv_error(c, msg, "server", "out of memory");
+        return;
+    }
+    if (a->sessions >= srv->sessions_per_addr) {
+        srv_error(c, msg, "limit",
+                  "Your address has started %d sessions, the most it may hold. Say hello with "
+                  "the token of one of them instead (an unused session is forgotten an hour "
+                  "after its connection closes).",
+                  a->sessions);
+        return;
+    }
     char token[PROTO_TOKEN_LEN + 1];
     new_token(token);
     if (srv->store->ops->session_put(srv->store, token, msg->name) != 0) {
@@ -192,7 +216,11 @@ void srv_hello(srv_conn *c, const proto_msg *msg)
         return;
     }
     s->conn = c;
+    s->lobby_chat = msg->lobby_chat;
+    memcpy(s->addr, c->addr, sizeof s->addr);
+    a->sessions++;
     c->session = s;
+    c->said_hello = true;
     note_place(s, c, msg);
     srv_log(srv, "connection %llu is %s (new session)", (unsigned long long)c->id, s->name);
     welcome(c, s, msg);

@@ -318,7 +318,7 @@ void srv_watch_note(srv_table *t, const srv_session *s, int seat)
     }
     srv_watch *w = &t->watches[t->n_watches++];
     snprintf(w->token, sizeof w->token, "%s", s->token);
-    snprintf(w->addr, sizeof w->addr, "%s", s->addr);
+    snprintf(w->addr, sizeof w->addr, "%s", s->place_addr);
     snprintf(w->device, sizeof w->device, "%s", s->device);
     w->seat = seat;
 }
@@ -1074,7 +1074,9 @@ void srv_tables_tick(srv_server *srv)
             t->empty_since = now;
             continue;
         }
-        if (now - t->empty_since < SRV_TABLE_IDLE)
+        /* A waiting table nobody sits at holds a place of the server's
+         * tables for nothing: it goes sooner than a finished one. */
+        if (now - t->empty_since < (t->started ? SRV_TABLE_IDLE : srv->waiting_idle))
             continue;
         if (!t->started) {
             /* Abandoned before its game: it will not be loaded again. */

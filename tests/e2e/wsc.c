@@ -347,6 +347,9 @@ static int push_message(wsc *w, int opcode, const uint8_t *p, size_t len)
 /* Reads the 101 answer; returns 1 when complete, 0 when more is needed. */
 static int parse_handshake(wsc *w)
 {
+    /* A server that refuses a connection may close it before a byte. */
+    if (w->in.p == NULL)
+        return 0;
     char *end = strstr((char *)w->in.p, "\r\n\r\n");
     if (end == NULL) {
         if (w->in.len > 16384)

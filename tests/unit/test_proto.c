@@ -50,6 +50,13 @@ static void test_hello(void **unused)
     assert_string_equal(msg.token, "");
     assert_true(msg.has_id);
     assert_int_equal(msg.id, 7);
+    assert_false(msg.lobby_chat);
+    /* Lobby chat comes only to those who ask for it. */
+    decode_ok("{\"type\":\"hello\",\"version\":1,\"name\":\"a\",\"lobby_chat\":true}");
+    assert_true(msg.lobby_chat);
+    decode_ok("{\"type\":\"hello\",\"version\":1,\"name\":\"a\",\"lobby_chat\":false}");
+    assert_false(msg.lobby_chat);
+    refused("{\"type\":\"hello\",\"version\":1,\"name\":\"a\",\"lobby_chat\":1}", "bad_field");
 
     const char *token = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
     char text[300];

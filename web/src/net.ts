@@ -258,7 +258,8 @@ export class Net {
     }, HANDSHAKE_MS);
     ws.onopen = () => {
       if (this.ws !== ws || !this.creds) return;
-      const hello: ClientMsg = { type: 'hello', version: PROTOCOL_VERSION };
+      // The lobby page shows the lobby's chat, so the client asks for it.
+      const hello: ClientMsg = { type: 'hello', version: PROTOCOL_VERSION, lobby_chat: true };
       if (this.creds.token) hello.token = this.creds.token;
       if (this.creds.name) hello.name = this.creds.name;
       hello.device = deviceId();

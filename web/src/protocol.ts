@@ -397,7 +397,17 @@ export interface CreateOptions {
 }
 
 export type ClientMsg =
-  | { type: 'hello'; version: number; name?: string; token?: string; device?: string; id?: number }
+  | {
+      type: 'hello';
+      version: number;
+      name?: string;
+      token?: string;
+      /** The browser's id, the same in every tab (docs/protocol.md, Who may watch). */
+      device?: string;
+      /** Asks for the lobby's chat (the server sends it only to those who ask). */
+      lobby_chat?: boolean;
+      id?: number;
+    }
   | { type: 'tables'; id?: number }
   | ({ type: 'create'; id?: number } & CreateOptions)
   | { type: 'sit'; table: number; seat: Seat; id?: number }
