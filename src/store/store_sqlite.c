@@ -8,6 +8,10 @@
  * system crash or a power loss can lose the last few commits.  That is the
  * trade we want: an append costs microseconds instead of a disk flush.
  *
+ * The database file is created 0600 (SQLite gives its -wal and -shm files
+ * the same mode) and held with flock(2) for as long as the store is open,
+ * so that a second server on the same file is refused.
+ *
  * Schema version 1 (PRAGMA user_version):
  *
  *   sessions(token TEXT PRIMARY KEY, name TEXT UNIQUE, created INTEGER)
@@ -22,12 +26,18 @@
  * integers, and text reads the same in the sqlite3 shell as in the game.
  * Each statement is prepared once at open and reset after every use.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -69,6 +79,7 @@ static const char SCHEMA[] = "CREATE TABLE sessions("
 typedef struct bb_sqlite {
     store base; /* first, so that a store * is a bb_sqlite * */
     sqlite3 *db;
+    int lock_fd; /* the database file, flock'ed; -1 for none */
     sqlite3_stmt *session_put;
     sqlite3_stmt *session_forget;
     sqlite3_stmt *sessions_load;
@@ -518,6 +529,60 @@ static int actions_load(store *s, int64_t table,
     return 0;
 }
 
+/* --------------------------------------------------------------- the lock */
+
+/* The process that holds a flock on fd's file, from /proc/locks; -1 when
+ * it cannot be told. */
+static long lock_holder(int fd)
+{
+    struct stat st;
+    FILE *f = fstat(fd, &st) == 0 ? fopen("/proc/locks", "r") : NULL;
+    if (f == NULL)
+        return -1;
+    char line[256], kind[16];
+    long pid = -1, p;
+    unsigned maj, min;
+    unsigned long ino;
+    while (pid < 0 && fgets(line, sizeof line, f))
+        if (sscanf(line, "%*[^:]: %15s %*s %*s %ld %x:%x:%lu", kind, &p, &maj, &min, &ino) == 5 &&
+            strcmp(kind, "FLOCK") == 0 && maj == major(st.st_dev) && min == minor(st.st_dev) &&
+            ino == (unsigned long)st.st_ino)
+            pid = p;
+    fclose(f);
+    return pid;
+}
+
+/* Opens the database file (creating it 0600 when missing: SQLite would make
+ * it 0644 less the umask, readable by every local user) and takes an
+ * exclusive flock on it.  SQLite's own locks are fcntl locks, which a
+ * process loses when it closes any descriptor of the file, so this one
+ * stays open until after sqlite3_close.  The fd, or -1 with err filled. */
+static int lock_db(const char *path, char *err, size_t cap)
+{
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
+    if (fd < 0) {
+        snprintf(err, cap, "could not open %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+        return fd;
+    int why = errno;
+    if (why == EWOULDBLOCK) {
+        long pid = lock_holder(fd);
+        char holder[48] = "another process";
+        if (pid > 0)
+            snprintf(holder, sizeof holder, "process %ld", pid);
+        snprintf(err, cap,
+                 "%s is in use by %s, most likely another barbu serve: one database serves "
+                 "one server at a time",
+                 path, holder);
+    } else {
+        snprintf(err, cap, "could not lock %s: %s", path, strerror(why));
+    }
+    close(fd);
+    return -1;
+}
+
 /* ------------------------------------------------------------ open, close */
 
 static void sqlite_close(store *s)
@@ -528,6 +593,9 @@ static void sqlite_close(store *s)
     for (size_t k = 0; k < N_STATEMENTS; k++)
         sqlite3_finalize(*statement(q, k));
     sqlite3_close(q->db);
+    /* Only now: closing it earlier would drop SQLite's fcntl locks. */
+    if (q->lock_fd >= 0)
+        close(q->lock_fd);
     free(q);
 }
 
@@ -640,6 +708,13 @@ store *store_sqlite_open(const char *path, char *err, size_t cap)
         return NULL;
     }
     q->base.ops = &SQLITE_OPS;
+    q->lock_fd = -1;
+    /* ":memory:" and "" (a private temporary database) have no file. */
+    bool file = path[0] != '\0' && strcmp(path, ":memory:") != 0;
+    if (file && (q->lock_fd = lock_db(path, err, cap)) < 0) {
+        free(q);
+        return NULL;
+    }
     int rc = sqlite3_open_v2(path, &q->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK) {
         snprintf(err, cap, "could not open %s: %s", path,
