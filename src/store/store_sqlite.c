@@ -8,6 +8,14 @@
  * system crash or a power loss can lose the last few commits.  That is the
  * trade we want: an append costs microseconds instead of a disk flush.
  *
+ * The fsyncs are all in checkpoints, which copy the WAL back into the
+ * database file.  SQLite runs them inside whichever commit passes 1000 WAL
+ * pages, which on a disk stalled the server's loop for up to a second, so
+ * the loop's connection runs none: a thread with its own connection
+ * checkpoints once a second, or sooner when the WAL grows past 1000 pages.
+ * An operating system crash can therefore lose about the last second of
+ * commits, never more, and never leaves a database that does not open.
+ *
  * The database file is created 0600 (SQLite gives its -wal and -shm files
  * the same mode) and held with flock(2) for as long as the store is open,
  * so that a second server on the same file is refused.
@@ -29,6 +37,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +56,18 @@
 
 /* How long a statement waits for another connection's lock before giving up. */
 #define BUSY_TIMEOUT_MS 5000
+
+/* The checkpointer's pace: it wakes once a second, or sooner when a commit
+ * leaves this many pages in the WAL (SQLite's own automatic threshold). */
+#define CHECKPOINT_PAGES          1000
+#define CHECKPOINT_PERIOD_S       1
+/* A passive checkpoint cannot finish while commits keep coming, and a WAL
+ * is only started again from its beginning once all of it is copied back.
+ * Past this size the checkpointer takes the write lock for a moment (after
+ * passive rounds that leave little to copy) so that the WAL stops growing. */
+#define CHECKPOINT_RESTART_PAGES  16384
+#define CHECKPOINT_RESTART_LEFT   64
+#define CHECKPOINT_PASSIVE_ROUNDS 8
 
 static const char SCHEMA[] = "CREATE TABLE sessions("
                              "  token TEXT PRIMARY KEY NOT NULL,"
@@ -76,10 +97,20 @@ static const char SCHEMA[] = "CREATE TABLE sessions("
                              "  PRIMARY KEY (table_id, n)) WITHOUT ROWID;"
                              "PRAGMA user_version = 1;";
 
+/* The background checkpointer: a thread with its own connection. */
+typedef struct checkpointer {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    bool running, stop, due;
+    sqlite3 *db;
+} checkpointer;
+
 typedef struct bb_sqlite {
     store base; /* first, so that a store * is a bb_sqlite * */
     sqlite3 *db;
     int lock_fd; /* the database file, flock'ed; -1 for none */
+    checkpointer ckpt;
     sqlite3_stmt *session_put;
     sqlite3_stmt *session_forget;
     sqlite3_stmt *sessions_load;
@@ -529,6 +560,120 @@ static int actions_load(store *s, int64_t table,
     return 0;
 }
 
+/* ------------------------------------------------------------ checkpoints */
+
+/* One round: passive checkpoints, which copy the WAL back without stopping
+ * the loop's commits, then, when the WAL has grown large and only a little
+ * of it is left to copy, a restart checkpoint so that the next commit
+ * starts the WAL again from its beginning. */
+static void checkpoint_round(sqlite3 *db)
+{
+    int log = 0, done = 0;
+    for (int k = 0; k < CHECKPOINT_PASSIVE_ROUNDS; k++) {
+        if (sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done) !=
+            SQLITE_OK)
+            return;
+        if (log - done <= CHECKPOINT_RESTART_LEFT)
+            break;
+    }
+    if (log >= CHECKPOINT_RESTART_PAGES && log > done && log - done <= CHECKPOINT_RESTART_LEFT)
+        sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_RESTART, &log, &done);
+}
+
+static void *checkpoint_main(void *arg)
+{
+    checkpointer *c = arg;
+    pthread_mutex_lock(&c->lock);
+    while (!c->stop) {
+        if (!c->due) {
+            struct timespec until;
+            clock_gettime(CLOCK_MONOTONIC, &until);
+            until.tv_sec += CHECKPOINT_PERIOD_S;
+            pthread_cond_timedwait(&c->wake, &c->lock, &until);
+        }
+        if (c->stop)
+            break;
+        c->due = false;
+        pthread_mutex_unlock(&c->lock);
+        checkpoint_round(c->db);
+        pthread_mutex_lock(&c->lock);
+    }
+    pthread_mutex_unlock(&c->lock);
+    return NULL;
+}
+
+/* Called by SQLite after each commit on the loop's connection: a large WAL
+ * wakes the checkpointer at once.  Installing it also turns off SQLite's
+ * automatic checkpoint, which would run inside the commit. */
+static int on_wal_commit(void *arg, sqlite3 *db, const char *name, int pages)
+{
+    (void)db;
+    (void)name;
+    checkpointer *c = arg;
+    if (pages >= CHECKPOINT_PAGES && c->running) {
+        pthread_mutex_lock(&c->lock);
+        c->due = true;
+        pthread_cond_signal(&c->wake);
+        pthread_mutex_unlock(&c->lock);
+    }
+    return SQLITE_OK;
+}
+
+static int checkpointer_start(bb_sqlite *q, const char *path, char *err, size_t cap)
+{
+    checkpointer *c = &q->ckpt;
+    int rc = sqlite3_open_v2(path, &c->db, SQLITE_OPEN_READWRITE, NULL);
+    if (rc != SQLITE_OK) {
+        snprintf(err, cap, "could not open %s for its checkpoints: %s", path,
+                 c->db ? sqlite3_errmsg(c->db) : sqlite3_errstr(rc));
+        return -1;
+    }
+    sqlite3_busy_timeout(c->db, BUSY_TIMEOUT_MS);
+    if (sqlite3_exec(c->db, "PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0", NULL,
+                     NULL, NULL) != SQLITE_OK) {
+        snprintf(err, cap, "could not configure %s for its checkpoints: %s", path,
+                 sqlite3_errmsg(c->db));
+        return -1;
+    }
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&c->wake, &attr);
+    pthread_condattr_destroy(&attr);
+    pthread_mutex_init(&c->lock, NULL);
+    if ((rc = pthread_create(&c->thread, NULL, checkpoint_main, c)) != 0) {
+        pthread_cond_destroy(&c->wake);
+        pthread_mutex_destroy(&c->lock);
+        snprintf(err, cap, "could not start the checkpoint thread of %s: %s", path, strerror(rc));
+        return -1;
+    }
+    c->running = true;
+    /* The loop's connection checkpoints nothing itself (the pragma's hook
+     * is replaced by ours). */
+    if (sqlite3_exec(q->db, "PRAGMA wal_autocheckpoint = 0", NULL, NULL, NULL) != SQLITE_OK) {
+        snprintf(err, cap, "could not configure %s: %s", path, sqlite3_errmsg(q->db));
+        return -1;
+    }
+    sqlite3_wal_hook(q->db, on_wal_commit, c);
+    return 0;
+}
+
+static void checkpointer_stop(checkpointer *c)
+{
+    if (c->running) {
+        pthread_mutex_lock(&c->lock);
+        c->stop = true;
+        pthread_cond_signal(&c->wake);
+        pthread_mutex_unlock(&c->lock);
+        pthread_join(c->thread, NULL);
+        pthread_cond_destroy(&c->wake);
+        pthread_mutex_destroy(&c->lock);
+        c->running = false;
+    }
+    sqlite3_close(c->db);
+    c->db = NULL;
+}
+
 /* --------------------------------------------------------------- the lock */
 
 /* The process that holds a flock on fd's file, from /proc/locks; -1 when
@@ -590,6 +735,7 @@ static void sqlite_close(store *s)
     bb_sqlite *q = (bb_sqlite *)s;
     if (!q)
         return;
+    checkpointer_stop(&q->ckpt);
     for (size_t k = 0; k < N_STATEMENTS; k++)
         sqlite3_finalize(*statement(q, k));
     sqlite3_close(q->db);
@@ -736,6 +882,10 @@ store *store_sqlite_open(const char *path, char *err, size_t cap)
             sqlite_close(&q->base);
             return NULL;
         }
+    }
+    if (file && checkpointer_start(q, path, err, cap) < 0) {
+        sqlite_close(&q->base);
+        return NULL;
     }
     return &q->base;
 }
