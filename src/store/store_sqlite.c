@@ -320,7 +320,55 @@ typedef struct loaded_table {
     store_table t;
     store_seat seats[4];
     char *text[4 + 4 * 4]; /* every string above, to free */
+    char damage[200];
 } loaded_table;
+
+/* Notes the first thing wrong with a table's rows. */
+static void damaged(loaded_table *lt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void damaged(loaded_table *lt, const char *fmt, ...)
+{
+    if (lt->damage[0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(lt->damage, sizeof lt->damage, fmt, ap);
+    va_end(ap);
+}
+
+/* The table as handed to a callback: damage points into lt, which may have
+ * moved since it was read. */
+static const store_table *handed(loaded_table *lt)
+{
+    lt->t.damage = lt->damage[0] ? lt->damage : NULL;
+    return &lt->t;
+}
+
+/* Column k is text (or, when null_ok, NULL); notes the damage otherwise. */
+static void want_text(loaded_table *lt, sqlite3_stmt *st, int k, bool null_ok, const char *what)
+{
+    int type = sqlite3_column_type(st, k);
+    if (type == SQLITE_TEXT || (null_ok && type == SQLITE_NULL))
+        return;
+    damaged(lt, "its %s is %s, not text", what,
+            type == SQLITE_NULL   ? "NULL"
+            : type == SQLITE_BLOB ? "a blob"
+                                  : "a number");
+}
+
+/* Column k is an integer from lo to hi; notes the damage otherwise. */
+static int64_t want_int(loaded_table *lt, sqlite3_stmt *st, int k, int64_t lo, int64_t hi,
+                        const char *what)
+{
+    int64_t v = sqlite3_column_int64(st, k);
+    if (sqlite3_column_type(st, k) != SQLITE_INTEGER || v < lo || v > hi) {
+        const unsigned char *text = sqlite3_column_text(st, k);
+        damaged(lt, "its %s is '%.40s', not a whole number from %" PRId64 " to %" PRId64, what,
+                text ? (const char *)text : "NULL", lo, hi);
+        return lo;
+    }
+    return v;
+}
 
 static void loaded_free(loaded_table *lt)
 {
@@ -360,25 +408,32 @@ static bool parse_seed(const char *text, uint64_t *seed)
 }
 
 /* Reads the table row under st (columns as in tables_load) and its seats.
- * Leaves st as it was; resets seats_of.  0 or -1. */
+ * Leaves st as it was; resets seats_of.  A malformed value is noted in
+ * lt->t.damage, never a failure.  0, or -1 when SQLite fails or memory runs
+ * out. */
 static int read_table(bb_sqlite *q, sqlite3_stmt *st, loaded_table *lt)
 {
     memset(lt, 0, sizeof *lt);
     bool ok = true;
     lt->t.id = sqlite3_column_int64(st, 0);
+    want_text(lt, st, 1, false, "preset");
+    want_text(lt, st, 2, false, "house rules text");
+    want_text(lt, st, 4, false, "options text");
     lt->text[0] = column_copy(st, 1, &ok);
     lt->text[1] = column_copy(st, 2, &ok);
     lt->text[2] = column_copy(st, 4, &ok);
     lt->t.preset = lt->text[0] ? lt->text[0] : "";
     lt->t.house = lt->text[1] ? lt->text[1] : "";
     lt->t.options = lt->text[2] ? lt->text[2] : "";
-    if (!parse_seed((const char *)sqlite3_column_text(st, 3), &lt->t.seed)) {
-        fail(&q->base, "table %" PRId64 " has a malformed seed in the database", lt->t.id);
-        loaded_free(lt);
-        return -1;
+    const char *seed = (const char *)sqlite3_column_text(st, 3);
+    if (sqlite3_column_type(st, 3) != SQLITE_TEXT || !parse_seed(seed, &lt->t.seed)) {
+        damaged(lt, "its seed '%.40s' is not a whole number from 0 to 2^64-1",
+                seed ? seed : "NULL");
+        lt->t.seed = 0;
+        lt->t.seed_lost = true;
     }
-    lt->t.state = sqlite3_column_int(st, 5);
-    lt->t.created = sqlite3_column_int64(st, 6);
+    lt->t.state = (int)want_int(lt, st, 5, STORE_WAITING, STORE_OVER, "state");
+    lt->t.created = want_int(lt, st, 6, 0, INT64_MAX, "creation time");
     for (int k = 0; k < 4; k++)
         lt->seats[k].seat = k;
 
@@ -388,10 +443,32 @@ static int read_table(bb_sqlite *q, sqlite3_stmt *st, loaded_table *lt)
         return fail_sql(q, seats, "load a table's seats");
     }
     int rc;
+    bool seen[4] = {false};
     while ((rc = sqlite3_step(seats)) == SQLITE_ROW) {
-        int k = sqlite3_column_int(seats, 0);
-        if (k < 0 || k > 3)
-            continue; /* the schema's CHECK keeps these out */
+        int64_t number = sqlite3_column_int64(seats, 0);
+        if (sqlite3_column_type(seats, 0) != SQLITE_INTEGER || number < 0 || number > 3) {
+            const unsigned char *text = sqlite3_column_text(seats, 0);
+            damaged(lt, "a row of its seats is numbered '%.20s', not 0 to 3",
+                    text ? (const char *)text : "NULL");
+            continue;
+        }
+        int k = (int)number;
+        if (seen[k]) {
+            damaged(lt, "seat %d has two rows", k);
+            continue;
+        }
+        seen[k] = true;
+        char what[48];
+        snprintf(what, sizeof what, "seat %d's computer player flag", k);
+        want_int(lt, seats, 4, 0, 1, what);
+        static const struct {
+            int column;
+            const char *name;
+        } TEXTS[4] = {{1, "name"}, {2, "player"}, {3, "token"}, {5, "level"}};
+        for (int c = 0; c < 4; c++) {
+            snprintf(what, sizeof what, "seat %d's %s", k, TEXTS[c].name);
+            want_text(lt, seats, TEXTS[c].column, true, what);
+        }
         store_seat *seat = &lt->seats[k];
         char **text = &lt->text[4 + 4 * k];
         seat->name = text[0] = column_copy(seats, 1, &ok);
@@ -449,7 +526,7 @@ static int tables_load(store *s,
     finish(st);
     for (size_t k = 0; k < n; k++) {
         if (result == 0)
-            fn(ctx, &all[k].t, all[k].seats);
+            fn(ctx, handed(&all[k]), all[k].seats);
         loaded_free(&all[k]);
     }
     free(all);
@@ -478,7 +555,7 @@ static int table_get(store *s, int64_t id,
     finish(st);
     if (got < 0)
         return -1;
-    fn(ctx, &lt.t, lt.seats);
+    fn(ctx, handed(&lt), lt.seats);
     loaded_free(&lt);
     return 1;
 }

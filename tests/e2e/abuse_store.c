@@ -130,10 +130,181 @@ void abuse_db_lock(void)
 
 /* ---------------------------------------------------------- broken_row */
 
+/* One way a row can be damaged: SQL run on table %d (its id, twice at most). */
+typedef struct damage {
+    const char *what;
+    const char *sql;
+    bool view; /* the game is still shown as far as it was rebuilt */
+    e2e_client *c;
+    int table;
+} damage;
+
+/* Runs SQL on the stopped server's database; the text may hold one %d
+ * (twice) for the table. */
+static void damage_db(sqlite3 *db, const char *sql, int table)
+{
+    char text[400];
+    snprintf(text, sizeof text, sql, table, table);
+    char *err = NULL;
+    REQUIRE(sqlite3_exec(db, text, NULL, NULL, &err) == SQLITE_OK, "damage: %s: %s", text,
+            err ? err : "?");
+    sqlite3_free(err);
+}
+
+/* The summary of a table in a lobby message, or NULL. */
+static json_t *summary_of(json_t *lobby, int table)
+{
+    json_t *tables = json_object_get(lobby, "tables"), *t;
+    size_t i;
+    json_array_foreach(tables, i,
+                       t) if (json_integer_value(json_object_get(t, "id")) == table) return t;
+    return NULL;
+}
+
 void abuse_broken_row(void)
 {
-    printf("SKIP the broken_row attack has no test yet\n");
-    exit(77);
+    damage rows[] = {
+        {"a seed that is not a number", "UPDATE tables SET seed = 'twelve' WHERE id = %d", false,
+         NULL, 0},
+        {"an unknown preset", "UPDATE tables SET preset = 'nonesuch' WHERE id = %d", false, NULL,
+         0},
+        {"house rules that do not read",
+         "UPDATE tables SET house = 'this line = is not a rule' WHERE id = %d", false, NULL, 0},
+        {"house rules that are NULL", "UPDATE tables SET house = NULL WHERE id = %d", false, NULL,
+         0},
+        {"options that are not JSON", "UPDATE tables SET options = '{\"kibitz\": 5' WHERE id = %d",
+         true, NULL, 0},
+        {"a state that is not a number", "UPDATE tables SET state = 'soon' WHERE id = %d", false,
+         NULL, 0},
+        {"a seat row numbered 9",
+         "PRAGMA ignore_check_constraints = ON; "
+         "INSERT INTO seats(table_id, seat, bot) VALUES (%d, 9, 0); "
+         "PRAGMA ignore_check_constraints = OFF",
+         true, NULL, 0},
+        {"a computer player of no known level",
+         "UPDATE seats SET level = 'grandmaster' WHERE table_id = %d AND seat = 1", true, NULL, 0},
+        {"an action that does not read",
+         "UPDATE actions SET action = 'garbage' WHERE table_id = %d AND n = 2", true, NULL, 0},
+        {"an action that is NULL", "UPDATE actions SET action = NULL WHERE table_id = %d AND n = 2",
+         true, NULL, 0},
+    };
+    enum { N = sizeof rows / sizeof rows[0] };
+
+    e2e_server a;
+    e2e_server_start(&a, "broken.db");
+    for (int k = 0; k < N; k++) {
+        char label[24], name[24], seed[24];
+        snprintf(label, sizeof label, "broken%d", k);
+        snprintf(name, sizeof name, "brk-%d", k);
+        snprintf(seed, sizeof seed, "%d", 1000 + k);
+        rows[k].c = e2e_client_new(label, a.port);
+        e2e_hello(rows[k].c, name);
+        rows[k].table = bots_table(rows[k].c, seed);
+        rows[k].c->group = e2e_new_group();
+    }
+    e2e_client *ok = e2e_client_new("fine", a.port);
+    e2e_hello(ok, "brk-fine");
+    int ok_table = bots_table(ok, "999");
+    ok->group = e2e_new_group();
+    e2e_client *ghost = e2e_client_new("ghost", a.port);
+    e2e_hello(ghost, "brk-ghost");
+    for (int k = 0; k < N; k++)
+        rows[k].c->autoplay = true;
+    ok->autoplay = true;
+    long at = 8;
+    e2e_play(stop_at, &at, 60000);
+    for (int k = 0; k < N; k++)
+        rows[k].c->autoplay = false;
+    ok->autoplay = false;
+    long ok_at = ok->at;
+    REQUIRE(e2e_server_stop(&a) == 0, "broken_row: the server exits 0 on SIGTERM");
+
+    /* The attack: each table's rows damaged one way, and a session row
+     * with no name.  NOT NULL is taken out of the schema first, as a
+     * careless tool or another program might have done. */
+    sqlite3 *db;
+    REQUIRE(sqlite3_open(a.db, &db) == SQLITE_OK, "open %s", a.db);
+    damage_db(db,
+              "PRAGMA writable_schema = ON; "
+              "UPDATE sqlite_schema SET sql = replace(sql, 'house TEXT NOT NULL', 'house TEXT') "
+              "WHERE name = 'tables'; "
+              "UPDATE sqlite_schema SET sql = replace(sql, 'action TEXT NOT NULL', 'action TEXT') "
+              "WHERE name = 'actions'; "
+              "UPDATE sqlite_schema SET sql = replace(sql, 'name TEXT NOT NULL UNIQUE', "
+              "'name TEXT UNIQUE') WHERE name = 'sessions'; "
+              "PRAGMA writable_schema = OFF",
+              0);
+    sqlite3_close(db);
+    REQUIRE(sqlite3_open(a.db, &db) == SQLITE_OK, "open %s", a.db);
+    for (int k = 0; k < N; k++)
+        damage_db(db, rows[k].sql, rows[k].table);
+    damage_db(db, "UPDATE sessions SET name = NULL WHERE name = 'brk-ghost'", 0);
+    sqlite3_close(db);
+
+    /* The server starts all the same. */
+    e2e_server_start(&a, "broken.db");
+    CHECK(e2e_server_alive(&a), "broken_row: the server starts on the damaged database");
+
+    /* The undamaged table plays on where it was. */
+    e2e_client_reconnect(ok, a.port);
+    e2e_resume(ok);
+    json_t *t = e2e_expect(ok, "table", 5000);
+    CHECK(t && !json_object_get(t, "broken"), "broken_row: the undamaged table %d is not broken",
+          ok_table);
+    json_decref(t);
+    json_t *v = e2e_expect(ok, "view", 5000);
+    CHECK(v && json_integer_value(json_object_get(v, "at")) == ok_at,
+          "broken_row: the undamaged table comes back at %ld", ok_at);
+    json_decref(v);
+    play_to(ok, ok_at + 10);
+    CHECK(ok->at >= ok_at + 10, "broken_row: the undamaged table plays on (at %ld)", ok->at);
+
+    /* Each damaged table is there, shown broken, and takes no action. */
+    for (int k = 0; k < N; k++) {
+        damage *d = &rows[k];
+        e2e_client_reconnect(d->c, a.port);
+        e2e_resume(d->c);
+        t = e2e_expect(d->c, "table", 5000);
+        CHECK(t && json_is_true(json_object_get(t, "broken")) &&
+                  strcmp(json_string_value(json_object_get(t, "state")), "paused") == 0,
+              "broken_row: the table with %s is shown broken and paused", d->what);
+        json_decref(t);
+        if (!d->view)
+            continue;
+        v = e2e_expect(d->c, "view", 5000);
+        CHECK(v != NULL, "broken_row: the table with %s shows its game as far as it went", d->what);
+        json_decref(v);
+        if (e2e_to_move(d->c)) {
+            e2e_act(d->c);
+            json_t *e = e2e_expect_error(d->c, "paused", NULL, 5000);
+            CHECK(e != NULL, "broken_row: an act at the table with %s is refused", d->what);
+            json_decref(e);
+        }
+    }
+
+    /* The lobby lists them broken, the undamaged one not. */
+    e2e_client *look = e2e_client_new("look", a.port);
+    e2e_send(look, json_pack("{s:s, s:i, s:s}", "type", "hello", "version", 1, "name", "brk-look"));
+    json_decref(e2e_expect(look, "welcome", 5000));
+    json_t *lobby = e2e_expect(look, "lobby", 5000);
+    REQUIRE(lobby != NULL, "broken_row: a lobby follows the welcome");
+    for (int k = 0; k < N; k++) {
+        json_t *sum = summary_of(lobby, rows[k].table);
+        CHECK(sum && json_is_true(json_object_get(sum, "broken")),
+              "broken_row: the lobby lists the table with %s as broken", rows[k].what);
+    }
+    json_t *sum = summary_of(lobby, ok_table);
+    CHECK(sum && !json_object_get(sum, "broken"), "broken_row: and the undamaged one as not");
+    json_decref(lobby);
+
+    /* The session row with no name was skipped: its token is unknown. */
+    e2e_client_reconnect(ghost, a.port);
+    e2e_send(ghost,
+             json_pack("{s:s, s:i, s:s}", "type", "hello", "version", 1, "token", ghost->token));
+    json_t *e = e2e_expect(ghost, "error", 5000);
+    CHECK(e != NULL, "broken_row: the session stored without a name is not restored");
+    json_decref(e);
+    CHECK(e2e_server_stop(&a) == 0, "broken_row: the server exits 0 on SIGTERM");
 }
 
 /* ------------------------------------------------------------- db_mode */
