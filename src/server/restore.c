@@ -9,6 +9,7 @@
  * rules, seed, options, state or seats) or whose actions do not replay is
  * kept but broken, each with a log line that says what is wrong.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,36 @@ static bool printable(const char *text, size_t cap)
     return n > 0;
 }
 
+/* Text that fits cap and that a client can be sent: valid UTF-8 (jansson
+ * refuses anything else). */
+static bool text_ok(const char *text, size_t cap)
+{
+    if (text == NULL)
+        return true;
+    if (strlen(text) >= cap)
+        return false;
+    json_t *j = json_string(text);
+    json_decref(j);
+    return j != NULL;
+}
+
+/* Notes what is wrong with a table's seats' text, when nothing else is. */
+static void check_seats(loaded_table *lt, const store_seat seats[4])
+{
+    for (int k = 0; k < 4 && !lt->damage[0]; k++) {
+        const loaded_seat *ls = &lt->seats[k];
+        const char *what = !text_ok(seats[k].name, sizeof ls->name)       ? "name"
+                           : !text_ok(seats[k].player, sizeof ls->player) ? "player"
+                           : !text_ok(seats[k].token, sizeof ls->token)   ? "token"
+                           : !text_ok(seats[k].level, sizeof ls->level)   ? "level"
+                                                                          : NULL;
+        if (what)
+            snprintf(lt->damage, sizeof lt->damage,
+                     "the %s of its seat %s is too long or not UTF-8 text", what,
+                     barbu_seat_name(k));
+    }
+}
+
 static void on_table(void *ctx, const store_table *t, const store_seat seats[4])
 {
     restore_ctx *r = ctx;
@@ -93,6 +124,9 @@ static void on_table(void *ctx, const store_table *t, const store_seat seats[4])
         snprintf(ls->token, sizeof ls->token, "%s", ss->token ? ss->token : "");
         ls->bot = ss->bot;
     }
+    check_seats(lt, seats);
+    if (!text_ok(t->house, SIZE_MAX) && !lt->damage[0])
+        snprintf(lt->damage, sizeof lt->damage, "its house rules are not UTF-8 text");
     if (r->tail)
         r->tail->next = lt;
     else

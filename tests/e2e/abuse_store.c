@@ -181,6 +181,9 @@ void abuse_broken_row(void)
          "INSERT INTO seats(table_id, seat, bot) VALUES (%d, 9, 0); "
          "PRAGMA ignore_check_constraints = OFF",
          true, NULL, 0},
+        {"a seat's name that is not UTF-8",
+         "UPDATE seats SET name = CAST(X'C328' AS TEXT) WHERE table_id = %d AND seat = 1", true,
+         NULL, 0},
         {"a computer player of no known level",
          "UPDATE seats SET level = 'grandmaster' WHERE table_id = %d AND seat = 1", true, NULL, 0},
         {"an action that does not read",
