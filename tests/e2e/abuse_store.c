@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -351,4 +352,51 @@ void abuse_db_mode(void)
           mode_of(kept));
     CHECK(e2e_server_stop(&a) == 0, "db_mode: the server exits 0 on SIGTERM");
     umask(old);
+}
+
+/* -------------------------------------------------------- db_checkpoint */
+
+/* From the WAL index (the -shm file, https://sqlite.org/walformat.html):
+ * the frames in the WAL (mxFrame, at byte 16 of the header) and those
+ * copied back into the database (nBackfill, at byte 96).  False when it
+ * cannot be read. */
+static bool wal_frames(const char *db, uint32_t *frames, uint32_t *copied)
+{
+    char path[400];
+    snprintf(path, sizeof path, "%s-shm", db);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return false;
+    bool ok = pread(fd, frames, 4, 16) == 4 && pread(fd, copied, 4, 96) == 4;
+    close(fd);
+    return ok;
+}
+
+void abuse_db_checkpoint(void)
+{
+    /* The server's loop must never run a checkpoint (its fsyncs stalled
+     * every table for up to a second on a disk).  SQLite's automatic one
+     * waits for 1000 WAL pages; the server's own checkpoint thread copies
+     * the WAL back within about a second, so a few dozen actions are in the
+     * database file soon after, while the server runs. */
+    e2e_server a;
+    e2e_server_start(&a, "checkpoint.db");
+    e2e_client *c = e2e_client_new("ckpt", a.port);
+    e2e_hello(c, "checkpointer");
+    bots_table(c, "31");
+    c->group = e2e_new_group();
+    play_to(c, 40);
+    uint32_t frames = 0, copied = 0;
+    bool done = false;
+    for (long t0 = e2e_now_ms(); !done && e2e_now_ms() - t0 < 10000;) {
+        e2e_pump(100);
+        done = wal_frames(a.db, &frames, &copied) && frames > 0 && copied == frames;
+    }
+    CHECK(done,
+          "db_checkpoint: the %u WAL frames of %ld actions are copied back into the database "
+          "within 10 s, while the server runs (%u are)",
+          frames, c->at, copied);
+    CHECK(frames < 1000, "db_checkpoint: (that is, before SQLite's own threshold of 1000 pages)");
+    e2e_client_free(c);
+    CHECK(e2e_server_stop(&a) == 0, "db_checkpoint: the server exits 0 on SIGTERM");
 }
