@@ -360,8 +360,10 @@ static void want_text(loaded_table *lt, sqlite3_stmt *st, int k, bool null_ok, c
 static int64_t want_int(loaded_table *lt, sqlite3_stmt *st, int k, int64_t lo, int64_t hi,
                         const char *what)
 {
+    /* The type first: after a conversion SQLite's answer is undefined. */
+    int type = sqlite3_column_type(st, k);
     int64_t v = sqlite3_column_int64(st, k);
-    if (sqlite3_column_type(st, k) != SQLITE_INTEGER || v < lo || v > hi) {
+    if (type != SQLITE_INTEGER || v < lo || v > hi) {
         const unsigned char *text = sqlite3_column_text(st, k);
         damaged(lt, "its %s is '%.40s', not a whole number from %" PRId64 " to %" PRId64, what,
                 text ? (const char *)text : "NULL", lo, hi);
@@ -425,8 +427,9 @@ static int read_table(bb_sqlite *q, sqlite3_stmt *st, loaded_table *lt)
     lt->t.preset = lt->text[0] ? lt->text[0] : "";
     lt->t.house = lt->text[1] ? lt->text[1] : "";
     lt->t.options = lt->text[2] ? lt->text[2] : "";
+    /* Decimal text as written, or an integer some other tool wrote. */
     const char *seed = (const char *)sqlite3_column_text(st, 3);
-    if (sqlite3_column_type(st, 3) != SQLITE_TEXT || !parse_seed(seed, &lt->t.seed)) {
+    if (!parse_seed(seed, &lt->t.seed)) {
         damaged(lt, "its seed '%.40s' is not a whole number from 0 to 2^64-1",
                 seed ? seed : "NULL");
         lt->t.seed = 0;
@@ -445,8 +448,9 @@ static int read_table(bb_sqlite *q, sqlite3_stmt *st, loaded_table *lt)
     int rc;
     bool seen[4] = {false};
     while ((rc = sqlite3_step(seats)) == SQLITE_ROW) {
+        int type = sqlite3_column_type(seats, 0);
         int64_t number = sqlite3_column_int64(seats, 0);
-        if (sqlite3_column_type(seats, 0) != SQLITE_INTEGER || number < 0 || number > 3) {
+        if (type != SQLITE_INTEGER || number < 0 || number > 3) {
             const unsigned char *text = sqlite3_column_text(seats, 0);
             damaged(lt, "a row of its seats is numbered '%.20s', not 0 to 3",
                     text ? (const char *)text : "NULL");
