@@ -2,15 +2,23 @@
 # How many tables one barbu server holds with an action-to-update latency
 # (p99) under 50 ms: the load benchmark of bench/load.c.
 #
-# usage: bench/load.sh [BUILD_DIR] [bench_load options]
+# usage: bench/load.sh [BUILD_DIR] [--runs N] [bench_load options]
 #
 #   BUILD_DIR  a Release build to use (default build-bench, configured and
 #              built here when missing)
+#   --runs N   run the benchmark N times (default 1) and report each run's
+#              answer and their median: on a shared machine one run says
+#              little
 #   options    passed to bench_load, e.g. --steps 100,500,1000 --hold 10
 #              (defaults: steps 100,250,500,1000,1500,2000,3000,4000,5000;
 #              hold 20 s; at most 300 s in all; bot delay 1000 ms; think
 #              500 +- 250 ms; limit 50 ms); --keep /dev/shm/DIR puts the
 #              database on tmpfs, to tell the disk's share of the latency
+#
+# BARBU=PATH runs that barbu program instead of the build's (an older one,
+# say, for a before and after).  The database is in a fresh directory under
+# /tmp unless --keep says otherwise; the report names the filesystem it is
+# on, since a disk (fsyncs) and tmpfs (none) give different answers.
 #
 # Each table is one client (North) against three heuristic computer players
 # on uk rules.  On a machine with two or more CPUs the server runs on CPU 0
@@ -26,12 +34,52 @@ case "${1:-}" in
     *) build=$1; shift ;;
 esac
 case "$build" in /*) ;; *) build="$here/$build" ;; esac
+runs=1
+if [ "${1:-}" = "--runs" ]; then
+    runs=${2:?--runs wants a number}
+    shift 2
+fi
+case "$runs" in ''|*[!0-9]*|0) echo "bench/load.sh: --runs wants a number from 1, not '$runs'" >&2; exit 2 ;; esac
 if [ ! -f "$build/build.ninja" ]; then
     cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
 cmake --build "$build" --target barbu bench_load >/dev/null
+barbu=${BARBU:-$build/barbu}
+
+# Where the database goes, and on what.
+dbdir=/tmp
+prev=
+for a in "$@"; do
+    [ "$prev" = "--keep" ] && dbdir=$a
+    prev=$a
+done
+fs=$(stat -f -c %T "$dbdir" 2>/dev/null || echo unknown)
+if [ "$fs" = tmpfs ]; then where="tmpfs (no disk: fsyncs cost nothing)"; else where="a disk ($fs)"; fi
+echo "barbu: $barbu; the database under $dbdir is on $where"
+
 cpus=$(nproc 2>/dev/null || echo 1)
-if [ "$cpus" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
-    exec taskset -c 1 "$build/bench_load" "$build/barbu" --server-cpus 0 --client-cpus 1 "$@"
+run_once() {
+    if [ "$cpus" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
+        taskset -c 1 "$build/bench_load" "$barbu" --server-cpus 0 --client-cpus 1 "$@"
+    else
+        "$build/bench_load" "$barbu" "$@"
+    fi
+}
+if [ "$runs" -eq 1 ]; then
+    run_once "$@"
+    exit
 fi
-exec "$build/bench_load" "$build/barbu" "$@"
+answers=
+i=1
+while [ "$i" -le "$runs" ]; do
+    echo "== run $i of $runs"
+    out=$(run_once "$@") || true
+    echo "$out"
+    held=$(echo "$out" | sed -n 's/^largest step with p99 < [0-9]* ms: \([0-9]*\) tables$/\1/p')
+    answers="$answers ${held:-0}"
+    i=$((i + 1))
+done
+median=$(echo "$answers" | tr ' ' '\n' | sed '/^$/d' | sort -n |
+    awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}')
+echo
+echo "tables held with p99 under the limit, $runs runs on $where:$answers; median $median"

@@ -78,7 +78,7 @@ add_executable(abuse ${CMAKE_SOURCE_DIR}/tests/e2e/abuse.c ${CMAKE_SOURCE_DIR}/t
                      ${CMAKE_SOURCE_DIR}/tests/e2e/abuse_store.c ${CMAKE_SOURCE_DIR}/tests/e2e/abuse_web.c)
 target_link_libraries(abuse PRIVATE barbu_e2e barbu_store)
 foreach(scenario kibitz_seats kibitz_address seed kibitz_chat bot_timing bot_sink disk_full idle
-                 lobby_chat slow_readers table_fill db_lock broken_row db_mode bidi web)
+                 lobby_chat slow_readers table_fill db_lock broken_row db_mode db_checkpoint bidi web)
   add_test(NAME abuse_${scenario} COMMAND abuse $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(abuse_${scenario} PROPERTIES LABELS e2e TIMEOUT 240 SKIP_RETURN_CODE 77)
 endforeach()

@@ -58,6 +58,7 @@ static void on_table(void *ctx, const store_table *t, const store_seat seats[4])
 {
     game *g = ctx;
     g->found = true;
+    g->bad = t->seed_lost; /* a game replayed from another seed would be wrong */
     g->id = t->id;
     g->seed = t->seed;
     g->created = t->created;
@@ -116,6 +117,10 @@ static int game_load(srv_server *srv, int64_t id, game *g)
     }
     if (found == 0 || !g->found)
         return 0;
+    if (g->bad) {
+        srv_log(srv, "table %lld: its seed does not read", (long long)id);
+        return -1;
+    }
     char why[240];
     if (srv_table_rules(g->preset, &g->house, g->revision, &g->rules, why, sizeof why) != 0) {
         srv_log(srv, "table %lld: its rules no longer build: %s", (long long)id, why);
@@ -166,6 +171,13 @@ static bool find_game(srv_conn *c, const proto_msg *msg, game *g)
         return false;
     }
     srv_table *t = srv_table_find(c->srv, id);
+    if (t && t->no_game) {
+        srv_error(c, msg, "server",
+                  "table %lld's stored rules or seed could not be read after a restart, so its "
+                  "game cannot be shown (the server's log says why)",
+                  (long long)id);
+        return false;
+    }
     if (t) {
         game_from_table(g, t);
         return true;

@@ -322,7 +322,8 @@ struct srv_table {
     lws_usec_t timer_due;
     int64_t empty_since; /* nobody connected at it, for reaping; 0 */
     int listed_deal;     /* the deal last announced in the lobby */
-    bool broken;         /* its stored actions did not replay */
+    bool broken;         /* its stored rows did not read or its actions did not replay */
+    bool no_game;        /* broken before any game could be rebuilt: nothing to show */
 
     srv_table *prev, *next;
 };

@@ -33,8 +33,10 @@ json_t *srv_summary_json(const srv_table *t)
     if (t->seed_chosen)
         json_object_set_new(o, "seed_chosen_by", json_string(t->creator_name));
     json_object_set_new(o, "kibitzers", json_integer(t->n_kibitzers));
-    json_object_set_new(o, "deal", json_integer(t->started ? t->state.t.deal : 0));
-    json_object_set_new(o, "deals", json_integer(barbu_rules_deals(&t->rules)));
+    if (t->broken)
+        json_object_set_new(o, "broken", json_true());
+    json_object_set_new(o, "deal", json_integer(t->started && !t->no_game ? t->state.t.deal : 0));
+    json_object_set_new(o, "deals", json_integer(t->no_game ? 0 : barbu_rules_deals(&t->rules)));
     return o;
 }
 

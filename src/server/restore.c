@@ -3,7 +3,13 @@
  * table is its rules, its seed and its actions, so replaying the actions
  * rebuilds its game exactly.  Its people are away from the start, so
  * their grace periods begin again; computer players carry on.
+ *
+ * A damaged database must not stop the server: a session row that does not
+ * read is skipped, and a table whose rows do not read (its preset, house
+ * rules, seed, options, state or seats) or whose actions do not replay is
+ * kept but broken, each with a log line that says what is wrong.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +30,8 @@ typedef struct loaded_table {
     uint64_t seed;
     int state;
     loaded_seat seats[4];
+    char damage[240]; /* what does not read, "" when all does */
+    bool seed_lost;
 } loaded_table;
 
 typedef struct restore_ctx {
@@ -36,14 +44,58 @@ typedef struct restore_ctx {
 static void on_session(void *ctx, const char *token, const char *name)
 {
     restore_ctx *r = ctx;
+    if (token == NULL || name == NULL) {
+        srv_log(r->srv, "a stored session without a %s is skipped", token ? "name" : "token");
+        return;
+    }
     if (srv_session_add(r->srv, token, name) == NULL)
         srv_log(r->srv, "session %s could not be restored", name);
+}
+
+/* Short printable ASCII (a preset's name is shown to every client). */
+static bool printable(const char *text, size_t cap)
+{
+    size_t n = 0;
+    for (; text[n]; n++)
+        if (text[n] < 0x20 || text[n] > 0x7e || n + 1 >= cap)
+            return false;
+    return n > 0;
+}
+
+/* Text that fits cap and that a client can be sent: valid UTF-8 (jansson
+ * refuses anything else). */
+static bool text_ok(const char *text, size_t cap)
+{
+    if (text == NULL)
+        return true;
+    if (strlen(text) >= cap)
+        return false;
+    json_t *j = json_string(text);
+    json_decref(j);
+    return j != NULL;
+}
+
+/* Notes what is wrong with a table's seats' text, when nothing else is. */
+static void check_seats(loaded_table *lt, const store_seat seats[4])
+{
+    for (int k = 0; k < 4 && !lt->damage[0]; k++) {
+        const loaded_seat *ls = &lt->seats[k];
+        const char *what = !text_ok(seats[k].name, sizeof ls->name)       ? "name"
+                           : !text_ok(seats[k].player, sizeof ls->player) ? "player"
+                           : !text_ok(seats[k].token, sizeof ls->token)   ? "token"
+                           : !text_ok(seats[k].level, sizeof ls->level)   ? "level"
+                                                                          : NULL;
+        if (what)
+            snprintf(lt->damage, sizeof lt->damage,
+                     "the %s of its seat %s is too long or not UTF-8 text", what,
+                     barbu_seat_name(k));
+    }
 }
 
 static void on_table(void *ctx, const store_table *t, const store_seat seats[4])
 {
     restore_ctx *r = ctx;
-    if (t->state == STORE_OVER && r->wall - t->created > SRV_OVER_RECENT)
+    if (t->damage == NULL && t->state == STORE_OVER && r->wall - t->created > SRV_OVER_RECENT)
         return;
     loaded_table *lt = calloc(1, sizeof *lt);
     if (lt == NULL) {
@@ -52,7 +104,13 @@ static void on_table(void *ctx, const store_table *t, const store_seat seats[4])
     }
     lt->id = t->id;
     lt->created = t->created;
-    snprintf(lt->preset, sizeof lt->preset, "%s", t->preset);
+    snprintf(lt->damage, sizeof lt->damage, "%s", t->damage ? t->damage : "");
+    lt->seed_lost = t->seed_lost;
+    if (!printable(t->preset, sizeof lt->preset) && !lt->damage[0])
+        snprintf(lt->damage, sizeof lt->damage, "its preset '%.40s' is not one barbu knows",
+                 t->preset);
+    snprintf(lt->preset, sizeof lt->preset, "%s",
+             printable(t->preset, sizeof lt->preset) ? t->preset : "?");
     lt->house = strdup(t->house ? t->house : "");
     lt->options = strdup(t->options ? t->options : "{}");
     lt->seed = t->seed;
@@ -66,6 +124,9 @@ static void on_table(void *ctx, const store_table *t, const store_seat seats[4])
         snprintf(ls->token, sizeof ls->token, "%s", ss->token ? ss->token : "");
         ls->bot = ss->bot;
     }
+    check_seats(lt, seats);
+    if (!text_ok(t->house, SIZE_MAX) && !lt->damage[0])
+        snprintf(lt->damage, sizeof lt->damage, "its house rules are not UTF-8 text");
     if (r->tail)
         r->tail->next = lt;
     else
@@ -88,8 +149,13 @@ static void on_action(void *ctx, uint32_t n, const char *text)
         return;
     barbu_action act;
     if (n != a->expected || store_action_parse(text, &act) != 0) {
-        srv_log(t->srv, "table %lld: stored action %u ('%s') does not read: the replay stops",
-                (long long)t->id, n, text);
+        if (n != a->expected)
+            srv_log(t->srv, "table %lld: stored action %u comes where %u should: the replay stops",
+                    (long long)t->id, n, a->expected);
+        else
+            srv_log(t->srv,
+                    "table %lld: stored action %u ('%.100s') does not read: the replay stops",
+                    (long long)t->id, n, text ? text : "(NULL)");
         a->bad = true;
         return;
     }
@@ -128,16 +194,83 @@ static void on_action(void *ctx, uint32_t n, const char *text)
     }
 }
 
+static bool level_ok(const char *level)
+{
+    barbu_bot *b = barbu_bot_new(level, 0);
+    barbu_bot_free(b);
+    return b != NULL;
+}
+
+/* Whether a table's stored options read as srv_options_text writes them;
+ * fills why when not. */
+static bool options_ok(const char *text, char *why, size_t cap)
+{
+    json_t *o = json_loads(text, JSON_REJECT_DUPLICATES, NULL);
+    bool ok = json_is_object(o);
+    const char *s;
+    json_t *v;
+    if (!ok)
+        snprintf(why, cap, "its options '%.60s' are not a JSON object", text);
+    else if ((v = json_object_get(o, "kibitz")) != NULL &&
+             (!(s = json_string_value(v)) ||
+              (strcmp(s, "none") != 0 && strcmp(s, "seat") != 0 && strcmp(s, "all") != 0)))
+        ok = false, snprintf(why, cap, "its option kibitz is not none, seat or all");
+    else if ((v = json_object_get(o, "takeover")) != NULL &&
+             (!(s = json_string_value(v)) || (strcmp(s, "vote") != 0 && strcmp(s, "bot") != 0)))
+        ok = false, snprintf(why, cap, "its option takeover is not vote or bot");
+    else if ((v = json_object_get(o, "level")) != NULL &&
+             (!(s = json_string_value(v)) || strlen(s) >= 16 || !level_ok(s)))
+        ok = false, snprintf(why, cap, "its option level is not a computer player's level");
+    else if ((v = json_object_get(o, "grace")) != NULL &&
+             (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 3600))
+        ok = false, snprintf(why, cap, "its option grace is not 0 to 3600 seconds");
+    else if ((v = json_object_get(o, "delay")) != NULL &&
+             (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 5000))
+        ok = false, snprintf(why, cap, "its option delay is not 0 to 5000 ms");
+    else if ((v = json_object_get(o, "revision")) != NULL &&
+             (!json_is_integer(v) || json_integer_value(v) < 1 ||
+              json_integer_value(v) > SRV_RULES_REVISION))
+        ok = false, snprintf(why, cap, "its option revision is not 1 to %d", SRV_RULES_REVISION);
+    json_decref(o);
+    return ok;
+}
+
 static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
 {
+    /* Whatever does not read makes the table broken: it is shown, takes no
+     * action, and its rows stay as they are for a person to look at. */
+    char why[240] = "";
+    if (lt->damage[0])
+        snprintf(why, sizeof why, "%s", lt->damage);
+    else
+        options_ok(lt->options, why, sizeof why);
+    for (int k = 0; k < 4 && !why[0]; k++)
+        if (lt->seats[k].bot && !level_ok(lt->seats[k].level))
+            snprintf(why, sizeof why, "the computer player at %s has no known level ('%s')",
+                     barbu_seat_name(k), lt->seats[k].level);
+    bool no_game = lt->seed_lost;
     barbu_rules rules;
-    char why[240];
+    char rules_why[200];
     int revision = srv_options_revision(lt->options);
-    if (srv_table_rules(lt->preset, &lt->house, revision, &rules, why, sizeof why) != 0) {
-        srv_log(srv, "table %lld is not restored: %s", (long long)lt->id, why);
-        return;
+    if (srv_table_rules(lt->preset, &lt->house, revision, &rules, rules_why, sizeof rules_why) !=
+        0) {
+        if (lt->house == NULL) {
+            srv_log(srv, "table %lld is not restored: out of memory", (long long)lt->id);
+            return;
+        }
+        if (!why[0])
+            snprintf(why, sizeof why, "its rules do not read: %s", rules_why);
+        no_game = true;
     }
-    if (revision < 2 && rules.game == BARBU_GAME_FIFE)
+    /* A table that never started has no game to show either. */
+    if (why[0] && lt->state == STORE_WAITING)
+        no_game = true;
+    if (no_game)
+        barbu_rules_preset(&rules, "uk"); /* a stand-in that nothing shows or plays */
+    if (why[0])
+        srv_log(srv, "table %lld is broken: %s; it is kept as it is and takes no action",
+                (long long)lt->id, why);
+    if (!why[0] && revision < 2 && rules.game == BARBU_GAME_FIFE)
         srv_log(srv,
                 "table %lld was made before barbu read the Fife game's later Calls by the "
                 "booklet's Joker sentence: it goes on by the reading it started with "
@@ -152,9 +285,12 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
     t->seed = lt->seed;
     t->created = lt->created;
     t->rules = rules;
-    srv_options_parse(t, lt->options);
+    t->broken = why[0] != '\0';
+    t->no_game = no_game;
+    if (!why[0])
+        srv_options_parse(t, lt->options);
 
-    bool started = lt->state != STORE_WAITING;
+    bool started = lt->state != STORE_WAITING || t->broken;
     for (int k = 0; k < 4; k++) {
         loaded_seat *ls = &lt->seats[k];
         srv_seat *st = &t->seats[k];
@@ -191,7 +327,7 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
         }
     }
     if (started) {
-        int err = barbu_init(&t->state, &t->rules, t->seed);
+        int err = barbu_init(&t->state, &t->rules, no_game ? 0 : t->seed);
         if (err != 0) {
             srv_log(srv, "table %lld is not restored: %s", (long long)t->id, barbu_strerror(err));
             srv_table_close(t);
@@ -199,19 +335,21 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
         }
         t->started = true;
         action_ctx a = {.t = t};
-        if (srv->store->ops->actions_load(srv->store, t->id, on_action, &a) != 0) {
+        if (no_game)
+            a.bad = true; /* no replay: nothing in it would be true */
+        else if (srv->store->ops->actions_load(srv->store, t->id, on_action, &a) != 0) {
             srv_log(srv, "store: %s", store_error(srv->store));
             a.bad = true;
         }
         if (a.bad)
             t->broken = true;
-        if (lt->state == STORE_OVER && !barbu_over(&t->state)) {
+        if (lt->state == STORE_OVER && !barbu_over(&t->state) && !t->broken) {
             /* Closed before its game began (abandoned while waiting): it
              * must not come back as a game in progress. */
             srv_table_close(t);
             return;
         }
-        if (barbu_over(&t->state) && lt->state != STORE_OVER)
+        if (barbu_over(&t->state) && lt->state != STORE_OVER && !t->broken)
             srv->store->ops->table_set_state(srv->store, t->id, STORE_OVER);
         if (barbu_over(&t->state)) {
             /* Nobody is at a finished table after a restart: its players
@@ -228,7 +366,10 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
     }
     t->listed_deal = t->started ? t->state.t.deal : -1;
     srv_log(srv, "table %lld restored: %s, %u actions%s", (long long)t->id, srv_table_state_name(t),
-            t->n, t->broken ? " (its replay stopped early)" : "");
+            t->n,
+            t->no_game  ? " (broken: its game is not shown)"
+            : t->broken ? " (broken: its game is shown as far as it was rebuilt)"
+                        : "");
 }
 
 int srv_restore(srv_server *srv)

@@ -147,7 +147,7 @@ const char *srv_table_state_name(const srv_table *t)
         return "waiting";
     if (srv_table_over(t))
         return "over";
-    return srv_table_paused(t) ? "paused" : "playing";
+    return t->broken || srv_table_paused(t) ? "paused" : "playing";
 }
 
 int srv_table_store_state(const srv_table *t)
@@ -785,6 +785,8 @@ json_t *srv_table_json(const srv_table *t, const srv_session *you)
     if (t->seed_chosen)
         json_object_set_new(m, "seed_chosen_by", json_string(t->creator_name));
     json_object_set_new(m, "state", json_string(srv_table_state_name(t)));
+    if (t->broken)
+        json_object_set_new(m, "broken", json_true());
     json_object_set_new(m, "at", json_integer(t->n));
     json_t *seats = json_array();
     for (int k = 0; k < 4; k++)
@@ -794,7 +796,7 @@ json_t *srv_table_json(const srv_table *t, const srv_session *you)
     for (int i = 0; i < t->n_kibitzers; i++)
         json_array_append_new(kib, json_string(t->kibitzers[i]->name));
     json_object_set_new(m, "kibitzers", kib);
-    json_t *rule_set = proto_rules_json(&t->rules);
+    json_t *rule_set = t->no_game ? NULL : proto_rules_json(&t->rules);
     if (rule_set != NULL)
         json_object_set_new(m, "rule_set", rule_set);
     if (srv_table_over(t)) {
@@ -897,7 +899,7 @@ static json_t *view_message(srv_table *t, int seat, const barbu_action *last, bo
 
 void srv_send_view(srv_table *t, srv_session *to)
 {
-    if (!t->started || to == NULL || to->conn == NULL || to->table != t)
+    if (!t->started || t->no_game || to == NULL || to->conn == NULL || to->table != t)
         return;
     int seat = viewpoint(t, to);
     if (seat < 0)
@@ -963,7 +965,7 @@ static void kibitzers_turn(srv_table *t)
 
 void srv_broadcast_views(srv_table *t, const barbu_action *last, const srv_session *except)
 {
-    if (!t->started)
+    if (!t->started || t->no_game)
         return;
     kibitzers_turn(t);
     view_cache vc = {0};

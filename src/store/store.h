@@ -4,7 +4,10 @@
  * that a PostgreSQL store can stand beside the SQLite one (store_sqlite.c).
  *
  * Every function returns 0 on success or -1 on failure, with a sentence in
- * the store's error buffer (store_error).  Strings passed in are copied;
+ * the store's error buffer (store_error).  A malformed row is not a failure:
+ * a table's is reported in store_table.damage, and a session or action row
+ * may hand its callback NULL for text that is missing (the caller skips it
+ * and says so).  Strings passed in are copied;
  * strings handed to callbacks live only during the call.  A callback may
  * use the store, except to start the same load again from inside
  * sessions_load or actions_load (refused with an error).
@@ -28,6 +31,11 @@ typedef struct store_table {
     const char *options; /* the table's options as JSON text (kibitz, grace, ...) */
     int state;           /* STORE_* */
     int64_t created;     /* seconds since the epoch */
+    /* NULL, or what is wrong with the table's row or its seats' rows in a
+     * damaged database, in a sentence: the other fields are then as far as
+     * they read ("" for text that is not there, 0 for numbers). */
+    const char *damage;
+    bool seed_lost; /* the seed did not read: the game cannot be rebuilt */
 } store_table;
 
 typedef struct store_seat {

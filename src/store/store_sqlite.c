@@ -8,6 +8,18 @@
  * system crash or a power loss can lose the last few commits.  That is the
  * trade we want: an append costs microseconds instead of a disk flush.
  *
+ * The fsyncs are all in checkpoints, which copy the WAL back into the
+ * database file.  SQLite runs them inside whichever commit passes 1000 WAL
+ * pages, which on a disk stalled the server's loop for up to a second, so
+ * the loop's connection runs none: a thread with its own connection
+ * checkpoints once a second, or sooner when the WAL grows past 1000 pages.
+ * An operating system crash can therefore lose about the last second of
+ * commits, never more, and never leaves a database that does not open.
+ *
+ * The database file is created 0600 (SQLite gives its -wal and -shm files
+ * the same mode) and held with flock(2) for as long as the store is open,
+ * so that a second server on the same file is refused.
+ *
  * Schema version 1 (PRAGMA user_version):
  *
  *   sessions(token TEXT PRIMARY KEY, name TEXT UNIQUE, created INTEGER)
@@ -22,12 +34,19 @@
  * integers, and text reads the same in the sqlite3 shell as in the game.
  * Each statement is prepared once at open and reset after every use.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -37,6 +56,18 @@
 
 /* How long a statement waits for another connection's lock before giving up. */
 #define BUSY_TIMEOUT_MS 5000
+
+/* The checkpointer's pace: it wakes once a second, or sooner when a commit
+ * leaves this many pages in the WAL (SQLite's own automatic threshold). */
+#define CHECKPOINT_PAGES          1000
+#define CHECKPOINT_PERIOD_S       1
+/* A passive checkpoint cannot finish while commits keep coming, and a WAL
+ * is only started again from its beginning once all of it is copied back.
+ * Past this size the checkpointer takes the write lock for a moment (after
+ * passive rounds that leave little to copy) so that the WAL stops growing. */
+#define CHECKPOINT_RESTART_PAGES  16384
+#define CHECKPOINT_RESTART_LEFT   64
+#define CHECKPOINT_PASSIVE_ROUNDS 8
 
 static const char SCHEMA[] = "CREATE TABLE sessions("
                              "  token TEXT PRIMARY KEY NOT NULL,"
@@ -66,9 +97,20 @@ static const char SCHEMA[] = "CREATE TABLE sessions("
                              "  PRIMARY KEY (table_id, n)) WITHOUT ROWID;"
                              "PRAGMA user_version = 1;";
 
+/* The background checkpointer: a thread with its own connection. */
+typedef struct checkpointer {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    bool running, stop, due;
+    sqlite3 *db;
+} checkpointer;
+
 typedef struct bb_sqlite {
     store base; /* first, so that a store * is a bb_sqlite * */
     sqlite3 *db;
+    int lock_fd; /* the database file, flock'ed; -1 for none */
+    checkpointer ckpt;
     sqlite3_stmt *session_put;
     sqlite3_stmt *session_forget;
     sqlite3_stmt *sessions_load;
@@ -278,7 +320,57 @@ typedef struct loaded_table {
     store_table t;
     store_seat seats[4];
     char *text[4 + 4 * 4]; /* every string above, to free */
+    char damage[200];
 } loaded_table;
+
+/* Notes the first thing wrong with a table's rows. */
+static void damaged(loaded_table *lt, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void damaged(loaded_table *lt, const char *fmt, ...)
+{
+    if (lt->damage[0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(lt->damage, sizeof lt->damage, fmt, ap);
+    va_end(ap);
+}
+
+/* The table as handed to a callback: damage points into lt, which may have
+ * moved since it was read. */
+static const store_table *handed(loaded_table *lt)
+{
+    lt->t.damage = lt->damage[0] ? lt->damage : NULL;
+    return &lt->t;
+}
+
+/* Column k is text (or, when null_ok, NULL); notes the damage otherwise. */
+static void want_text(loaded_table *lt, sqlite3_stmt *st, int k, bool null_ok, const char *what)
+{
+    int type = sqlite3_column_type(st, k);
+    if (type == SQLITE_TEXT || (null_ok && type == SQLITE_NULL))
+        return;
+    damaged(lt, "its %s is %s, not text", what,
+            type == SQLITE_NULL   ? "NULL"
+            : type == SQLITE_BLOB ? "a blob"
+                                  : "a number");
+}
+
+/* Column k is an integer from lo to hi; notes the damage otherwise. */
+static int64_t want_int(loaded_table *lt, sqlite3_stmt *st, int k, int64_t lo, int64_t hi,
+                        const char *what)
+{
+    /* The type first: after a conversion SQLite's answer is undefined. */
+    int type = sqlite3_column_type(st, k);
+    int64_t v = sqlite3_column_int64(st, k);
+    if (type != SQLITE_INTEGER || v < lo || v > hi) {
+        const unsigned char *text = sqlite3_column_text(st, k);
+        damaged(lt, "its %s is '%.40s', not a whole number from %" PRId64 " to %" PRId64, what,
+                text ? (const char *)text : "NULL", lo, hi);
+        return lo;
+    }
+    return v;
+}
 
 static void loaded_free(loaded_table *lt)
 {
@@ -318,25 +410,33 @@ static bool parse_seed(const char *text, uint64_t *seed)
 }
 
 /* Reads the table row under st (columns as in tables_load) and its seats.
- * Leaves st as it was; resets seats_of.  0 or -1. */
+ * Leaves st as it was; resets seats_of.  A malformed value is noted in
+ * lt->t.damage, never a failure.  0, or -1 when SQLite fails or memory runs
+ * out. */
 static int read_table(bb_sqlite *q, sqlite3_stmt *st, loaded_table *lt)
 {
     memset(lt, 0, sizeof *lt);
     bool ok = true;
     lt->t.id = sqlite3_column_int64(st, 0);
+    want_text(lt, st, 1, false, "preset");
+    want_text(lt, st, 2, false, "house rules text");
+    want_text(lt, st, 4, false, "options text");
     lt->text[0] = column_copy(st, 1, &ok);
     lt->text[1] = column_copy(st, 2, &ok);
     lt->text[2] = column_copy(st, 4, &ok);
     lt->t.preset = lt->text[0] ? lt->text[0] : "";
     lt->t.house = lt->text[1] ? lt->text[1] : "";
     lt->t.options = lt->text[2] ? lt->text[2] : "";
-    if (!parse_seed((const char *)sqlite3_column_text(st, 3), &lt->t.seed)) {
-        fail(&q->base, "table %" PRId64 " has a malformed seed in the database", lt->t.id);
-        loaded_free(lt);
-        return -1;
+    /* Decimal text as written, or an integer some other tool wrote. */
+    const char *seed = (const char *)sqlite3_column_text(st, 3);
+    if (!parse_seed(seed, &lt->t.seed)) {
+        damaged(lt, "its seed '%.40s' is not a whole number from 0 to 2^64-1",
+                seed ? seed : "NULL");
+        lt->t.seed = 0;
+        lt->t.seed_lost = true;
     }
-    lt->t.state = sqlite3_column_int(st, 5);
-    lt->t.created = sqlite3_column_int64(st, 6);
+    lt->t.state = (int)want_int(lt, st, 5, STORE_WAITING, STORE_OVER, "state");
+    lt->t.created = want_int(lt, st, 6, 0, INT64_MAX, "creation time");
     for (int k = 0; k < 4; k++)
         lt->seats[k].seat = k;
 
@@ -346,10 +446,33 @@ static int read_table(bb_sqlite *q, sqlite3_stmt *st, loaded_table *lt)
         return fail_sql(q, seats, "load a table's seats");
     }
     int rc;
+    bool seen[4] = {false};
     while ((rc = sqlite3_step(seats)) == SQLITE_ROW) {
-        int k = sqlite3_column_int(seats, 0);
-        if (k < 0 || k > 3)
-            continue; /* the schema's CHECK keeps these out */
+        int type = sqlite3_column_type(seats, 0);
+        int64_t number = sqlite3_column_int64(seats, 0);
+        if (type != SQLITE_INTEGER || number < 0 || number > 3) {
+            const unsigned char *text = sqlite3_column_text(seats, 0);
+            damaged(lt, "a row of its seats is numbered '%.20s', not 0 to 3",
+                    text ? (const char *)text : "NULL");
+            continue;
+        }
+        int k = (int)number;
+        if (seen[k]) {
+            damaged(lt, "seat %d has two rows", k);
+            continue;
+        }
+        seen[k] = true;
+        char what[48];
+        snprintf(what, sizeof what, "seat %d's computer player flag", k);
+        want_int(lt, seats, 4, 0, 1, what);
+        static const struct {
+            int column;
+            const char *name;
+        } TEXTS[4] = {{1, "name"}, {2, "player"}, {3, "token"}, {5, "level"}};
+        for (int c = 0; c < 4; c++) {
+            snprintf(what, sizeof what, "seat %d's %s", k, TEXTS[c].name);
+            want_text(lt, seats, TEXTS[c].column, true, what);
+        }
         store_seat *seat = &lt->seats[k];
         char **text = &lt->text[4 + 4 * k];
         seat->name = text[0] = column_copy(seats, 1, &ok);
@@ -407,7 +530,7 @@ static int tables_load(store *s,
     finish(st);
     for (size_t k = 0; k < n; k++) {
         if (result == 0)
-            fn(ctx, &all[k].t, all[k].seats);
+            fn(ctx, handed(&all[k]), all[k].seats);
         loaded_free(&all[k]);
     }
     free(all);
@@ -436,7 +559,7 @@ static int table_get(store *s, int64_t id,
     finish(st);
     if (got < 0)
         return -1;
-    fn(ctx, &lt.t, lt.seats);
+    fn(ctx, handed(&lt), lt.seats);
     loaded_free(&lt);
     return 1;
 }
@@ -518,6 +641,174 @@ static int actions_load(store *s, int64_t table,
     return 0;
 }
 
+/* ------------------------------------------------------------ checkpoints */
+
+/* One round: passive checkpoints, which copy the WAL back without stopping
+ * the loop's commits, then, when the WAL has grown large and only a little
+ * of it is left to copy, a restart checkpoint so that the next commit
+ * starts the WAL again from its beginning. */
+static void checkpoint_round(sqlite3 *db)
+{
+    int log = 0, done = 0;
+    for (int k = 0; k < CHECKPOINT_PASSIVE_ROUNDS; k++) {
+        if (sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done) !=
+            SQLITE_OK)
+            return;
+        if (log - done <= CHECKPOINT_RESTART_LEFT)
+            break;
+    }
+    if (log >= CHECKPOINT_RESTART_PAGES && log > done && log - done <= CHECKPOINT_RESTART_LEFT)
+        sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_RESTART, &log, &done);
+}
+
+static void *checkpoint_main(void *arg)
+{
+    checkpointer *c = arg;
+    pthread_mutex_lock(&c->lock);
+    while (!c->stop) {
+        if (!c->due) {
+            struct timespec until;
+            clock_gettime(CLOCK_MONOTONIC, &until);
+            until.tv_sec += CHECKPOINT_PERIOD_S;
+            pthread_cond_timedwait(&c->wake, &c->lock, &until);
+        }
+        if (c->stop)
+            break;
+        c->due = false;
+        pthread_mutex_unlock(&c->lock);
+        checkpoint_round(c->db);
+        pthread_mutex_lock(&c->lock);
+    }
+    pthread_mutex_unlock(&c->lock);
+    return NULL;
+}
+
+/* Called by SQLite after each commit on the loop's connection: a large WAL
+ * wakes the checkpointer at once.  Installing it also turns off SQLite's
+ * automatic checkpoint, which would run inside the commit. */
+static int on_wal_commit(void *arg, sqlite3 *db, const char *name, int pages)
+{
+    (void)db;
+    (void)name;
+    checkpointer *c = arg;
+    if (pages >= CHECKPOINT_PAGES && c->running) {
+        pthread_mutex_lock(&c->lock);
+        c->due = true;
+        pthread_cond_signal(&c->wake);
+        pthread_mutex_unlock(&c->lock);
+    }
+    return SQLITE_OK;
+}
+
+static int checkpointer_start(bb_sqlite *q, const char *path, char *err, size_t cap)
+{
+    checkpointer *c = &q->ckpt;
+    int rc = sqlite3_open_v2(path, &c->db, SQLITE_OPEN_READWRITE, NULL);
+    if (rc != SQLITE_OK) {
+        snprintf(err, cap, "could not open %s for its checkpoints: %s", path,
+                 c->db ? sqlite3_errmsg(c->db) : sqlite3_errstr(rc));
+        return -1;
+    }
+    sqlite3_busy_timeout(c->db, BUSY_TIMEOUT_MS);
+    if (sqlite3_exec(c->db, "PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0", NULL,
+                     NULL, NULL) != SQLITE_OK) {
+        snprintf(err, cap, "could not configure %s for its checkpoints: %s", path,
+                 sqlite3_errmsg(c->db));
+        return -1;
+    }
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&c->wake, &attr);
+    pthread_condattr_destroy(&attr);
+    pthread_mutex_init(&c->lock, NULL);
+    if ((rc = pthread_create(&c->thread, NULL, checkpoint_main, c)) != 0) {
+        pthread_cond_destroy(&c->wake);
+        pthread_mutex_destroy(&c->lock);
+        snprintf(err, cap, "could not start the checkpoint thread of %s: %s", path, strerror(rc));
+        return -1;
+    }
+    c->running = true;
+    /* The loop's connection checkpoints nothing itself (the pragma's hook
+     * is replaced by ours). */
+    if (sqlite3_exec(q->db, "PRAGMA wal_autocheckpoint = 0", NULL, NULL, NULL) != SQLITE_OK) {
+        snprintf(err, cap, "could not configure %s: %s", path, sqlite3_errmsg(q->db));
+        return -1;
+    }
+    sqlite3_wal_hook(q->db, on_wal_commit, c);
+    return 0;
+}
+
+static void checkpointer_stop(checkpointer *c)
+{
+    if (c->running) {
+        pthread_mutex_lock(&c->lock);
+        c->stop = true;
+        pthread_cond_signal(&c->wake);
+        pthread_mutex_unlock(&c->lock);
+        pthread_join(c->thread, NULL);
+        pthread_cond_destroy(&c->wake);
+        pthread_mutex_destroy(&c->lock);
+        c->running = false;
+    }
+    sqlite3_close(c->db);
+    c->db = NULL;
+}
+
+/* --------------------------------------------------------------- the lock */
+
+/* The process that holds a flock on fd's file, from /proc/locks; -1 when
+ * it cannot be told. */
+static long lock_holder(int fd)
+{
+    struct stat st;
+    FILE *f = fstat(fd, &st) == 0 ? fopen("/proc/locks", "r") : NULL;
+    if (f == NULL)
+        return -1;
+    char line[256], kind[16];
+    long pid = -1, p;
+    unsigned maj, min;
+    unsigned long ino;
+    while (pid < 0 && fgets(line, sizeof line, f))
+        if (sscanf(line, "%*[^:]: %15s %*s %*s %ld %x:%x:%lu", kind, &p, &maj, &min, &ino) == 5 &&
+            strcmp(kind, "FLOCK") == 0 && maj == major(st.st_dev) && min == minor(st.st_dev) &&
+            ino == (unsigned long)st.st_ino)
+            pid = p;
+    fclose(f);
+    return pid;
+}
+
+/* Opens the database file (creating it 0600 when missing: SQLite would make
+ * it 0644 less the umask, readable by every local user) and takes an
+ * exclusive flock on it.  SQLite's own locks are fcntl locks, which a
+ * process loses when it closes any descriptor of the file, so this one
+ * stays open until after sqlite3_close.  The fd, or -1 with err filled. */
+static int lock_db(const char *path, char *err, size_t cap)
+{
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
+    if (fd < 0) {
+        snprintf(err, cap, "could not open %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+        return fd;
+    int why = errno;
+    if (why == EWOULDBLOCK) {
+        long pid = lock_holder(fd);
+        char holder[48] = "another process";
+        if (pid > 0)
+            snprintf(holder, sizeof holder, "process %ld", pid);
+        snprintf(err, cap,
+                 "%s is in use by %s, most likely another barbu serve: one database serves "
+                 "one server at a time",
+                 path, holder);
+    } else {
+        snprintf(err, cap, "could not lock %s: %s", path, strerror(why));
+    }
+    close(fd);
+    return -1;
+}
+
 /* ------------------------------------------------------------ open, close */
 
 static void sqlite_close(store *s)
@@ -525,9 +816,13 @@ static void sqlite_close(store *s)
     bb_sqlite *q = (bb_sqlite *)s;
     if (!q)
         return;
+    checkpointer_stop(&q->ckpt);
     for (size_t k = 0; k < N_STATEMENTS; k++)
         sqlite3_finalize(*statement(q, k));
     sqlite3_close(q->db);
+    /* Only now: closing it earlier would drop SQLite's fcntl locks. */
+    if (q->lock_fd >= 0)
+        close(q->lock_fd);
     free(q);
 }
 
@@ -640,6 +935,13 @@ store *store_sqlite_open(const char *path, char *err, size_t cap)
         return NULL;
     }
     q->base.ops = &SQLITE_OPS;
+    q->lock_fd = -1;
+    /* ":memory:" and "" (a private temporary database) have no file. */
+    bool file = path[0] != '\0' && strcmp(path, ":memory:") != 0;
+    if (file && (q->lock_fd = lock_db(path, err, cap)) < 0) {
+        free(q);
+        return NULL;
+    }
     int rc = sqlite3_open_v2(path, &q->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
     if (rc != SQLITE_OK) {
         snprintf(err, cap, "could not open %s: %s", path,
@@ -661,6 +963,10 @@ store *store_sqlite_open(const char *path, char *err, size_t cap)
             sqlite_close(&q->base);
             return NULL;
         }
+    }
+    if (file && checkpointer_start(q, path, err, cap) < 0) {
+        sqlite_close(&q->base);
+        return NULL;
     }
     return &q->base;
 }

@@ -25,6 +25,7 @@ static const struct {
     {"db_lock", abuse_db_lock},
     {"broken_row", abuse_broken_row},
     {"db_mode", abuse_db_mode},
+    {"db_checkpoint", abuse_db_checkpoint},
     {"bidi", abuse_bidi},
     {"web", abuse_web},
 };

@@ -27,9 +27,10 @@ void abuse_slow_readers(void); /* clients that never read */
 void abuse_table_fill(void);   /* sessions that fill the table limit */
 
 /* abuse_store.c: the database. */
-void abuse_db_lock(void);    /* two servers on one database */
-void abuse_broken_row(void); /* one malformed table row */
-void abuse_db_mode(void);    /* a database other users can read */
+void abuse_db_lock(void);       /* two servers on one database */
+void abuse_broken_row(void);    /* one malformed table row */
+void abuse_db_mode(void);       /* a database other users can read */
+void abuse_db_checkpoint(void); /* checkpoints (fsyncs) that stall the loop */
 
 /* abuse_web.c: text and the HTTP side. */
 void abuse_bidi(void); /* bidi controls in chat */

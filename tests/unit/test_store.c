@@ -733,6 +733,85 @@ static void test_action_garbage(void **state)
     assert_true(a.cards == BARBU_BIT(14));
 }
 
+/* ------------------------------------------------------------ damage */
+
+typedef struct damage_seen {
+    int n;
+    int64_t ids[4];
+    char damage[4][200];
+    bool seed_lost[4];
+} damage_seen;
+
+static void on_damaged_table(void *ctx, const store_table *t, const store_seat seats[4])
+{
+    (void)seats;
+    damage_seen *d = ctx;
+    assert_true(d->n < 4);
+    d->ids[d->n] = t->id;
+    snprintf(d->damage[d->n], sizeof d->damage[0], "%s", t->damage ? t->damage : "");
+    d->seed_lost[d->n] = t->seed_lost;
+    assert_non_null(t->preset);
+    assert_non_null(t->house);
+    assert_non_null(t->options);
+    d->n++;
+}
+
+static void test_damaged_rows(void **state)
+{
+    (void)state;
+    char path[128];
+    db_path(path, sizeof path, "damaged");
+    store *s = open_ok(path);
+    store_table t = {.preset = "uk", .house = "", .seed = 7, .options = "{}"};
+    int64_t id;
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(s->ops->table_create(s, &t, &id), 0);
+    store_close(s);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db,
+                                  "UPDATE tables SET seed = 'x' WHERE id = 2;"
+                                  "UPDATE tables SET state = 9 WHERE id = 3;"
+                                  "PRAGMA ignore_check_constraints = ON;"
+                                  "INSERT INTO seats(table_id, seat, bot) VALUES (4, 7, 0);",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    /* A malformed row is reported with its table, not a failed load. */
+    s = open_ok(path);
+    damage_seen d = {0};
+    assert_int_equal(s->ops->tables_load(s, on_damaged_table, &d), 0);
+    assert_int_equal(d.n, 4);
+    assert_string_equal(d.damage[0], "");
+    assert_non_null(strstr(d.damage[1], "seed 'x'"));
+    assert_true(d.seed_lost[1]);
+    assert_non_null(strstr(d.damage[2], "state is '9'"));
+    assert_false(d.seed_lost[2]);
+    assert_non_null(strstr(d.damage[3], "numbered '7'"));
+    store_close(s);
+}
+
+/* ------------------------------------------------------------- the lock */
+
+static void test_second_open_refused(void **state)
+{
+    (void)state;
+    char path[128], err[256] = "";
+    db_path(path, sizeof path, "locked");
+    store *s = open_ok(path);
+    assert_null(store_sqlite_open(path, err, sizeof err));
+    assert_non_null(strstr(err, path));
+    assert_non_null(strstr(err, "in use"));
+    /* The refusal closed its own descriptor without dropping the first
+     * store's SQLite locks: the first store still writes. */
+    store_table t = {.preset = "uk", .house = "", .seed = 1, .options = "{}"};
+    int64_t id;
+    assert_int_equal(s->ops->table_create(s, &t, &id), 0);
+    store_close(s);
+    s = open_ok(path);
+    store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -741,6 +820,7 @@ int main(void)
         cmocka_unit_test(test_newer_schema_refused), cmocka_unit_test(test_killed_writer),
         cmocka_unit_test(test_append_time),          cmocka_unit_test(test_action_random),
         cmocka_unit_test(test_action_legal),         cmocka_unit_test(test_action_garbage),
+        cmocka_unit_test(test_damaged_rows),         cmocka_unit_test(test_second_open_refused),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }
