@@ -45,6 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "e2e.h"
 #include "wsc.h"
 
 enum { P_CONNECTING, P_HELLO, P_CREATE, P_PLAYING, P_OVER, P_DEAD };
@@ -187,30 +188,7 @@ static void start_server(void)
 /* The server's CPU seconds (user + system) and resident kB. */
 static double server_cpu(void)
 {
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)server_pid);
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return 0;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *p = strrchr(buf, ')');
-    if (p == NULL)
-        return 0;
-    unsigned long utime = 0, stime = 0;
-    /* After the name: state, then fields 4..13, then utime and stime. */
-    int field = 3; /* q starts at the state, field 3 */
-    for (const char *q = p + 2; *q && field < 15; q++) {
-        if (*q == ' ') {
-            field++;
-            if (field == 14)
-                utime = strtoul(q + 1, NULL, 10);
-            else if (field == 15)
-                stime = strtoul(q + 1, NULL, 10);
-        }
-    }
-    return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+    return e2e_cpu_seconds(server_pid);
 }
 
 static long server_rss_kb(void)

@@ -19,24 +19,9 @@
 
 /* ------------------------------------------------------------ helpers */
 
-/* The server's CPU seconds (user + system) so far. */
 static double server_cpu(const e2e_server *s)
 {
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)s->pid);
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return 0;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *p = strrchr(buf, ')');
-    unsigned long ut = 0, st = 0;
-    /* After the name: state, then fields 4-13, then utime and stime. */
-    if (p == NULL ||
-        sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
-        return 0;
-    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+    return e2e_cpu_seconds(s->pid);
 }
 
 /* A line of /proc/PID/status in kB ("VmHWM"), 0 if unknown. */

@@ -64,6 +64,8 @@ int e2e_server_stop(e2e_server *s);
 void e2e_server_kill9(e2e_server *s);
 /* Whether the process still runs. */
 bool e2e_server_alive(e2e_server *s);
+/* A process's CPU seconds so far (user + system), 0 if unknown. */
+double e2e_cpu_seconds(pid_t pid);
 /* VmRSS in kB, 0 if unknown. */
 long e2e_server_rss_kb(const e2e_server *s);
 

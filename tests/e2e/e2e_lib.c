@@ -236,6 +236,26 @@ void e2e_server_start_with(e2e_server *s, const char *dbname, const char *const 
     e2e_die("the server did not print its port within 15 s");
 }
 
+double e2e_cpu_seconds(pid_t pid)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    /* After the name (in parentheses, which may hold spaces): the state,
+     * fields 4-13, then utime and stime. */
+    const char *p = strrchr(buf, ')');
+    unsigned long ut = 0, st = 0;
+    if (p == NULL ||
+        sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+        return 0;
+    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
 int e2e_server_stop(e2e_server *s)
 {
     if (s->pid <= 0)
