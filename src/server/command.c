@@ -39,25 +39,27 @@ static bool at_one_place(const char *addr_a, const char *dev_a, const char *addr
     return (addr_a[0] && strcmp(addr_a, addr_b) == 0) || (dev_a[0] && strcmp(dev_a, dev_b) == 0);
 }
 
-/* The player of t at s's place, or NULL. */
+/* The player of t at s's place, or NULL: a player away, or whose seat a
+ * computer player keeps, counts too, since it may take the seat back. */
 static const srv_session *player_at_place(const srv_table *t, const srv_session *s)
 {
     if (t->household)
         return NULL;
     for (int k = 0; k < 4; k++) {
         const srv_session *p = t->seats[k].person;
-        if (p && p != s && !t->seats[k].bot &&
-            at_one_place(p->place_addr, p->device, s->place_addr, s->device))
+        if (p && p != s && at_one_place(p->place_addr, p->device, s->place_addr, s->device))
             return p;
     }
     return NULL;
 }
 
 /* Whether s (or anyone at its place, unless household) has watched
- * another seat than `seat` in the deal under way; the seat, or -1. */
-static int watched_other(srv_table *t, const srv_session *s, int seat)
+ * another seat than `seat` in the deal under way; the seat (PROTO_SEAT_ALL
+ * for every hand), or -1.  Kibitzing asks only at a "seat" table (at an
+ * "all" one every hand is there to see anyway); sitting asks at any. */
+static int watched_other(srv_table *t, const srv_session *s, int seat, bool any_policy)
 {
-    if (!t->started || srv_table_over(t) || t->kibitz != PROTO_KIBITZ_SEAT)
+    if (!t->started || srv_table_over(t) || (!any_policy && t->kibitz != PROTO_KIBITZ_SEAT))
         return -1;
     for (int i = 0; i < t->n_kibitzers; i++) {
         const srv_session *k = t->kibitzers[i];
@@ -78,8 +80,7 @@ static int watched_other(srv_table *t, const srv_session *s, int seat)
     return -1;
 }
 
-/* A player sat: kibitzers at the player's place stop watching. */
-static void send_away_kibitzers(srv_table *t, const srv_session *player)
+void srv_kibitzers_send_away(srv_table *t, const srv_session *player)
 {
     if (t->household)
         return;
@@ -92,13 +93,16 @@ static void send_away_kibitzers(srv_table *t, const srv_session *player)
         srv_kibitz_remove(t, k);
         srv_log(t->srv, "table %lld: %s stops kibitzing: %s plays there from the same place",
                 (long long)t->id, k->name, player->name);
-        if (k->conn) {
-            srv_error(k->conn, NULL, "kibitz_refused",
+        /* The error may cut a client that does not read: the lobby then
+         * goes to a closing connection, which drops it. */
+        srv_conn *kc = k->conn;
+        if (kc) {
+            srv_error(kc, NULL, "kibitz_refused",
                       "you no longer watch table %lld: %s, who plays there, connects from your "
                       "address or browser, and this table does not let a player's household watch "
                       "its hands",
                       (long long)t->id, player->name);
-            srv_send_lobby(k->conn, NULL);
+            srv_send_lobby(kc, NULL);
         }
     }
 }
@@ -121,7 +125,9 @@ static int seat_person(srv_table *t, int seat, srv_session *s)
         return -1;
     }
     if (displaced && displaced->table == t) {
-        /* The player the seat was held for loses it to a substitute. */
+        /* The player the seat was held for loses it to a substitute, and
+         * has seen its hand of this deal. */
+        srv_watch_note(t, displaced, seat);
         displaced->table = NULL;
         displaced->seat = -1;
         displaced->idle_since = srv_now();
@@ -132,7 +138,7 @@ static int seat_person(srv_table *t, int seat, srv_session *s)
     s->seat = seat;
     s->kibitz = s->kibitz_next = -1;
     t->empty_since = 0;
-    send_away_kibitzers(t, s);
+    srv_kibitzers_send_away(t, s);
     if (t->started)
         srv_log(t->srv, "table %lld: %s sits %s%s", (long long)t->id, s->name,
                 barbu_seat_name(seat), strcmp(st->player, s->name) ? " as a substitute" : "");
@@ -393,6 +399,17 @@ void srv_cmd_sit(srv_conn *c, const proto_msg *msg)
         srv_error(c, msg, "seat_taken", "%s sits %s", t->seats[seat].name, barbu_seat_name(seat));
         return;
     }
+    /* Whoever has seen another hand of this deal (kibitzing it, or its own
+     * seat before standing up) does not play this one until it is over. */
+    int seen = watched_other(t, s, seat, true);
+    if (seen >= 0) {
+        srv_error(c, msg, "seat_taken",
+                  "you (or someone at your address or browser) watched %s in this deal, so you "
+                  "may not play %s before the deal is over; sit down when it is",
+                  seen == PROTO_SEAT_ALL ? "every hand" : proto_seat_name(seen),
+                  barbu_seat_name(seat));
+        return;
+    }
     if (seat_person(t, seat, s) != 0) {
         srv_error(c, msg, "server", "the seat could not be saved; try again");
         return;
@@ -445,12 +462,19 @@ void srv_cmd_kibitz(srv_conn *c, const proto_msg *msg)
         srv_send_table(t, s);
         return;
     }
-    int other = seat == PROTO_SEAT_ALL ? -1 : watched_other(t, s, seat);
+    int other = seat == PROTO_SEAT_ALL ? -1 : watched_other(t, s, seat, false);
     if (other >= 0) {
         srv_error(c, msg, "kibitz_refused",
                   "you (or someone at your address or browser) watched %s in this deal: watch %s "
                   "again now, or come back for %s once the deal is over",
                   proto_seat_name(other), proto_seat_name(other), proto_seat_name(seat));
+        return;
+    }
+    if (s->table == NULL && t->n_kibitzers >= SRV_KIBITZERS_MAX) {
+        srv_error(c, msg, "limit",
+                  "Table %lld has %d kibitzers, its most: watch another table, or come back when "
+                  "one of them has left.",
+                  (long long)t->id, t->n_kibitzers);
         return;
     }
     if (s->table == NULL) {

@@ -60,7 +60,8 @@
 #define SRV_FLOOD_BURST     30
 #define SRV_FLOOD_STRIKES   20 /* slowed this often within a minute: cut */
 #define SRV_SESSION_IDLE    3600
-#define SRV_CREATED_MAX     3 /* unfinished tables one session has created */
+#define SRV_CREATED_MAX     3  /* unfinished tables one session has created */
+#define SRV_KIBITZERS_MAX   50 /* at one table: each costs every message there */
 /* The computer players' level of a table created without one. */
 #define SRV_DEFAULT_LEVEL   "medium"
 #ifndef SRV_TABLE_IDLE
@@ -322,6 +323,8 @@ struct srv_table {
     lws_usec_t timer_due;
     int64_t empty_since; /* nobody connected at it, for reaping; 0 */
     int listed_deal;     /* the deal last announced in the lobby */
+    int64_t listed_at;   /* when it was last announced (srv_now) */
+    bool listed_due;     /* a change waits for the next second's announcement */
     bool broken;         /* its stored rows did not read or its actions did not replay */
     bool no_game;        /* broken before any game could be rebuilt: nothing to show */
 
@@ -410,6 +413,10 @@ void srv_cmd_kibitz(srv_conn *c, const proto_msg *msg);
 void srv_cmd_leave(srv_conn *c, const proto_msg *msg);
 void srv_cmd_bot(srv_conn *c, const proto_msg *msg);
 void srv_cmd_act(srv_conn *c, const proto_msg *msg);
+/* Someone sat at t, or came back to a seat there: the table's kibitzers
+ * at that player's place stop watching (unless the table is a
+ * household's), each told why and sent the lobby. */
+void srv_kibitzers_send_away(srv_table *t, const srv_session *player);
 /* A seat whose person went back to the lobby during the game. */
 void srv_seat_left(srv_table *t, int seat);
 
@@ -419,8 +426,10 @@ json_t *srv_summary_json(const srv_table *t);
 void srv_send_lobby(srv_conn *c, const proto_msg *msg);
 /* Drops the lobby list's cached text (after a change, and every tick). */
 void srv_lobby_forget(srv_server *srv);
-/* listed to the sessions in the lobby. */
+/* listed to the sessions in the lobby (at most once a second a table;
+ * srv_lobby_flush, on the tick, sends what waited). */
 void srv_lobby_listed(srv_table *t);
+void srv_lobby_flush(srv_server *srv);
 void srv_lobby_closed(srv_server *srv, int64_t id);
 void srv_cmd_chat(srv_conn *c, const proto_msg *msg);
 /* Refills the allowance of lobby chat lines of everybody together. */

@@ -112,11 +112,28 @@ static void to_lobby(srv_server *srv, json_t *m, bool chat, const srv_conn *chat
 
 void srv_lobby_listed(srv_table *t)
 {
-    srv_lobby_forget(t->srv);
     if (t->started)
         t->listed_deal = t->state.t.deal;
+    /* Once a second at most for a table: every listed goes to every
+     * session in the lobby, and kibitzing and leaving again and again must
+     * not multiply that.  A later change waits for the tick. */
+    int64_t now = srv_now();
+    if (t->listed_at == now) {
+        t->listed_due = true;
+        return;
+    }
+    t->listed_at = now;
+    t->listed_due = false;
+    srv_lobby_forget(t->srv);
     to_lobby(t->srv, json_pack("{s:s, s:o}", "type", "listed", "table", srv_summary_json(t)), false,
              NULL);
+}
+
+void srv_lobby_flush(srv_server *srv)
+{
+    for (srv_table *t = srv->tables; t; t = t->next)
+        if (t->listed_due)
+            srv_lobby_listed(t);
 }
 
 void srv_lobby_closed(srv_server *srv, int64_t id)

@@ -287,8 +287,11 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
     t->rules = rules;
     t->broken = why[0] != '\0';
     t->no_game = no_game;
-    if (!why[0])
-        srv_options_parse(t, lt->options);
+    /* What of the options reads is kept, even at a broken table (who may
+     * watch, who chose the seed); a policy that does not read is "none". */
+    if (t->broken)
+        t->kibitz = PROTO_KIBITZ_NONE;
+    srv_options_parse(t, lt->options);
 
     bool started = lt->state != STORE_WAITING || t->broken;
     for (int k = 0; k < 4; k++) {

@@ -47,6 +47,7 @@ static void tick(lws_sorted_usec_list_t *sul)
         return;
     srv->ticks++;
     srv_lobby_forget(srv); /* a change no listed announced lasts a second at most */
+    srv_lobby_flush(srv);
     srv_conns_tick(srv);
     srv_lobby_chat_tick(srv);
     srv_tables_tick(srv);

@@ -114,6 +114,8 @@ static void resume(srv_session *s)
         }
         st->away_since = 0;
         st->grace_over = false;
+        /* It may come back from the place of somebody who watches. */
+        srv_kibitzers_send_away(t, s);
         if (changed) {
             srv_seat_store(t, s->seat);
             srv_broadcast_table(t, s);

@@ -191,9 +191,12 @@ void srv_options_parse(srv_table *t, const char *text)
         t->takeover = strcmp(s, "bot") == 0 ? PROTO_TAKEOVER_BOT : PROTO_TAKEOVER_VOTE;
     if ((s = json_string_value(json_object_get(o, "level"))) != NULL)
         snprintf(t->level, sizeof t->level, "%s", s);
-    if (json_is_integer(v = json_object_get(o, "grace")))
+    /* In create's ranges, for a damaged row too. */
+    if (json_is_integer(v = json_object_get(o, "grace")) && json_integer_value(v) >= 0 &&
+        json_integer_value(v) <= 3600)
         t->grace = (int)json_integer_value(v);
-    if (json_is_integer(v = json_object_get(o, "delay")))
+    if (json_is_integer(v = json_object_get(o, "delay")) && json_integer_value(v) >= 0 &&
+        json_integer_value(v) <= 5000)
         t->delay = (int)json_integer_value(v);
     if ((s = json_string_value(json_object_get(o, "creator"))) != NULL)
         snprintf(t->creator_name, sizeof t->creator_name, "%s", s);
@@ -308,6 +311,11 @@ void srv_watch_note(srv_table *t, const srv_session *s, int seat)
     if (!t->started || srv_table_over(t) || seat < 0)
         return;
     watch_deal(t);
+    /* Once for each session (which watches one seat a deal): watching and
+     * leaving again and again adds nothing to check. */
+    for (int i = 0; i < t->n_watches; i++)
+        if (t->watches[i].seat == seat && strcmp(t->watches[i].token, s->token) == 0)
+            return;
     if (t->n_watches == t->cap_watches) {
         int cap = t->cap_watches ? t->cap_watches * 2 : 4;
         srv_watch *w = realloc(t->watches, (size_t)cap * sizeof *w);
@@ -461,6 +469,13 @@ int srv_table_commit(srv_table *t, const barbu_action *a)
     if (t->state.t.deal != deal)
         push_result(t, &t->state.t.last);
     bool over = barbu_over(&t->state);
+    /* Whatever was saved, a person's move or the computer player's held
+     * one, the store writes again. */
+    if (t->store_failing) {
+        t->store_failing = false;
+        srv_log(srv, "table %lld: the store takes actions again", (long long)t->id);
+        srv_broadcast_notice(t, "store_ok", "The move is saved: the game goes on.");
+    }
     srv_broadcast_views(t, a, NULL);
     if (over) {
         if (srv->store->ops->table_set_state(srv->store, t->id, STORE_OVER) != 0)
@@ -539,6 +554,20 @@ static void submit_job(srv_table *t)
 
 static void release_held(srv_table *t);
 
+/* The computer player thinks from its turn's start (or from a new try
+ * after it failed); its action is released at a time fixed now, whatever
+ * the time it takes. */
+static void start_turn(srv_table *t)
+{
+    int seat = bot_to_move(t);
+    if (seat < 0)
+        return;
+    int bound = think_bound_ms(t->seats[seat].level);
+    int wait = t->delay > bound ? t->delay : bound;
+    t->release_at = lws_now_usecs() + (lws_usec_t)wait * LWS_US_PER_MS;
+    submit_job(t);
+}
+
 /* A table's timer: a held action's time has come, or a computer player
  * that failed is asked again. */
 static void timer_due(srv_table *t)
@@ -546,7 +575,7 @@ static void timer_due(srv_table *t)
     if (t->held)
         release_held(t);
     else
-        submit_job(t);
+        start_turn(t);
 }
 
 static void timers_fire(lws_sorted_usec_list_t *sul);
@@ -635,12 +664,7 @@ void srv_table_schedule(srv_table *t)
 {
     if (t->job_out || t->timer_on || t->held || t->srv->stopping || bot_to_move(t) < 0)
         return;
-    /* The computer player thinks from its turn's start; its action is
-     * released at a time fixed now, whatever the time it takes. */
-    int bound = think_bound_ms(t->seats[bot_to_move(t)].level);
-    int wait = t->delay > bound ? t->delay : bound;
-    t->release_at = lws_now_usecs() + (lws_usec_t)wait * LWS_US_PER_MS;
-    submit_job(t);
+    start_turn(t);
 }
 
 static void drop_held(srv_table *t)
@@ -685,11 +709,6 @@ static void release_held(srv_table *t)
         return;
     }
     free(job);
-    if (t->store_failing) {
-        t->store_failing = false;
-        srv_log(t->srv, "table %lld: the store took the action again", (long long)t->id);
-        srv_broadcast_notice(t, "store_ok", "The move is saved: the game goes on.");
-    }
 }
 
 void srv_bots_drain(srv_server *srv)

@@ -220,6 +220,15 @@ void abuse_kibitz_seats(void)
           "West stands up and may not kibitz North in the same deal (got '%s')", code);
     CHECK(strcmp(try_kibitz(p[3], table, "W", NULL, 0), "") == 0, "but may watch West, its own");
 
+    /* Nor may anyone who has seen another hand of the deal play it. */
+    e2e_send(other, json_pack("{s:s, s:i, s:s}", "type", "sit", "table", table, "seat", "W"));
+    json_t *e = e2e_expect_error(other, "seat_taken", "sit", 5000);
+    CHECK(e && strstr(json_string_value(json_object_get(e, "text")), "watched S"),
+          "the kibitzer of South may not sit West, left free, in the same deal");
+    json_decref(e);
+    e2e_sit(p[3], table, 3);
+    CHECK(p[3]->seat == 3, "West sits down again in its own seat");
+
     /* Every view the kibitzer had in the first deal showed East's hand at most. */
     unsigned seen = 0;
     int views = 0;
@@ -306,6 +315,52 @@ void abuse_kibitz_address(void)
     e2e_pump(300);
     CHECK(e2e_peek(kid, "error") == NULL && kid->table == family,
           "and is not sent away when another of them sits");
+    /* A player whose seat a computer player keeps still counts, and one
+     * who comes back sends away the kibitzers at its new place. */
+    e2e_client *away = client_at("ka-away", srv.port, "127.0.0.70", NULL);
+    int kept = e2e_create(away, "uk",
+                          json_pack("{s:s, s:[s,s,s], s:s, s:i, s:s, s:i}", "sit", "N", "bots", "E",
+                                    "S", "W", "level", "random", "delay", 5000, "takeover", "bot",
+                                    "grace", 0));
+    json_decref(e2e_expect(away, "table", 5000));
+    e2e_client_drop(away);
+    /* The tick seats a computer player in North. */
+    for (long end = e2e_now_ms() + 2500; e2e_now_ms() < end;)
+        e2e_pump(100);
+    e2e_client *twin = client_at("ka-twin", srv.port, "127.0.0.70", NULL);
+    code = try_kibitz(twin, kept, "E", why, sizeof why);
+    CHECK(strcmp(code, "kibitz_refused") == 0 && strstr(why, "ka-away"),
+          "while a computer player keeps North for ka-away, ka-away's address may not watch "
+          "(got '%s': %s)",
+          code, why);
+    e2e_client *elsewhere = client_at("ka-elsewhere", srv.port, "127.0.0.71", NULL);
+    CHECK(strcmp(try_kibitz(elsewhere, kept, "E", NULL, 0), "") == 0,
+          "someone at another address watches East");
+    snprintf(away->source, sizeof away->source, "127.0.0.71");
+    e2e_client_reconnect(away, srv.port);
+    e2e_resume(away);
+    e = e2e_expect_error(elsewhere, "kibitz_refused", NULL, 5000);
+    CHECK(e != NULL, "ka-away comes back from that address: the kibitzer there is sent away");
+    json_decref(e);
+
+    /* A table holds 50 kibitzers at most. */
+    e2e_client *crowded = client_at("ka-crowded", srv.port, "127.0.0.80", NULL);
+    int busy = e2e_create(crowded, "uk", json_pack("{s:s}", "sit", "N"));
+    json_decref(e2e_expect(crowded, "table", 5000));
+    int let_in = 0;
+    for (int i = 0; i < 51; i++) {
+        char label[24], source[16];
+        snprintf(label, sizeof label, "ka-crowd%d", i);
+        snprintf(source, sizeof source, "127.0.1.%d", i + 1);
+        e2e_client *k = client_at(label, srv.port, source, NULL);
+        code = try_kibitz(k, busy, "E", why, sizeof why);
+        if (code[0] == '\0')
+            let_in++;
+        else
+            CHECK(i == 50 && strcmp(code, "limit") == 0,
+                  "only the 51st kibitzer is refused, with limit (%d: '%s' %s)", i, code, why);
+    }
+    CHECK(let_in == 50, "50 kibitzers watch one table (%d)", let_in);
     CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
 }
 
