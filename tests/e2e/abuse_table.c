@@ -318,10 +318,10 @@ void abuse_kibitz_address(void)
     /* A player whose seat a computer player keeps still counts, and one
      * who comes back sends away the kibitzers at its new place. */
     e2e_client *away = client_at("ka-away", srv.port, "127.0.0.70", NULL);
-    int kept = e2e_create(away, "uk",
-                          json_pack("{s:s, s:[s,s,s], s:s, s:i, s:s, s:i}", "sit", "N", "bots", "E",
-                                    "S", "W", "level", "random", "delay", 5000, "takeover", "bot",
-                                    "grace", 0));
+    int kept =
+        e2e_create(away, "uk",
+                   json_pack("{s:s, s:[s,s,s], s:s, s:i, s:s, s:i}", "sit", "N", "bots", "E", "S",
+                             "W", "level", "random", "delay", 5000, "takeover", "bot", "grace", 0));
     json_decref(e2e_expect(away, "table", 5000));
     e2e_client_drop(away);
     /* The tick seats a computer player in North. */
