@@ -390,6 +390,9 @@ void srv_send_view(srv_table *t, srv_session *to);
 void srv_broadcast_table(srv_table *t, const srv_session *except);
 /* A notice to the people at the table and its kibitzers. */
 void srv_broadcast_notice(srv_table *t, const char *code, const char *text);
+/* A message already dumped to the kibitzers of t, and to its seated
+ * players when players is true. */
+void srv_table_send_text(srv_table *t, const char *text, size_t len, bool players);
 /* Whether every seat is a computer player's. */
 bool srv_table_bots_only(const srv_table *t);
 /* Views to everybody after an action (last may be NULL). */

@@ -210,13 +210,6 @@ void srv_cmd_chat(srv_conn *c, const proto_msg *msg)
     json_decref(m);
     if (text == NULL)
         return;
-    for (int k = 0; k < 4 && !aside; k++) {
-        srv_session *p = t->seats[k].person;
-        if (p && p->conn && p->table == t && p->seat == k)
-            srv_send_text(p->conn, text, len);
-    }
-    for (int i = t->n_kibitzers - 1; i >= 0; i--)
-        if (i < t->n_kibitzers && t->kibitzers[i]->conn)
-            srv_send_text(t->kibitzers[i]->conn, text, len);
+    srv_table_send_text(t, text, len, !aside);
     free(text);
 }

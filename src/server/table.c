@@ -871,15 +871,21 @@ void srv_broadcast_notice(srv_table *t, const char *code, const char *text)
     char *dumped = notice_text(t, code, text, &len);
     if (dumped == NULL)
         return;
-    for (int k = 0; k < 4; k++) {
+    srv_table_send_text(t, dumped, len, true);
+    free(dumped);
+}
+
+void srv_table_send_text(srv_table *t, const char *text, size_t len, bool players)
+{
+    for (int k = 0; k < 4 && players; k++) {
         srv_session *s = t->seats[k].person;
         if (s && s->conn && s->table == t && s->seat == k)
-            srv_send_text(s->conn, dumped, len);
+            srv_send_text(s->conn, text, len);
     }
+    /* Backwards: a kibitzer cut for not reading leaves the list meanwhile. */
     for (int i = t->n_kibitzers - 1; i >= 0; i--)
         if (i < t->n_kibitzers && t->kibitzers[i]->conn)
-            srv_send_text(t->kibitzers[i]->conn, dumped, len);
-    free(dumped);
+            srv_send_text(t->kibitzers[i]->conn, text, len);
 }
 
 /* The view seat of a session at its table, or -1. */
