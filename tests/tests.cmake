@@ -82,6 +82,15 @@ foreach(scenario kibitz_seats kibitz_address seed kibitz_chat bot_timing bot_sin
   add_test(NAME abuse_${scenario} COMMAND abuse $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(abuse_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
 endforeach()
+# What a club evening in the browser needs from the server
+# (tests/e2e/evening*.c), one test each.
+add_executable(evening ${CMAKE_SOURCE_DIR}/tests/e2e/evening.c)
+target_link_libraries(evening PRIVATE barbu_e2e barbu_store)
+set(EVENING_SCENARIOS)
+foreach(scenario ${EVENING_SCENARIOS})
+  add_test(NAME evening_${scenario} COMMAND evening $<TARGET_FILE:barbu> ${scenario})
+  set_tests_properties(evening_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
+endforeach()
 add_executable(bench_load ${CMAKE_SOURCE_DIR}/bench/load.c)
 target_link_libraries(bench_load PRIVATE barbu_e2e)
 # bench/botsink.sh: tables of computer players only beside a person's game.
