@@ -11,6 +11,7 @@ static const struct {
     const char *name;
     void (*run)(void);
 } SCENARIOS[] = {
+    {"compressed", evening_compressed},
     {NULL, NULL},
 };
 

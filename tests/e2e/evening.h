@@ -10,4 +10,8 @@
 
 #include "e2e.h"
 
+/* evening_rules.c: the rules pages, the Chinese Poker suggestion, gzipped
+ * assets. */
+void evening_compressed(void);
+
 #endif
