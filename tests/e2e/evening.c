@@ -12,6 +12,7 @@ static const struct {
     void (*run)(void);
 } SCENARIOS[] = {
     {"compressed", evening_compressed},
+    {"suggest", evening_suggest},
     {NULL, NULL},
 };
 

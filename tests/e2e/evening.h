@@ -13,5 +13,6 @@
 /* evening_rules.c: the rules pages, the Chinese Poker suggestion, gzipped
  * assets. */
 void evening_compressed(void);
+void evening_suggest(void);
 
 #endif

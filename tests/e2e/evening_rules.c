@@ -295,3 +295,183 @@ void evening_compressed(void)
 {
     scenario_compressed();
 }
+
+/* ---------------------------------------------------------- suggestion */
+
+/* Waits up to ms for c's latest view to be in phase (and, when seat is not
+ * NULL, with that seat to move). */
+static bool wait_phase(e2e_client *c, const char *phase, int ms)
+{
+    long deadline = e2e_now_ms() + ms;
+    for (;;) {
+        const char *p = c->view ? e2e_view_str(c->view, "phase") : NULL;
+        if (p && strcmp(p, phase) == 0)
+            return true;
+        if (e2e_now_ms() >= deadline)
+            return false;
+        e2e_pump(50);
+    }
+}
+
+static void send_suggest(e2e_client *c)
+{
+    e2e_clear(c);
+    e2e_send(c, json_pack("{s:s}", "type", "suggest"));
+}
+
+/* The seat's hand in its latest view. */
+static barbu_cards own_hand(const e2e_client *c)
+{
+    const json_t *hands = json_object_get(json_object_get(c->view, "view"), "hands");
+    char seat[2] = {"NESW"[c->seat], 0};
+    return e2e_cards_json(json_object_get(hands, seat));
+}
+
+/* Every card named anywhere in a message (strings that read as cards). */
+static barbu_cards cards_named(const json_t *j)
+{
+    barbu_cards set = 0;
+    if (json_is_string(j)) {
+        const char *end;
+        int card = barbu_card_parse(json_string_value(j), &end);
+        if (card >= 0 && *end == '\0')
+            set |= BARBU_BIT(card);
+    } else if (json_is_array(j)) {
+        size_t i;
+        json_t *v;
+        json_array_foreach(j, i, v) set |= cards_named(v);
+    } else if (json_is_object(j)) {
+        const char *k;
+        json_t *v;
+        json_object_foreach((json_t *)j, k, v) set |= cards_named(v);
+    }
+    return set;
+}
+
+static void scenario_suggest(void)
+{
+    e2e_server srv;
+    e2e_server_start(&srv, "suggest.db");
+    e2e_client *p[4];
+    for (int s = 0; s < 4; s++) {
+        char name[16];
+        snprintf(name, sizeof name, "sg-%c", "NESW"[s]);
+        p[s] = e2e_client_new(name, srv.port);
+        e2e_hello(p[s], name);
+    }
+    int table = e2e_create(p[0], "chinese",
+                           json_pack("{s:s, s:i, s:s}", "seed", "7", "delay", 0, "sit", "N"));
+    json_t *m = e2e_expect(p[0], "table", 5000);
+    REQUIRE(m != NULL, "create with sit sends the table");
+    json_decref(m);
+
+    send_suggest(p[1]);
+    json_decref(e2e_expect_error(p[1], "not_seated", "suggest", 5000));
+    send_suggest(p[0]);
+    json_decref(e2e_expect_error(p[0], "not_started", "suggest", 5000));
+
+    e2e_client *kib = e2e_client_new_from("sg-kib", srv.port, "127.0.0.2");
+    e2e_hello(kib, "sg-kib");
+    e2e_kibitz(kib, table, 0);
+    for (int s = 1; s < 4; s++)
+        e2e_sit(p[s], table, s);
+    REQUIRE(wait_phase(p[0], "declare", 5000), "the game starts");
+    int declarer = e2e_seat_parse(e2e_view_str(p[0]->view, "to_move"));
+    REQUIRE(declarer >= 0, "a declarer is to move");
+    e2e_pump(200);
+
+    send_suggest(p[declarer]);
+    json_t *e = e2e_expect_error(p[declarer], "bad_value", "suggest", 5000);
+    const char *text = json_string_value(json_object_get(e, "text"));
+    CHECK(text && strstr(text, "Chinese Poker rows only"),
+          "while choosing the contract: bad_value, for Chinese Poker rows only (%s)",
+          text ? text : "-");
+    json_decref(e);
+    send_suggest(kib);
+    json_decref(e2e_expect_error(kib, "not_seated", "suggest", 5000));
+
+    e2e_send(p[declarer], json_pack("{s:s, s:{s:s, s:[s]}}", "type", "act", "action", "type",
+                                    "declare", "contracts", "chinese"));
+    /* The bidding, by the fixed rule, until the rows. */
+    long deadline = e2e_now_ms() + 20000;
+    while (e2e_now_ms() < deadline) {
+        e2e_pump(50);
+        const char *phase = p[0]->view ? e2e_view_str(p[0]->view, "phase") : NULL;
+        if (phase && strcmp(phase, "arrange") == 0)
+            break;
+        for (int s = 0; s < 4; s++)
+            if (p[s]->view && e2e_to_move(p[s]) && p[s]->acted_at != p[s]->at &&
+                strcmp(e2e_view_str(p[s]->view, "phase"), "bid") == 0)
+                e2e_act(p[s]);
+    }
+    for (int s = 0; s < 4; s++)
+        REQUIRE(wait_phase(p[s], "arrange", 5000), "%s reaches the rows", p[s]->label);
+    e2e_pump(200);
+
+    /* Every seat, whoever sets first, gets rows of its own hand. */
+    json_t *first_action = NULL;
+    int first = e2e_seat_parse(e2e_view_str(p[0]->view, "to_move"));
+    for (int s = 0; s < 4; s++) {
+        barbu_cards hand = own_hand(p[s]);
+        send_suggest(p[s]);
+        long t0 = e2e_now_ms();
+        json_t *sg = e2e_expect(p[s], "suggestion", 5000);
+        long took = e2e_now_ms() - t0;
+        if (!CHECK(sg != NULL, "%s gets a suggestion", p[s]->label))
+            continue;
+        e2e_note("%s: the suggestion came in %ld ms", p[s]->label, took);
+        json_t *act = json_object_get(sg, "action");
+        barbu_cards back = e2e_cards_json(json_object_get(act, "back"));
+        barbu_cards middle = e2e_cards_json(json_object_get(act, "middle"));
+        barbu_cards front = hand & ~back & ~middle;
+        CHECK(json_integer_value(json_object_get(sg, "table")) == table &&
+                  json_integer_value(json_object_get(sg, "at")) == p[s]->at,
+              "%s: the suggestion names the table and the view's at (%ld)", p[s]->label, p[s]->at);
+        CHECK(strcmp(json_string_value(json_object_get(act, "type")), "arrange") == 0,
+              "%s: it is an arrange action", p[s]->label);
+        CHECK(barbu_count(hand) == 13 && barbu_count(back) == 5 && barbu_count(middle) == 5 &&
+                  (back & middle) == 0 && ((back | middle) & ~hand) == 0,
+              "%s: back and middle are 5 and 5 of the seat's 13 cards", p[s]->label);
+        char why[200] = "";
+        CHECK(barbu_arrange_check(hand, back, middle, false, why, sizeof why) == 0 &&
+                  !barbu_rows_fouled(back, middle, front),
+              "%s: the rows are in order, not fouled (%s)", p[s]->label, why);
+        CHECK((cards_named(sg) & ~hand) == 0, "%s: the suggestion names no card of another hand",
+              p[s]->label);
+        size_t keys = json_object_size(sg);
+        CHECK(keys == 4, "%s: the suggestion holds type, table, at and action only (%zu keys)",
+              p[s]->label, keys);
+        if (s == first)
+            first_action = json_incref(act);
+        json_decref(sg);
+    }
+    /* Nothing was played: the game still waits for the first rows. */
+    e2e_pump(300);
+    CHECK(strcmp(e2e_view_str(p[0]->view, "phase"), "arrange") == 0 &&
+              e2e_seat_parse(e2e_view_str(p[0]->view, "to_move")) == first,
+          "asking played nothing: the rows of %c are still awaited", "NESW"[first]);
+
+    /* The suggestion sent back as it came sets the rows; asked again, the
+     * seat is refused. */
+    REQUIRE(first_action != NULL, "the first seat had a suggestion");
+    e2e_clear(p[first]);
+    e2e_send(p[first], json_pack("{s:s, s:o}", "type", "act", "action", first_action));
+    long seen = p[first]->at;
+    deadline = e2e_now_ms() + 5000;
+    while (p[first]->at == seen && e2e_now_ms() < deadline)
+        e2e_pump(50);
+    CHECK(p[first]->at > seen, "the suggestion, sent back as an act, is accepted");
+    CHECK(e2e_peek(p[first], "error") == NULL, "with no error");
+    send_suggest(p[first]);
+    e = e2e_expect_error(p[first], "bad_value", "suggest", 5000);
+    text = json_string_value(json_object_get(e, "text"));
+    CHECK(text && strstr(text, "yours are set"), "rows set: bad_value (%s)", text ? text : "-");
+    json_decref(e);
+
+    e2e_server_stop(&srv);
+}
+
+void evening_suggest(void)
+{
+    scenario_suggest();
+}
