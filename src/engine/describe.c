@@ -605,8 +605,8 @@ static void chinese(writer *w)
     if (r->doubling)
         PARA(w, "Doubling works as at a positive contract: the others may double only the "
                 "declarer, who may redouble; it is always played.");
-    PARA(w, "It needs 13 cards a hand. The table's \"suggest\" button shows the rows the easy "
-            "computer player would set.");
+    PARA(w, "It needs 13 cards a hand. While you set your rows, the table can show the rows the "
+            "easy computer player would set for your hand (its suggestion).");
     SOURCE(w, "004, 001 (the seeds say only \"as a hand of Chinese Poker\", times four; barbu "
               "plays the standard game)");
 }

@@ -174,7 +174,7 @@ static const char STYLE[] =
     "h3{font-size:1.1rem;margin:1.2rem 0 .3rem}p,li{margin:.35rem 0}ul{padding-left:1.3rem}"
     "a{color:#0b57d0}a:focus-visible{outline:3px solid #ffbf00;outline-offset:2px}"
     "nav ul{display:flex;flex-wrap:wrap;gap:.2rem 1rem;list-style:none;padding:0}"
-    "nav a{display:inline-block;min-height:44px;line-height:44px}"
+    "nav a{display:inline-block;padding:10px 0}"
     ".src{color:#4a4a4a;font-size:.9rem}.about{color:#4a4a4a}"
     "pre{background:#fff;border:1px solid #c9c6bc;border-radius:8px;padding:.6rem;"
     "overflow-x:auto;white-space:pre-wrap}"
