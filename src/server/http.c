@@ -358,14 +358,16 @@ static int serve_rules(struct lws *wsi, srv_server *srv, void *user, const char 
         free(house);
         return send_page(wsi, user, HTTP_STATUS_OK, page);
     }
+    if (rest[0] == '\0')
+        return send_page(wsi, user, HTTP_STATUS_OK, barbu_rules_index_page());
     if (barbu_rules_preset(&rules, rest) != 0) {
         char names[300] = "";
         for (int i = 0; barbu_preset_name(i) != NULL; i++)
             snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
                      barbu_preset_name(i));
         snprintf(sentence, sizeof sentence,
-                 "There is no rule set called \"%.40s\". The rule sets are %s: open "
-                 "/rules/ and one of those names.",
+                 "There is no rule set called \"%.40s\". The rule sets are %s: the list "
+                 "at /rules/ links to each.",
                  rest, names);
         return send_page(wsi, user, HTTP_STATUS_NOT_FOUND, missing_page(sentence));
     }

@@ -225,3 +225,30 @@ char *barbu_rules_page(const barbu_rules *rules, const char *title, const char *
     }
     return p.buf;
 }
+
+char *barbu_rules_index_page(void)
+{
+    page p = {0};
+    put(&p, "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            "<title>Barbu rule sets - barbu rules</title>\n<style>");
+    put(&p, STYLE);
+    put(&p, "</style>\n</head>\n<body>\n<header>\n<h1>Barbu rule sets</h1>\n</header>\n<main>\n"
+            "<p>Each rule set's page explains how it is played and scored.</p>\n<ul>\n");
+    for (int i = 0; barbu_preset_name(i) != NULL; i++) {
+        put(&p, "<li><a href=\"/rules/");
+        put_text(&p, barbu_preset_name(i));
+        put(&p, "\">");
+        put_text(&p, barbu_preset_name(i));
+        put(&p, "</a>: ");
+        put_text(&p, barbu_preset_about(i));
+        put(&p, "</li>\n");
+    }
+    putf(&p, "</ul>\n</main>\n<footer>\n<p>barbu %s</p>\n</footer>\n</body>\n</html>\n",
+         BARBU_VERSION);
+    if (p.failed) {
+        free(p.buf);
+        return NULL;
+    }
+    return p.buf;
+}

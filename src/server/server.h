@@ -60,6 +60,10 @@ bool barbu_serve_origin_ok(const char *text);
 char *barbu_rules_page(const barbu_rules *rules, const char *title, const char *about,
                        const char *house);
 
+/* The list of the rule sets, each linked to its page (GET /rules/);
+ * malloc'd, NULL when out of memory. */
+char *barbu_rules_index_page(void);
+
 /* Runs the server until SIGINT or SIGTERM.  Prints "barbu serve: listening
  * on ws://HOST:PORT/ws" on stdout (and flushes) once it accepts connections.
  * Returns 0, or 1 after printing why it could not start. */

@@ -634,6 +634,18 @@ static void scenario_rules_pages(void)
           "its page says a contract is played even if nobody doubles");
     http_free(&a);
 
+    /* The list of rule sets links to every page. */
+    http_get(srv.port, "/rules/", "", &a);
+    int linked = 0, presets = 0;
+    for (int p = 0; barbu_preset_name(p) != NULL; p++, presets++) {
+        char link[64];
+        snprintf(link, sizeof link, "href=\"/rules/%s\"", barbu_preset_name(p));
+        linked += has(&a, link);
+    }
+    CHECK(a.status == 200 && linked == presets && !has(&a, "<script"),
+          "GET /rules/: the rule sets, each linked to its page (%d, %d links)", a.status, linked);
+    http_free(&a);
+
     /* What is not there. */
     const char *missing[] = {"/rules/nope",   "/rules/table/99999", "/rules/table/abc",
                              "/rules/table/", "/rules/UK",          "/rules/table/1x"};
