@@ -207,7 +207,8 @@ bool srv_create_allowed(srv_conn *c, const proto_msg *msg, bool bots_only)
     if (mine >= SRV_CREATED_MAX) {
         srv_error(c, msg, "limit",
                   "You have created %d tables whose games are not over, your most: play at one "
-                  "of them, or leave one nobody sits at and it closes soon after.",
+                  "of them, close one that still waits for players, or leave one and hand it to "
+                  "the computer players.",
                   mine);
         return false;
     }
