@@ -425,8 +425,8 @@ void srv_cmd_sit(srv_conn *c, const proto_msg *msg)
     bool own = t->started && !srv_table_over(t) && srv_player_of_record(t, seat, s);
     if (own && !st->bot && st->person && st->person != s && !srv_seat_free(t, seat)) {
         srv_error(c, msg, "seat_taken",
-                  "%s took your seat %s when you left and keeps it: watch the table, or ask %s "
-                  "to leave the seat to you",
+                  "%s took your seat (%s) when you left and keeps it: watch the table, or ask %s "
+                  "to leave the seat to you.",
                   st->name, barbu_seat_name(seat), st->name);
         return;
     }
