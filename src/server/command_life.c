@@ -211,9 +211,12 @@ void srv_cmd_hand_over(srv_conn *c, const proto_msg *msg)
     t->handed_over = true;
     srv_log(srv, "table %lld: handed over to the computer players by %s", (long long)t->id,
             s->name);
-    if (s->table == NULL)
-        srv_send_lobby(c, msg);
     srv_seats_changed(t, NULL);
+    if (s->table == NULL) {
+        /* The answer shows the table as it is now. */
+        srv_lobby_forget(srv);
+        srv_send_lobby(c, msg);
+    }
 }
 
 /* ------------------------------------------------------------------- again */
