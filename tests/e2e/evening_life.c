@@ -222,7 +222,7 @@ static void scenario_logout(void)
     CHECK(carol2->token[0] != '\0', "carol: the name is free again at once");
 
     CHECK(e2e_server_alive(&srv), "the server is still running");
-    e2e_server_stop(&srv);
+    CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
 }
 
 /* ---------------------------------------------------------------- sit_back */
@@ -320,7 +320,7 @@ static void scenario_sit_back(void)
     send_sit(carol, t2, 1);
     refused(carol, "seat_taken", "sit", "bob", "sitting where bob plays");
     CHECK(e2e_server_alive(&srv), "the server is still running");
-    e2e_server_stop(&srv);
+    CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
 }
 
 /* ------------------------------------------------------------------- close */
@@ -384,7 +384,7 @@ static void scenario_close(void)
     CHECK(sum == NULL, "alice: table %d is no longer listed", t3);
     json_decref(sum);
     CHECK(e2e_server_alive(&srv), "the server is still running");
-    e2e_server_stop(&srv);
+    CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
 }
 
 /* --------------------------------------------------------------- hand_over */
@@ -470,7 +470,7 @@ static void scenario_hand_over(void)
     send_table_msg(carol, "hand_over", quick);
     refused(carol, "over", "hand_over", NULL, "handing over a finished table");
     CHECK(e2e_server_alive(&srv), "the server is still running");
-    e2e_server_stop(&srv);
+    CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
 }
 
 /* ------------------------------------------------------------------- again */
@@ -603,7 +603,7 @@ static void scenario_again(void)
     send_table_msg(dave, "again", next);
     refused(dave, "not_over", "again", NULL, "again at a game that goes on");
     CHECK(e2e_server_alive(&srv), "the server is still running");
-    e2e_server_stop(&srv);
+    CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
 }
 
 void evening_life_logout(void)
