@@ -214,6 +214,8 @@ static void scenario_logout(void)
 
     /* Logging out from the lobby needs no table. */
     e2e_client *carol = person("carol", srv.port, "127.0.0.6");
+    char carol_token[80];
+    snprintf(carol_token, sizeof carol_token, "%s", carol->token);
     e2e_send(carol, json_pack("{s:s}", "type", "logout"));
     bye = e2e_expect(carol, "bye", 5000);
     CHECK(bye != NULL, "carol: logout from the lobby answers bye");
@@ -221,6 +223,20 @@ static void scenario_logout(void)
     e2e_client *carol2 = person("carol", srv.port, "127.0.0.6");
     CHECK(carol2->token[0] != '\0', "carol: the name is free again at once");
 
+    /* The store forgot the sessions too: a restart does not bring them
+     * back, and the new ones stay. */
+    CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
+    e2e_server_start(&srv, "logout.db");
+    e2e_client_reconnect(ghost, srv.port);
+    e2e_send(ghost,
+             json_pack("{s:s, s:i, s:s}", "type", "hello", "version", 1, "token", old_token));
+    refused(ghost, "bad_token", "hello", NULL, "after a restart, alice's logged-out token");
+    e2e_client_reconnect(carol, srv.port);
+    e2e_send(carol,
+             json_pack("{s:s, s:i, s:s}", "type", "hello", "version", 1, "token", carol_token));
+    refused(carol, "bad_token", "hello", NULL, "after a restart, carol's logged-out token");
+    e2e_client_reconnect(carol2, srv.port);
+    e2e_resume(carol2);
     CHECK(e2e_server_alive(&srv), "the server is still running");
     CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
 }
@@ -382,6 +398,29 @@ static void scenario_close(void)
     json_decref(l);
     json_t *sum = summary(alice, t3);
     CHECK(sum == NULL, "alice: table %d is no longer listed", t3);
+    json_decref(sum);
+
+    /* After a restart the table no longer knows its creating session:
+     * its creator's name decides. */
+    e2e_clear(bob);
+    int t4 = e2e_create(alice, "uk", json_pack("{s:s}", "sit", "W"));
+    json_decref(e2e_expect(alice, "table", 5000));
+    e2e_sit(bob, t4, 1);
+    CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
+    e2e_server_start(&srv, "close.db");
+    e2e_client_reconnect(alice, srv.port);
+    e2e_resume(alice);
+    e2e_client_reconnect(bob, srv.port);
+    e2e_resume(bob);
+    send_table_msg(bob, "close", t4);
+    refused(bob, "not_creator", "close", "alice", "after a restart, closing alice's table");
+    e2e_clear(alice);
+    send_table_msg(alice, "close", t4);
+    l = e2e_expect(alice, "lobby", 5000);
+    CHECK(l != NULL, "alice: after a restart she closes the table she created");
+    json_decref(l);
+    sum = summary(bob, t4);
+    CHECK(sum == NULL, "bob: table %d is no longer listed after alice closed it", t4);
     json_decref(sum);
     CHECK(e2e_server_alive(&srv), "the server is still running");
     CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
