@@ -16,5 +16,6 @@ void evening_life_sit_back(void);
 void evening_life_close(void);
 void evening_life_hand_over(void);
 void evening_life_again(void);
+void evening_life_again_keep(void);
 
 #endif

@@ -645,6 +645,66 @@ static void scenario_again(void)
     CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
 }
 
+/* A kept seat lapses (here after 2 s, --seat-keep): anybody may take it,
+ * and the player it was kept for is told who has it. */
+static void scenario_again_keep(void)
+{
+    e2e_server srv;
+    static const char *const extra[] = {"--seat-keep", "2", NULL};
+    e2e_server_start_with(&srv, "againkeep.db", extra);
+    e2e_client *alice = person("alice", srv.port, "127.0.0.2");
+    e2e_client *bob = person("bob", srv.port, "127.0.0.3");
+    e2e_client *dave = person("dave", srv.port, "127.0.0.5");
+    int table = e2e_create(alice, "uk",
+                           json_pack("{s:s, s:[s,s], s:i, s:s, s:s}", "sit", "N", "bots", "S", "W",
+                                     "delay", 0, "level", "random", "takeover", "bot"));
+    json_decref(e2e_expect(alice, "table", 5000));
+    e2e_sit(bob, table, 1);
+    leave(alice);
+    leave(bob);
+    for (long end = e2e_now_ms() + 90000;;) {
+        json_t *sum = summary(dave, table);
+        bool over = sum && strcmp(str_or(json_object_get(sum, "state")), "over") == 0;
+        json_decref(sum);
+        REQUIRE(over || e2e_now_ms() < end, "the game of table %d ends", table);
+        if (over)
+            break;
+    }
+    send_table_msg(alice, "again", table);
+    json_t *cr = e2e_expect(alice, "created", 5000);
+    int next = cr ? (int)json_integer_value(json_object_get(cr, "table")) : 0;
+    CHECK(next > table, "alice: again makes table %d", next);
+    json_decref(cr);
+    json_t *t = table_after(alice, "again");
+    CHECK(t && json_is_array(json_object_get(t, "reserved")), "alice: E is kept at first");
+    json_decref(t);
+    send_sit(dave, next, 1);
+    refused(dave, "seat_taken", "sit", "kept for bob", "sitting in the kept seat at once");
+
+    /* Two seconds later the seat is anybody's: alice hears it. */
+    t = NULL;
+    for (long end = e2e_now_ms() + 5000; e2e_now_ms() < end && t == NULL;) {
+        json_t *m = e2e_expect(alice, "table", 500);
+        if (m && json_object_get(m, "reserved") == NULL)
+            t = m;
+        else
+            json_decref(m);
+    }
+    CHECK(t != NULL, "alice: once the seat is no longer kept, a table message without reserved "
+                     "comes");
+    json_decref(t);
+    json_t *sum = summary(dave, next);
+    CHECK(sum && json_object_get(sum, "reserved") == NULL,
+          "dave: the lobby summary no longer shows the seat kept");
+    json_decref(sum);
+    e2e_sit(dave, next, 1);
+    own_hand_only(dave, 1, "taking the seat once no longer kept");
+    send_table_msg(bob, "again", table);
+    refused(bob, "seat_taken", "again", "dave", "again once another took the seat");
+    CHECK(e2e_server_alive(&srv), "the server is still running");
+    CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
+}
+
 void evening_life_logout(void)
 {
     scenario_logout();
@@ -664,4 +724,8 @@ void evening_life_hand_over(void)
 void evening_life_again(void)
 {
     scenario_again();
+}
+void evening_life_again_keep(void)
+{
+    scenario_again_keep();
 }
