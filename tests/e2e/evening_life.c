@@ -699,6 +699,12 @@ static void scenario_again_keep(void)
     json_decref(sum);
     e2e_sit(dave, next, 1);
     own_hand_only(dave, 1, "taking the seat once no longer kept");
+    int other = e2e_create(bob, "uk", json_pack("{s:s}", "sit", "N"));
+    json_decref(e2e_expect(bob, "table", 5000));
+    send_table_msg(bob, "again", table);
+    refused(bob, "busy", "again", "leave", "again while sitting at another table");
+    send_table_msg(bob, "close", other);
+    json_decref(e2e_expect(bob, "lobby", 5000));
     send_table_msg(bob, "again", table);
     refused(bob, "seat_taken", "again", "dave", "again once another took the seat");
     CHECK(e2e_server_alive(&srv), "the server is still running");
