@@ -351,7 +351,8 @@ static int read_summary(const json_t *o, cn_summary *s)
     s->deals = (int)get_int(o, "deals", 0);
     for (int k = 0; k < 4; k++) {
         const json_t *st = json_array_get(seats, (size_t)k);
-        if (!json_is_object(st))
+        /* A seat left empty during a game names its player only: free. */
+        if (!json_is_object(st) || get_str(st, "name") == NULL)
             continue;
         s->seat[k].taken = true;
         copy(s->seat[k].name, sizeof s->seat[k].name, get_str(st, "name"));

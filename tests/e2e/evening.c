@@ -14,6 +14,15 @@ static const struct {
     {"compressed", evening_compressed},
     {"suggest", evening_suggest},
     {"rules_pages", evening_rules_pages},
+    /* One a line, each part's together (clang-format would pack them). */
+    /* clang-format off */
+    {"logout", evening_life_logout},
+    {"sit_back", evening_life_sit_back},
+    {"close", evening_life_close},
+    {"hand_over", evening_life_hand_over},
+    {"again", evening_life_again},
+    {"again_keep", evening_life_again_keep},
+    /* clang-format on */
     {NULL, NULL},
 };
 

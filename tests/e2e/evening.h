@@ -15,5 +15,12 @@
 void evening_compressed(void);
 void evening_suggest(void);
 void evening_rules_pages(void);
+/* evening_life.c: logout, sitting back, close, hand_over, again. */
+void evening_life_logout(void);
+void evening_life_sit_back(void);
+void evening_life_close(void);
+void evening_life_hand_over(void);
+void evening_life_again(void);
+void evening_life_again_keep(void);
 
 #endif

@@ -220,9 +220,14 @@ export interface TableRules {
 // -------------------------------------------------------- server messages
 
 export interface SeatSummary {
-  name: string;
+  /** Absent for a seat left empty during a game (then `player` names its player). */
+  name?: string;
   bot: boolean;
   away: boolean;
+  /** The player of record, when somebody else or nobody sits there during a game. */
+  player?: string;
+  /** During a game: somebody else may take the seat now. */
+  free?: boolean;
 }
 
 export interface TableSummary {
@@ -237,6 +242,8 @@ export interface TableSummary {
   deals: number;
   /** The creator chose the seed, so knows every deal. */
   seed_chosen_by?: string;
+  /** Seats kept for the last game's players (again), N E S W. */
+  reserved?: Four<string | null>;
 }
 
 export interface SeatInfo {
@@ -314,6 +321,10 @@ export interface TableMsg {
   seed_chosen_by?: string;
   /** The rule set in force (protocol 1, added with the browser client). */
   rule_set?: TableRules;
+  /** A finished table whose players started their next game there. */
+  again?: { table: number; by: string };
+  /** Seats kept for the last game's players (again), N E S W. */
+  reserved?: Four<string | null>;
 }
 export interface ViewMsg {
   type: 'view';

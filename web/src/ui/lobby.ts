@@ -5,7 +5,7 @@
 import type { App } from '../app';
 import { h, rerender } from '../dom';
 import { SEAT_NAME } from '../names';
-import type { Seat, TableSummary } from '../protocol';
+import type { Seat, SeatSummary, TableSummary } from '../protocol';
 import { PRESETS, SEATS } from '../protocol';
 import { CreateView } from './create';
 
@@ -18,7 +18,7 @@ const STATE_WORDS: Record<TableSummary['state'], string> = {
 
 function dealWords(t: TableSummary): string {
   if (t.state === 'waiting') {
-    const free = t.seats.filter((s) => s === null).length;
+    const free = t.seats.filter((s) => s === null || !s.name).length;
     return `${free} ${free === 1 ? 'seat' : 'seats'} free \u00b7 ${t.deals} deals`;
   }
   if (t.state === 'over') return `${t.deals} deals played`;
@@ -182,7 +182,11 @@ export class LobbyView {
         h('span', { class: `state state-${t.state}` }, STATE_WORDS[t.state]),
         h('span', { class: 'deal' }, dealWords(t)),
       ),
-      SEATS.map((s, i) => this.seatCell(t, s, t.seats[i], watch)),
+      SEATS.map((s, i) => {
+        const seat = t.seats[i];
+        // A seat left empty during a game names its player but nobody sits there.
+        return this.seatCell(t, s, seat && seat.name ? { ...seat, name: seat.name } : null, watch);
+      }),
       h(
         'td',
         { class: 'c-watch', 'data-label': 'Watching' },
@@ -210,7 +214,7 @@ export class LobbyView {
   private seatCell(
     t: TableSummary,
     s: Seat,
-    who: TableSummary['seats'][number],
+    who: (SeatSummary & { name: string }) | null,
     watch: boolean,
   ): HTMLElement {
     const cell = h('td', { class: 'c-seat', 'data-seat': s, 'data-label': SEAT_NAME[s] });
