@@ -11,6 +11,9 @@ static const struct {
     const char *name;
     void (*run)(void);
 } SCENARIOS[] = {
+    {"clock", evening_clock},
+    {"clock_rows", evening_clock_rows},
+    {"clock_paused", evening_clock_paused},
     {NULL, NULL},
 };
 

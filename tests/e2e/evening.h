@@ -10,4 +10,9 @@
 
 #include "e2e.h"
 
+/* evening_clock.c: the move clock. */
+void evening_clock(void);
+void evening_clock_rows(void);
+void evening_clock_paused(void);
+
 #endif
