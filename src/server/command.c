@@ -98,9 +98,10 @@ void srv_kibitzers_send_away(srv_table *t, const srv_session *player)
         srv_conn *kc = k->conn;
         if (kc) {
             srv_error(kc, NULL, "kibitz_refused",
-                      "you no longer watch table %lld: %s, who plays there, connects from your "
+                      "You no longer watch table %lld: %s, who plays there, connects from your "
                       "address or browser, and this table does not let a player's household watch "
-                      "its hands",
+                      "its hands. Watch another table, or ask its creator for a table that allows "
+                      "it next time.",
                       (long long)t->id, player->name);
             srv_send_lobby(kc, NULL);
         }
@@ -184,7 +185,8 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
     srv_server *srv = c->srv;
     srv_session *s = c->session;
     if (s->table) {
-        srv_error(c, msg, "busy", "you are at table %lld: leave it first", (long long)s->table->id);
+        srv_error(c, msg, "busy", "You are at table %lld: leave it first, then try again.",
+                  (long long)s->table->id);
         return;
     }
     if (srv->n_tables >= srv->max_tables) {
@@ -239,20 +241,20 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
         }
         if (srv->max_bot_tables == 0) {
             srv_error(c, msg, "limit",
-                      "this server allows no tables of computer players only; sit at a table "
-                      "with people, or leave a seat for one");
+                      "This server allows no tables of computer players only: sit at a table "
+                      "with people, or leave a seat free for one.");
             return;
         }
         if (mine_alone >= SRV_BOT_TABLES_SESSION) {
             srv_error(c, msg, "limit",
-                      "you already have a table of computer players only whose game is not "
-                      "over; watch it, or sit at a table with people");
+                      "You already have a table of computer players only whose game is not "
+                      "over: watch it, or sit at a table with people.");
             return;
         }
         if (alone >= srv->max_bot_tables) {
             srv_error(c, msg, "limit",
-                      "the server holds %d tables of computer players only, its most; try "
-                      "again once one is over, or sit at a table with people",
+                      "The server holds %d tables of computer players only, its most: try "
+                      "again once one is over, or sit at a table with people.",
                       alone);
             return;
         }
@@ -260,17 +262,24 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
     barbu_rules rules;
     char why[240];
     if (proto_table_rules(msg->rules, msg->house, &rules, why, sizeof why) != 0) {
-        srv_error(c, msg, "bad_rules", "%s", why);
+        srv_error(c, msg, "bad_rules",
+                  "The house rules are refused (%s): correct them and create the table again.",
+                  why);
         return;
     }
     const char *level = msg->level[0] ? msg->level : SRV_DEFAULT_LEVEL;
     if (!level_ok(level)) {
-        srv_error(c, msg, "bad_value", "no computer player of level '%s'", level);
+        srv_error(c, msg, "bad_value",
+                  "There is no computer player of level '%s': choose easy, medium, hard or "
+                  "random.",
+                  level);
         return;
     }
     if (msg->sit >= 0 && (msg->bots >> msg->sit & 1)) {
-        srv_error(c, msg, "bad_seat", "seat %s cannot be both yours and a computer player's",
-                  barbu_seat_name(msg->sit));
+        srv_error(c, msg, "bad_seat",
+                  "Seat %s cannot be both yours and a computer player's: sit at another seat, "
+                  "or leave %s out of the computer players' seats.",
+                  barbu_seat_name(msg->sit), barbu_seat_name(msg->sit));
         return;
     }
 
@@ -293,7 +302,7 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
     if (options == NULL || house == NULL) {
         free(options);
         free(house);
-        srv_error(c, msg, "server", "out of memory");
+        srv_error(c, msg, "server", "The server is out of memory: try again in a moment.");
         return;
     }
     store_table st = {
@@ -309,7 +318,9 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
         srv_log(srv, "store: %s", store_error(srv->store));
         free(options);
         free(house);
-        srv_error(c, msg, "server", "the table could not be saved; try again");
+        srv_error(c, msg, "server",
+                  "The table could not be saved (the server's disk may be full): try again in "
+                  "a moment.");
         return;
     }
     free(options);
@@ -317,7 +328,7 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
     if (t == NULL) {
         free(house);
         srv->store->ops->table_set_state(srv->store, id, STORE_OVER);
-        srv_error(c, msg, "server", "out of memory");
+        srv_error(c, msg, "server", "The server is out of memory: try again in a moment.");
         return;
     }
     snprintf(t->preset, sizeof t->preset, "%s", msg->rules);
@@ -344,7 +355,9 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
         if ((msg->bots >> k & 1) && srv_seat_bot(t, k, level, false) != 0) {
             srv->store->ops->table_set_state(srv->store, id, STORE_OVER);
             srv_table_free(t);
-            srv_error(c, msg, "server", "the table could not be saved; try again");
+            srv_error(c, msg, "server",
+                      "The table could not be saved (the server's disk may be full): try again in "
+                      "a moment.");
             return;
         }
     }
@@ -354,7 +367,8 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
     srv_send(c,
              srv_with_id(json_pack("{s:s, s:I}", "type", "created", "table", (json_int_t)id), msg));
     if (msg->sit >= 0 && !sat)
-        srv_error(c, msg, "server", "the table is made but your seat could not be saved");
+        srv_error(c, msg, "server",
+                  "The table is made but your seat could not be saved: sit at it again.");
     seats_changed(t, sat ? s : NULL);
 }
 
@@ -362,7 +376,9 @@ static srv_table *table_of(srv_conn *c, const proto_msg *msg)
 {
     srv_table *t = srv_table_find(c->srv, msg->table);
     if (t == NULL)
-        srv_error(c, msg, "no_table", "there is no table %lld", (long long)msg->table);
+        srv_error(c, msg, "no_table",
+                  "There is no table %lld (it may have closed): choose a table from the lobby.",
+                  (long long)msg->table);
     return t;
 }
 
@@ -374,16 +390,18 @@ void srv_cmd_sit(srv_conn *c, const proto_msg *msg)
         return;
     int seat = msg->seat;
     if (seat < 0 || seat > 3) {
-        srv_error(c, msg, "bad_seat", "a seat is N, E, S or W");
+        srv_error(c, msg, "bad_seat", "A seat is N, E, S or W: choose one of those.");
         return;
     }
     if (s->table && s->table != t) {
-        srv_error(c, msg, "busy", "you are at table %lld: leave it first", (long long)s->table->id);
+        srv_error(c, msg, "busy", "You are at table %lld: leave it first, then try again.",
+                  (long long)s->table->id);
         return;
     }
     if (s->table == t && s->seat >= 0) {
         if (s->seat != seat) {
-            srv_error(c, msg, "busy", "you sit %s at this table: leave first",
+            srv_error(c, msg, "busy",
+                      "You sit %s at this table: to change seats, leave it first and sit again.",
                       barbu_seat_name(s->seat));
             return;
         }
@@ -392,13 +410,18 @@ void srv_cmd_sit(srv_conn *c, const proto_msg *msg)
         return;
     }
     if (srv_table_over(t)) {
-        srv_error(c, msg, "over", "the game at table %lld is over", (long long)t->id);
+        srv_error(c, msg, "over",
+                  "The game at table %lld is over: kibitz it to see how it ended, or sit at a "
+                  "table that is waiting for players.",
+                  (long long)t->id);
         return;
     }
     /* Before the game a computer player stands for a person. */
     bool ok = srv_seat_free(t, seat) || (!t->started && t->seats[seat].person == NULL);
     if (!ok) {
-        srv_error(c, msg, "seat_taken", "%s sits %s", t->seats[seat].name, barbu_seat_name(seat));
+        const char *who = t->seats[seat].name[0] ? t->seats[seat].name : "somebody";
+        srv_error(c, msg, "seat_taken", "Seat %s is taken by %s: choose a free seat.",
+                  barbu_seat_name(seat), who);
         return;
     }
     /* Whoever has seen another hand of this deal (kibitzing it, or its own
@@ -406,14 +429,16 @@ void srv_cmd_sit(srv_conn *c, const proto_msg *msg)
     int seen = watched_other(t, s, seat, true);
     if (seen >= 0) {
         srv_error(c, msg, "seat_taken",
-                  "you (or someone at your address or browser) watched %s in this deal, so you "
-                  "may not play %s before the deal is over; sit down when it is",
+                  "You (or someone at your address or browser) watched %s in this deal, so you "
+                  "may not play %s before the deal is over: sit down when it is.",
                   seen == PROTO_SEAT_ALL ? "every hand" : proto_seat_name(seen),
                   barbu_seat_name(seat));
         return;
     }
     if (seat_person(t, seat, s) != 0) {
-        srv_error(c, msg, "server", "the seat could not be saved; try again");
+        srv_error(c, msg, "server",
+                  "The seat could not be saved (the server's disk may be full): try again in a "
+                  "moment.");
         return;
     }
     seats_changed(t, s);
@@ -427,30 +452,33 @@ void srv_cmd_kibitz(srv_conn *c, const proto_msg *msg)
         return;
     int seat = msg->seat;
     if (seat < 0 || seat > PROTO_SEAT_ALL) {
-        srv_error(c, msg, "bad_seat", "kibitz a seat (N, E, S, W) or all");
+        srv_error(c, msg, "bad_seat", "Kibitz a seat (N, E, S or W) or all: choose one of those.");
         return;
     }
     if (t->kibitz == PROTO_KIBITZ_NONE) {
-        srv_error(c, msg, "kibitz_refused", "table %lld does not allow kibitzers",
-                  (long long)t->id);
+        srv_error(c, msg, "kibitz_refused",
+                  "Table %lld does not allow kibitzers: watch another table.", (long long)t->id);
         return;
     }
     if (seat == PROTO_SEAT_ALL && t->kibitz != PROTO_KIBITZ_ALL) {
-        srv_error(c, msg, "kibitz_refused", "table %lld lets kibitzers watch one seat only",
+        srv_error(c, msg, "kibitz_refused",
+                  "Table %lld lets kibitzers watch one seat only: choose N, E, S or W.",
                   (long long)t->id);
         return;
     }
     if (s->table && (s->table != t || s->seat >= 0)) {
-        srv_error(c, msg, "busy", "you are at table %lld: leave it first", (long long)s->table->id);
+        srv_error(c, msg, "busy", "You are at table %lld: leave it first, then try again.",
+                  (long long)s->table->id);
         return;
     }
     /* A finished game hides nothing. */
     const srv_session *player = srv_table_over(t) ? NULL : player_at_place(t, s);
     if (player) {
         srv_error(c, msg, "kibitz_refused",
-                  "%s plays at table %lld from your address or browser, and this table does not "
-                  "let a player's household watch its hands; its creator may allow it when making "
-                  "a table",
+                  "The player %s plays at table %lld from your address or browser, and this "
+                  "table does not "
+                  "let a player's household watch its hands: watch another table (a table's "
+                  "creator may allow it when making the table).",
                   player->name, (long long)t->id);
         return;
     }
@@ -467,8 +495,8 @@ void srv_cmd_kibitz(srv_conn *c, const proto_msg *msg)
     int other = seat == PROTO_SEAT_ALL ? -1 : watched_other(t, s, seat, false);
     if (other >= 0) {
         srv_error(c, msg, "kibitz_refused",
-                  "you (or someone at your address or browser) watched %s in this deal: watch %s "
-                  "again now, or come back for %s once the deal is over",
+                  "You (or someone at your address or browser) watched %s in this deal: watch %s "
+                  "again now, or come back for %s once the deal is over.",
                   proto_seat_name(other), proto_seat_name(other), proto_seat_name(seat));
         return;
     }
@@ -484,7 +512,7 @@ void srv_cmd_kibitz(srv_conn *c, const proto_msg *msg)
             int cap = t->cap_kibitzers ? t->cap_kibitzers * 2 : 4;
             srv_session **k = realloc(t->kibitzers, (size_t)cap * sizeof *k);
             if (k == NULL) {
-                srv_error(c, msg, "server", "out of memory");
+                srv_error(c, msg, "server", "The server is out of memory: try again in a moment.");
                 return;
             }
             t->kibitzers = k;
@@ -521,7 +549,8 @@ void srv_cmd_leave(srv_conn *c, const proto_msg *msg)
     srv_session *s = c->session;
     srv_table *t = s->table;
     if (t == NULL) {
-        srv_error(c, msg, "not_at_table", "you are in the lobby");
+        srv_error(c, msg, "not_at_table",
+                  "You are in the lobby, not at a table: there is nothing to leave.");
         return;
     }
     int seat = s->seat;
@@ -549,36 +578,52 @@ void srv_cmd_bot(srv_conn *c, const proto_msg *msg)
     srv_session *s = c->session;
     srv_table *t = s->table;
     if (t == NULL || s->seat < 0 || t->seats[s->seat].person != s) {
-        srv_error(c, msg, "not_seated", "only a seated player may call a computer player");
+        srv_error(c, msg, "not_seated",
+                  "Only a player seated at the table may call a computer player: sit first.");
         return;
     }
     int seat = msg->seat;
     if (seat < 0 || seat > 3 || seat == s->seat) {
-        srv_error(c, msg, "bad_seat", "name another seat: N, E, S or W");
+        srv_error(c, msg, "bad_seat",
+                  "Name another player's seat (N, E, S or W) for the computer player, not your "
+                  "own.");
         return;
     }
     if (srv_table_over(t)) {
-        srv_error(c, msg, "over", "the game is over");
+        srv_error(c, msg, "over",
+                  "The game is over, so no computer player is needed: leave the table when you "
+                  "are done.");
         return;
     }
     srv_seat *st = &t->seats[seat];
     if (st->bot || (st->person && st->person->conn)) {
-        srv_error(c, msg, "seat_taken", "%s sits %s", st->name, barbu_seat_name(seat));
+        srv_error(c, msg, "seat_taken",
+                  "Seat %s is taken by %s, so no computer player is needed there: name an "
+                  "empty seat.",
+                  barbu_seat_name(seat), st->name);
         return;
     }
     if (st->person && !st->grace_over) {
         int64_t left = t->grace - (srv_now() - st->away_since);
-        srv_error(c, msg, "wait", "%s may come back for %lld more seconds", st->name,
-                  (long long)(left > 0 ? left : 0));
+        srv_error(c, msg, "wait",
+                  "The player %s may come back for %lld more seconds: call a computer player "
+                  "once that "
+                  "time is over.",
+                  st->name, (long long)(left > 0 ? left : 0));
         return;
     }
     const char *level = msg->level[0] ? msg->level : t->level;
     if (!level_ok(level)) {
-        srv_error(c, msg, "bad_value", "no computer player of level '%s'", level);
+        srv_error(c, msg, "bad_value",
+                  "There is no computer player of level '%s': choose easy, medium, hard or "
+                  "random.",
+                  level);
         return;
     }
     if (srv_seat_bot(t, seat, level, t->started) != 0) {
-        srv_error(c, msg, "server", "the seat could not be saved; try again");
+        srv_error(c, msg, "server",
+                  "The seat could not be saved (the server's disk may be full): try again in a "
+                  "moment.");
         return;
     }
     seats_changed(t, NULL);
@@ -589,36 +634,47 @@ void srv_cmd_act(srv_conn *c, const proto_msg *msg)
     srv_session *s = c->session;
     srv_table *t = s->table;
     if (t == NULL || s->seat < 0 || t->seats[s->seat].person != s || t->seats[s->seat].bot) {
-        srv_error(c, msg, "not_seated", "only a seated player acts");
+        srv_error(c, msg, "not_seated",
+                  "Only a player seated at the table acts: sit at a free seat first.");
         return;
     }
     int seat = s->seat;
     if (!t->started) {
-        srv_error(c, msg, "not_started", "the game starts when four seats are filled");
+        srv_error(c, msg, "not_started",
+                  "The game has not started: it starts when four seats are filled, so wait for "
+                  "players or call computer players to the empty seats.");
         return;
     }
     if (barbu_over(&t->state)) {
-        srv_error(c, msg, "over", "the game is over");
+        srv_error(c, msg, "over",
+                  "The game is over: look at the score, or leave the table for a new game.");
         return;
     }
     if (t->broken) {
         srv_error(c, msg, "paused",
-                  "this table's stored game could not be replayed to the end after a restart, so "
-                  "it cannot go on: its record keeps what was played (the server's log says why)");
+                  "This table's stored game could not be replayed to the end after a restart, so "
+                  "it cannot go on: its record keeps what was played (the server's log says "
+                  "why); leave it and start a new game.");
         return;
     }
     if (srv_table_paused(t)) {
-        srv_error(c, msg, "paused", "the game waits for a seat to be filled");
+        srv_error(c, msg, "paused",
+                  "The game is paused until every seat is filled and its player connected: wait "
+                  "for them, or call a computer player once their grace period is over.");
         return;
     }
     if (msg->has_at && msg->at != t->n) {
-        srv_error(c, msg, "stale", "the game has moved on: it is at %u, not %u", t->n, msg->at);
+        srv_error(c, msg, "stale",
+                  "The game has moved on (it is at action %u, not %u): look at the table again "
+                  "and choose anew.",
+                  t->n, msg->at);
         return;
     }
     if (barbu_to_move(&t->state) != seat) {
         char waiting[160];
         barbu_waiting_for(&t->rules, &t->state.t, waiting, sizeof waiting);
-        srv_error(c, msg, "not_your_turn", "it is not your turn: the game waits for %s", waiting);
+        srv_error(c, msg, "not_your_turn",
+                  "It is not your turn: the game waits for %s. Wait for your turn.", waiting);
         return;
     }
     barbu_action a;
@@ -644,7 +700,17 @@ void srv_cmd_act(srv_conn *c, const proto_msg *msg)
                           .re = proto_type_name(msg->type),
                           .has_id = msg->has_id,
                           .id = msg->id};
+        /* The engine's words, as a sentence: a capital first, a full stop
+         * last (the engine words its reasons as clauses, for every
+         * client). */
         snprintf(pe.text, sizeof pe.text, "%s", why[0] ? why : barbu_strerror(e));
+        size_t n = strlen(pe.text);
+        if (n > 0 && pe.text[0] >= 'a' && pe.text[0] <= 'z')
+            pe.text[0] = (char)(pe.text[0] - 'a' + 'A');
+        if (n > 0 && n + 1 < sizeof pe.text && !strchr(".?!", pe.text[n - 1])) {
+            pe.text[n] = '.';
+            pe.text[n + 1] = '\0';
+        }
         reply = proto_error_json(&pe);
         if (reply)
             json_object_set_new(reply, "engine", json_integer(e));
@@ -652,5 +718,7 @@ void srv_cmd_act(srv_conn *c, const proto_msg *msg)
         return;
     }
     if (srv_table_commit(t, &a) != 0)
-        srv_error(c, msg, "server", "the action could not be saved; try again");
+        srv_error(c, msg, "server",
+                  "The action could not be saved (the server's disk may be full): try it again "
+                  "in a moment.");
 }

@@ -14,6 +14,7 @@ static const struct {
     {"clock", evening_clock},
     {"clock_rows", evening_clock_rows},
     {"clock_paused", evening_clock_paused},
+    {"refusals", evening_refusals},
     {NULL, NULL},
 };
 

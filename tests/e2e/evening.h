@@ -15,4 +15,7 @@ void evening_clock(void);
 void evening_clock_rows(void);
 void evening_clock_paused(void);
 
+/* evening_refusals.c: every refusal is a sentence saying what to do. */
+void evening_refusals(void);
+
 #endif
