@@ -270,6 +270,13 @@ void evening_clock(void)
         json_decref(vm);
     }
     CHECK(bot_turn_seen && !bot_turn_clock, "no clock while a computer player is to move");
+    /* The actions made for North stand in the game's record, which barbu
+     * replays: each was legal for North. */
+    bool complete = false;
+    char *record = e2e_record(n, table, &complete);
+    CHECK(record && e2e_barbu_replay(record) == 0,
+          "the record with the actions made for North replays (barbu replay)");
+    free(record);
     CHECK(e2e_server_stop(&srv) == 0, "the server stops cleanly");
     e2e_client_free(n);
     e2e_client_free(k);
