@@ -774,8 +774,8 @@ static int decode_action(reader *msg_rd, const json_t *obj, bool hidden_ok, prot
             size_t len = json_string_length(v);
             if (len < 1 || len >= sizeof a->contracts[0] || strlen(key) != len)
                 return proto_fail(rd.err, "bad_value",
-                                  "There is no contract key \"%s\": choose one of the table's "
-                                  "rule_set.",
+                                  "There is no contract key \"%s\": choose a contract of the "
+                                  "table's rules.",
                                   clip(key, q, 20));
             for (size_t k = 0; k < i; k++)
                 if (strcmp(a->contracts[k], key) == 0)
@@ -890,8 +890,8 @@ static int decode_create(reader *rd, const json_t *o, proto_msg *m)
     char q[24];
     if (len >= sizeof m->rules || barbu_rules_preset(&rules, text) != 0)
         return proto_fail(rd->err, "bad_rules",
-                          "There are no rules \"%s\": choose a preset of barbu rules --list "
-                          "(uk, classic, quick, ...).",
+                          "There are no rules \"%s\": choose one of the presets (uk, "
+                          "classic, quick, ...: barbu rules --list names them all).",
                           clip(text, q, 20));
     memcpy(m->rules, text, len + 1);
 
@@ -1232,8 +1232,8 @@ int proto_action_resolve(const proto_action *in, const barbu_rules *rules, int s
         int c = barbu_contract_find(rules, key);
         if (c < 0)
             return proto_fail(err, "bad_value",
-                              "There is no contract \"%s\" in these rules: choose one of the "
-                              "table's rule_set.",
+                              "There is no contract \"%s\" in these rules: choose a contract "
+                              "of the table's rules.",
                               key);
         out->contracts |= (uint16_t)(1u << c);
     }

@@ -53,7 +53,8 @@ void evening_refusals(void)
     refused(a, "not json", "bad_json", "send a JSON object");
     refused(a, "{\"type\":\"dance\"}", "bad_type", NULL);
     refused(a, "{\"type\":\"tables\",\"colour\":1}", "bad_field", "leave it out");
-    refused(a, "{\"type\":\"create\",\"rules\":\"nope\"}", "bad_rules", "choose a preset");
+    refused(a, "{\"type\":\"create\",\"rules\":\"nope\"}", "bad_rules",
+            "choose one of the presets");
     refused(a, "{\"type\":\"create\",\"rules\":\"uk\",\"house\":\"frobnicate = 3\\n\"}",
             "bad_rules", "correct them");
     refused(a, "{\"type\":\"create\",\"rules\":\"uk\",\"level\":\"genius\"}", "bad_value",
@@ -115,7 +116,7 @@ void evening_refusals(void)
     /* The engine's reason, made a sentence. */
     refused(mover, "{\"type\":\"act\",\"action\":{\"type\":\"cut\"}}", "illegal", NULL);
     refused(mover, "{\"type\":\"act\",\"action\":{\"type\":\"declare\",\"contracts\":[\"nope\"]}}",
-            "bad_value", "choose one of the table's");
+            "bad_value", "choose a contract");
     /* A player away: the table pauses, and the others are told to wait. */
     e2e_client_drop(other);
     e2e_pump(300);
