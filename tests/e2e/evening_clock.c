@@ -78,10 +78,11 @@ static const char *wait_notice(e2e_client *c, const char *code, int ms, char *bu
     return buf;
 }
 
-/* The error a create with this clock value gets ("" when created). */
+/* A create with this clock value (taken) is refused, saying why. */
 static void create_refused(e2e_client *c, json_t *clock)
 {
     char *shown = json_dumps(clock, JSON_ENCODE_ANY);
+    bool number = json_is_integer(clock); /* the message takes clock */
     json_t *m = json_pack("{s:s, s:s, s:o}", "type", "create", "rules", "uk", "clock", clock);
     e2e_send(c, m);
     json_t *e = e2e_expect(c, "error", 3000);
@@ -90,7 +91,7 @@ static void create_refused(e2e_client *c, json_t *clock)
     bool bad = code && (strcmp(code, "bad_value") == 0 || strcmp(code, "bad_field") == 0);
     CHECK(bad, "create with clock %s is refused (%s: %s)", shown, code ? code : "no error",
           text ? text : "");
-    if (json_is_integer(clock))
+    if (number)
         CHECK(text && strstr(text, "0 for no clock") && strstr(text, "10 to 600"),
               "the refusal of clock %s says what the clock may be", shown);
     json_decref(e);
