@@ -88,7 +88,7 @@ add_executable(evening ${CMAKE_SOURCE_DIR}/tests/e2e/evening.c
                ${CMAKE_SOURCE_DIR}/tests/e2e/evening_clock.c
                ${CMAKE_SOURCE_DIR}/tests/e2e/evening_refusals.c)
 target_link_libraries(evening PRIVATE barbu_e2e barbu_store)
-set(EVENING_SCENARIOS clock clock_rows clock_paused refusals)
+set(EVENING_SCENARIOS clock clock_rows clock_pass_on clock_paused refusals)
 foreach(scenario ${EVENING_SCENARIOS})
   add_test(NAME evening_${scenario} COMMAND evening $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(evening_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)

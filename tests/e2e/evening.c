@@ -13,6 +13,7 @@ static const struct {
 } SCENARIOS[] = {
     {"clock", evening_clock},
     {"clock_rows", evening_clock_rows},
+    {"clock_pass_on", evening_clock_pass_on},
     {"clock_paused", evening_clock_paused},
     {"refusals", evening_refusals},
     {NULL, NULL},

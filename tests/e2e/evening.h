@@ -13,6 +13,7 @@
 /* evening_clock.c: the move clock. */
 void evening_clock(void);
 void evening_clock_rows(void);
+void evening_clock_pass_on(void);
 void evening_clock_paused(void);
 
 /* evening_refusals.c: every refusal is a sentence saying what to do. */

@@ -324,6 +324,48 @@ void evening_clock_rows(void)
     e2e_client_free(k);
 }
 
+/* At the Fife game's Silly Round the Pass-on chosen for North is not
+ * named: North plays its own actions quickly until its first Pass-on,
+ * whose clock it lets run out. */
+void evening_clock_pass_on(void)
+{
+    e2e_server srv;
+    start_server(&srv, "clock-pass-on.db");
+    e2e_client *n = person("po-N", srv.port);
+    e2e_client *k = person_from("po-kib", srv.port, "127.0.0.2");
+    int table = clock_table(n, "fife", "77");
+    e2e_kibitz(k, table, 1);
+    char text[400] = "";
+    bool passed_on = false;
+    for (long end = e2e_now_ms() + 200000; e2e_now_ms() < end && !passed_on;) {
+        if (wait_turn(n, 20000) == NULL)
+            break;
+        const char *phase = e2e_view_str(n->view, "phase");
+        if (!(phase && strcmp(phase, "pass_on") == 0)) {
+            long at = n->at;
+            e2e_act(n);
+            for (long stop = e2e_now_ms() + 3000; e2e_now_ms() < stop && n->at == at;)
+                e2e_pump(10);
+            e2e_clear(n);
+            e2e_clear(k);
+            continue;
+        }
+        e2e_clear(k);
+        wait_notice(n, "clock", 4000, text, sizeof text);
+        CHECK(strcmp(text, "North's time ran out: a computer player chose North's Pass-on "
+                           "cards.") == 0,
+              "the notice of a Pass-on names no card: \"%s\"", text);
+        char ktext[400];
+        wait_notice(k, "clock", 3000, ktext, sizeof ktext);
+        CHECK(strcmp(ktext, text) == 0, "the kibitzer of East reads the same: \"%s\"", ktext);
+        passed_on = true;
+    }
+    CHECK(passed_on, "a timeout chose North's Pass-on");
+    CHECK(e2e_server_stop(&srv) == 0, "the server stops cleanly");
+    e2e_client_free(n);
+    e2e_client_free(k);
+}
+
 /* No clock while the table is paused: a player away, then the server
  * restarted.  The clock starts in full when the game goes on.  The clock
  * runs 3 s here (scale 0.3), so that a clock that went on from where it
