@@ -100,9 +100,10 @@ void srv_kibitzers_send_away(srv_table *t, const srv_session *player)
         srv_conn *kc = k->conn;
         if (kc) {
             srv_error(kc, NULL, "kibitz_refused",
-                      "you no longer watch table %lld: %s, who plays there, connects from your "
+                      "You no longer watch table %lld: %s, who plays there, connects from your "
                       "address or browser, and this table does not let a player's household watch "
-                      "its hands",
+                      "its hands. Watch another table, or ask its creator for a table that allows "
+                      "it next time.",
                       (long long)t->id, player->name);
             srv_send_lobby(kc, NULL);
         }
@@ -241,20 +242,20 @@ bool srv_create_allowed(srv_conn *c, const proto_msg *msg, bool bots_only)
         }
         if (srv->max_bot_tables == 0) {
             srv_error(c, msg, "limit",
-                      "this server allows no tables of computer players only; sit at a table "
-                      "with people, or leave a seat for one");
+                      "This server allows no tables of computer players only: sit at a table "
+                      "with people, or leave a seat free for one.");
             return false;
         }
         if (mine_alone >= SRV_BOT_TABLES_SESSION) {
             srv_error(c, msg, "limit",
-                      "you already have a table of computer players only whose game is not "
-                      "over; watch it, or sit at a table with people");
+                      "You already have a table of computer players only whose game is not "
+                      "over: watch it, or sit at a table with people.");
             return false;
         }
         if (alone >= srv->max_bot_tables) {
             srv_error(c, msg, "limit",
-                      "the server holds %d tables of computer players only, its most; try "
-                      "again once one is over, or sit at a table with people",
+                      "The server holds %d tables of computer players only, its most: try "
+                      "again once one is over, or sit at a table with people.",
                       alone);
             return false;
         }
@@ -270,17 +271,24 @@ srv_table *srv_table_make(srv_conn *c, const proto_msg *msg, bool *sat)
     barbu_rules rules;
     char why[240];
     if (proto_table_rules(msg->rules, msg->house, &rules, why, sizeof why) != 0) {
-        srv_error(c, msg, "bad_rules", "%s", why);
+        srv_error(c, msg, "bad_rules",
+                  "The house rules are refused (%s): correct them and create the table again.",
+                  why);
         return NULL;
     }
     const char *level = msg->level[0] ? msg->level : SRV_DEFAULT_LEVEL;
     if (!level_ok(level)) {
-        srv_error(c, msg, "bad_value", "no computer player of level '%s'", level);
+        srv_error(c, msg, "bad_value",
+                  "There is no computer player of level '%s': choose easy, medium, hard or "
+                  "random.",
+                  level);
         return NULL;
     }
     if (msg->sit >= 0 && (msg->bots >> msg->sit & 1)) {
-        srv_error(c, msg, "bad_seat", "seat %s cannot be both yours and a computer player's",
-                  barbu_seat_name(msg->sit));
+        srv_error(c, msg, "bad_seat",
+                  "Seat %s cannot be both yours and a computer player's: sit at another seat, "
+                  "or leave %s out of the computer players' seats.",
+                  barbu_seat_name(msg->sit), barbu_seat_name(msg->sit));
         return NULL;
     }
 
@@ -294,6 +302,7 @@ srv_table *srv_table_make(srv_conn *c, const proto_msg *msg, bool *sat)
     proto_t.revision = SRV_RULES_REVISION;
     proto_t.household = msg->household;
     proto_t.kibitz_chat = msg->kibitz_chat;
+    proto_t.clock = msg->clock;
     proto_t.seed_chosen = msg->has_seed;
     snprintf(proto_t.creator_name, sizeof proto_t.creator_name, "%s", s->name);
     snprintf(proto_t.level, sizeof proto_t.level, "%s", level);
@@ -302,7 +311,7 @@ srv_table *srv_table_make(srv_conn *c, const proto_msg *msg, bool *sat)
     if (options == NULL || house == NULL) {
         free(options);
         free(house);
-        srv_error(c, msg, "server", "out of memory");
+        srv_error(c, msg, "server", "The server is out of memory: try again in a moment.");
         return NULL;
     }
     store_table st = {
@@ -318,7 +327,9 @@ srv_table *srv_table_make(srv_conn *c, const proto_msg *msg, bool *sat)
         srv_log(srv, "store: %s", store_error(srv->store));
         free(options);
         free(house);
-        srv_error(c, msg, "server", "the table could not be saved; try again");
+        srv_error(c, msg, "server",
+                  "The table could not be saved (the server's disk may be full): try again in "
+                  "a moment.");
         return NULL;
     }
     free(options);
@@ -326,7 +337,7 @@ srv_table *srv_table_make(srv_conn *c, const proto_msg *msg, bool *sat)
     if (t == NULL) {
         free(house);
         srv->store->ops->table_set_state(srv->store, id, STORE_OVER);
-        srv_error(c, msg, "server", "out of memory");
+        srv_error(c, msg, "server", "The server is out of memory: try again in a moment.");
         return NULL;
     }
     snprintf(t->preset, sizeof t->preset, "%s", msg->rules);
@@ -344,6 +355,7 @@ srv_table *srv_table_make(srv_conn *c, const proto_msg *msg, bool *sat)
     t->delay = proto_t.delay;
     t->household = proto_t.household;
     t->kibitz_chat = proto_t.kibitz_chat;
+    t->clock = proto_t.clock;
     t->seed_chosen = proto_t.seed_chosen;
     snprintf(t->creator_name, sizeof t->creator_name, "%s", s->name);
     snprintf(t->level, sizeof t->level, "%s", level);
@@ -352,7 +364,9 @@ srv_table *srv_table_make(srv_conn *c, const proto_msg *msg, bool *sat)
         if ((msg->bots >> k & 1) && srv_seat_bot(t, k, level, false) != 0) {
             srv->store->ops->table_set_state(srv->store, id, STORE_OVER);
             srv_table_free(t);
-            srv_error(c, msg, "server", "the table could not be saved; try again");
+            srv_error(c, msg, "server",
+                      "The table could not be saved (the server's disk may be full): try again in "
+                      "a moment.");
             return NULL;
         }
     }
@@ -366,7 +380,8 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
 {
     srv_session *s = c->session;
     if (s->table) {
-        srv_error(c, msg, "busy", "you are at table %lld: leave it first", (long long)s->table->id);
+        srv_error(c, msg, "busy", "You are at table %lld: leave it first, then try again.",
+                  (long long)s->table->id);
         return;
     }
     if (!srv_create_allowed(c, msg, msg->bots == 0xF))
@@ -378,7 +393,8 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
     srv_send(c, srv_with_id(json_pack("{s:s, s:I}", "type", "created", "table", (json_int_t)t->id),
                             msg));
     if (msg->sit >= 0 && !sat)
-        srv_error(c, msg, "server", "the table is made but your seat could not be saved");
+        srv_error(c, msg, "server",
+                  "The table is made but your seat could not be saved: sit at it again.");
     srv_seats_changed(t, sat ? s : NULL);
 }
 
@@ -386,7 +402,9 @@ static srv_table *table_of(srv_conn *c, const proto_msg *msg)
 {
     srv_table *t = srv_table_find(c->srv, msg->table);
     if (t == NULL)
-        srv_error(c, msg, "no_table", "there is no table %lld", (long long)msg->table);
+        srv_error(c, msg, "no_table",
+                  "There is no table %lld (it may have closed): choose a table from the lobby.",
+                  (long long)msg->table);
     return t;
 }
 
@@ -398,16 +416,18 @@ void srv_cmd_sit(srv_conn *c, const proto_msg *msg)
         return;
     int seat = msg->seat;
     if (seat < 0 || seat > 3) {
-        srv_error(c, msg, "bad_seat", "a seat is N, E, S or W");
+        srv_error(c, msg, "bad_seat", "A seat is N, E, S or W: choose one of those.");
         return;
     }
     if (s->table && s->table != t) {
-        srv_error(c, msg, "busy", "you are at table %lld: leave it first", (long long)s->table->id);
+        srv_error(c, msg, "busy", "You are at table %lld: leave it first, then try again.",
+                  (long long)s->table->id);
         return;
     }
     if (s->table == t && s->seat >= 0) {
         if (s->seat != seat) {
-            srv_error(c, msg, "busy", "you sit %s at this table: leave first",
+            srv_error(c, msg, "busy",
+                      "You sit %s at this table: to change seats, leave it first and sit again.",
                       barbu_seat_name(s->seat));
             return;
         }
@@ -416,7 +436,10 @@ void srv_cmd_sit(srv_conn *c, const proto_msg *msg)
         return;
     }
     if (srv_table_over(t)) {
-        srv_error(c, msg, "over", "the game at table %lld is over", (long long)t->id);
+        srv_error(c, msg, "over",
+                  "The game at table %lld is over: kibitz it to see how it ended, or sit at a "
+                  "table that is waiting for players.",
+                  (long long)t->id);
         return;
     }
     const srv_seat *st = &t->seats[seat];
@@ -425,7 +448,8 @@ void srv_cmd_sit(srv_conn *c, const proto_msg *msg)
     bool own = t->started && !srv_table_over(t) && srv_player_of_record(t, seat, s);
     if (own && !st->bot && st->person && st->person != s && !srv_seat_free(t, seat)) {
         srv_error(c, msg, "seat_taken",
-                  "%s took your seat (%s) when you left and keeps it: watch the table, or ask %s "
+                  "The player %s took your seat (%s) when you left and keeps it: watch the table, "
+                  "or ask %s "
                   "to leave the seat to you.",
                   st->name, barbu_seat_name(seat), st->name);
         return;
@@ -433,7 +457,9 @@ void srv_cmd_sit(srv_conn *c, const proto_msg *msg)
     /* Before the game a computer player stands for a person. */
     bool ok = own || srv_seat_free(t, seat) || (!t->started && st->person == NULL);
     if (!ok) {
-        srv_error(c, msg, "seat_taken", "%s sits %s", st->name, barbu_seat_name(seat));
+        const char *who = st->name[0] ? st->name : "somebody";
+        srv_error(c, msg, "seat_taken", "Seat %s is taken by %s: choose a free seat.",
+                  barbu_seat_name(seat), who);
         return;
     }
     const char *kept = srv_seat_reserved(t, seat);
@@ -456,14 +482,16 @@ void srv_cmd_sit(srv_conn *c, const proto_msg *msg)
     int seen = watched_other(t, s, seat, true);
     if (seen >= 0) {
         srv_error(c, msg, "seat_taken",
-                  "you (or someone at your address or browser) watched %s in this deal, so you "
-                  "may not play %s before the deal is over; sit down when it is",
+                  "You (or someone at your address or browser) watched %s in this deal, so you "
+                  "may not play %s before the deal is over: sit down when it is.",
                   seen == PROTO_SEAT_ALL ? "every hand" : proto_seat_name(seen),
                   barbu_seat_name(seat));
         return;
     }
     if (srv_seat_person(t, seat, s) != 0) {
-        srv_error(c, msg, "server", "the seat could not be saved; try again");
+        srv_error(c, msg, "server",
+                  "The seat could not be saved (the server's disk may be full): try again in a "
+                  "moment.");
         return;
     }
     srv_seats_changed(t, s);
@@ -477,30 +505,33 @@ void srv_cmd_kibitz(srv_conn *c, const proto_msg *msg)
         return;
     int seat = msg->seat;
     if (seat < 0 || seat > PROTO_SEAT_ALL) {
-        srv_error(c, msg, "bad_seat", "kibitz a seat (N, E, S, W) or all");
+        srv_error(c, msg, "bad_seat", "Kibitz a seat (N, E, S or W) or all: choose one of those.");
         return;
     }
     if (t->kibitz == PROTO_KIBITZ_NONE) {
-        srv_error(c, msg, "kibitz_refused", "table %lld does not allow kibitzers",
-                  (long long)t->id);
+        srv_error(c, msg, "kibitz_refused",
+                  "Table %lld does not allow kibitzers: watch another table.", (long long)t->id);
         return;
     }
     if (seat == PROTO_SEAT_ALL && t->kibitz != PROTO_KIBITZ_ALL) {
-        srv_error(c, msg, "kibitz_refused", "table %lld lets kibitzers watch one seat only",
+        srv_error(c, msg, "kibitz_refused",
+                  "Table %lld lets kibitzers watch one seat only: choose N, E, S or W.",
                   (long long)t->id);
         return;
     }
     if (s->table && (s->table != t || s->seat >= 0)) {
-        srv_error(c, msg, "busy", "you are at table %lld: leave it first", (long long)s->table->id);
+        srv_error(c, msg, "busy", "You are at table %lld: leave it first, then try again.",
+                  (long long)s->table->id);
         return;
     }
     /* A finished game hides nothing. */
     const srv_session *player = srv_table_over(t) ? NULL : player_at_place(t, s);
     if (player) {
         srv_error(c, msg, "kibitz_refused",
-                  "%s plays at table %lld from your address or browser, and this table does not "
-                  "let a player's household watch its hands; its creator may allow it when making "
-                  "a table",
+                  "The player %s plays at table %lld from your address or browser, and this "
+                  "table does not "
+                  "let a player's household watch its hands: watch another table (a table's "
+                  "creator may allow it when making the table).",
                   player->name, (long long)t->id);
         return;
     }
@@ -517,8 +548,8 @@ void srv_cmd_kibitz(srv_conn *c, const proto_msg *msg)
     int other = seat == PROTO_SEAT_ALL ? -1 : watched_other(t, s, seat, false);
     if (other >= 0) {
         srv_error(c, msg, "kibitz_refused",
-                  "you (or someone at your address or browser) watched %s in this deal: watch %s "
-                  "again now, or come back for %s once the deal is over",
+                  "You (or someone at your address or browser) watched %s in this deal: watch %s "
+                  "again now, or come back for %s once the deal is over.",
                   proto_seat_name(other), proto_seat_name(other), proto_seat_name(seat));
         return;
     }
@@ -534,7 +565,7 @@ void srv_cmd_kibitz(srv_conn *c, const proto_msg *msg)
             int cap = t->cap_kibitzers ? t->cap_kibitzers * 2 : 4;
             srv_session **k = realloc(t->kibitzers, (size_t)cap * sizeof *k);
             if (k == NULL) {
-                srv_error(c, msg, "server", "out of memory");
+                srv_error(c, msg, "server", "The server is out of memory: try again in a moment.");
                 return;
             }
             t->kibitzers = k;
@@ -570,7 +601,8 @@ void srv_cmd_leave(srv_conn *c, const proto_msg *msg)
 {
     srv_session *s = c->session;
     if (s->table == NULL) {
-        srv_error(c, msg, "not_at_table", "you are in the lobby");
+        srv_error(c, msg, "not_at_table",
+                  "You are in the lobby, not at a table: there is nothing to leave.");
         return;
     }
     srv_table_leave(s);
@@ -606,44 +638,60 @@ void srv_cmd_bot(srv_conn *c, const proto_msg *msg)
     srv_session *s = c->session;
     srv_table *t = s->table;
     if (t == NULL || s->seat < 0 || t->seats[s->seat].person != s) {
-        srv_error(c, msg, "not_seated", "only a seated player may call a computer player");
+        srv_error(c, msg, "not_seated",
+                  "Only a player seated at the table may call a computer player: sit first.");
         return;
     }
     int seat = msg->seat;
     if (seat < 0 || seat > 3 || seat == s->seat) {
-        srv_error(c, msg, "bad_seat", "name another seat: N, E, S or W");
+        srv_error(c, msg, "bad_seat",
+                  "Name another player's seat (N, E, S or W) for the computer player, not your "
+                  "own.");
         return;
     }
     if (srv_table_over(t)) {
-        srv_error(c, msg, "over", "the game is over");
+        srv_error(c, msg, "over",
+                  "The game is over, so no computer player is needed: leave the table when you "
+                  "are done.");
         return;
     }
     srv_seat *st = &t->seats[seat];
     if (st->bot || (st->person && st->person->conn)) {
-        srv_error(c, msg, "seat_taken", "%s sits %s", st->name, barbu_seat_name(seat));
+        srv_error(c, msg, "seat_taken",
+                  "Seat %s is taken by %s, so no computer player is needed there: name an "
+                  "empty seat.",
+                  barbu_seat_name(seat), st->name);
         return;
     }
     const char *kept = srv_seat_reserved(t, seat);
     if (kept) {
         srv_error(c, msg, "seat_taken",
-                  "seat %s is kept for %s, who played it in the last game, for %lld more "
-                  "seconds: call a computer player for it then",
+                  "Seat %s is kept for %s, who played it in the last game, for %lld more "
+                  "seconds: call a computer player for it then.",
                   barbu_seat_name(seat), kept, (long long)(t->reserved_until - srv_now()));
         return;
     }
     if (st->person && !st->grace_over) {
         int64_t left = t->grace - (srv_now() - st->away_since);
-        srv_error(c, msg, "wait", "%s may come back for %lld more seconds", st->name,
-                  (long long)(left > 0 ? left : 0));
+        srv_error(c, msg, "wait",
+                  "The player %s may come back for %lld more seconds: call a computer player "
+                  "once that "
+                  "time is over.",
+                  st->name, (long long)(left > 0 ? left : 0));
         return;
     }
     const char *level = msg->level[0] ? msg->level : t->level;
     if (!level_ok(level)) {
-        srv_error(c, msg, "bad_value", "no computer player of level '%s'", level);
+        srv_error(c, msg, "bad_value",
+                  "There is no computer player of level '%s': choose easy, medium, hard or "
+                  "random.",
+                  level);
         return;
     }
     if (srv_seat_bot(t, seat, level, t->started) != 0) {
-        srv_error(c, msg, "server", "the seat could not be saved; try again");
+        srv_error(c, msg, "server",
+                  "The seat could not be saved (the server's disk may be full): try again in a "
+                  "moment.");
         return;
     }
     srv_seats_changed(t, NULL);
@@ -654,36 +702,47 @@ void srv_cmd_act(srv_conn *c, const proto_msg *msg)
     srv_session *s = c->session;
     srv_table *t = s->table;
     if (t == NULL || s->seat < 0 || t->seats[s->seat].person != s || t->seats[s->seat].bot) {
-        srv_error(c, msg, "not_seated", "only a seated player acts");
+        srv_error(c, msg, "not_seated",
+                  "Only a player seated at the table acts: sit at a free seat first.");
         return;
     }
     int seat = s->seat;
     if (!t->started) {
-        srv_error(c, msg, "not_started", "the game starts when four seats are filled");
+        srv_error(c, msg, "not_started",
+                  "The game has not started: it starts when four seats are filled, so wait for "
+                  "players or call computer players to the empty seats.");
         return;
     }
     if (barbu_over(&t->state)) {
-        srv_error(c, msg, "over", "the game is over");
+        srv_error(c, msg, "over",
+                  "The game is over: look at the score, or leave the table for a new game.");
         return;
     }
     if (t->broken) {
         srv_error(c, msg, "paused",
-                  "this table's stored game could not be replayed to the end after a restart, so "
-                  "it cannot go on: its record keeps what was played (the server's log says why)");
+                  "This table's stored game could not be replayed to the end after a restart, so "
+                  "it cannot go on: its record keeps what was played (the server's log says "
+                  "why); leave it and start a new game.");
         return;
     }
     if (srv_table_paused(t)) {
-        srv_error(c, msg, "paused", "the game waits for a seat to be filled");
+        srv_error(c, msg, "paused",
+                  "The game is paused until every seat is filled and its player connected: wait "
+                  "for them, or call a computer player once their grace period is over.");
         return;
     }
     if (msg->has_at && msg->at != t->n) {
-        srv_error(c, msg, "stale", "the game has moved on: it is at %u, not %u", t->n, msg->at);
+        srv_error(c, msg, "stale",
+                  "The game has moved on (it is at action %u, not %u): look at the table again "
+                  "and choose anew.",
+                  t->n, msg->at);
         return;
     }
     if (barbu_to_move(&t->state) != seat) {
         char waiting[160];
         barbu_waiting_for(&t->rules, &t->state.t, waiting, sizeof waiting);
-        srv_error(c, msg, "not_your_turn", "it is not your turn: the game waits for %s", waiting);
+        srv_error(c, msg, "not_your_turn",
+                  "It is not your turn: the game waits for %s. Wait for your turn.", waiting);
         return;
     }
     barbu_action a;
@@ -709,7 +768,17 @@ void srv_cmd_act(srv_conn *c, const proto_msg *msg)
                           .re = proto_type_name(msg->type),
                           .has_id = msg->has_id,
                           .id = msg->id};
+        /* The engine's words, as a sentence: a capital first, a full stop
+         * last (the engine words its reasons as clauses, for every
+         * client). */
         snprintf(pe.text, sizeof pe.text, "%s", why[0] ? why : barbu_strerror(e));
+        size_t n = strlen(pe.text);
+        if (n > 0 && pe.text[0] >= 'a' && pe.text[0] <= 'z')
+            pe.text[0] = (char)(pe.text[0] - 'a' + 'A');
+        if (n > 0 && n + 1 < sizeof pe.text && !strchr(".?!", pe.text[n - 1])) {
+            pe.text[n] = '.';
+            pe.text[n + 1] = '\0';
+        }
         reply = proto_error_json(&pe);
         if (reply)
             json_object_set_new(reply, "engine", json_integer(e));
@@ -717,5 +786,7 @@ void srv_cmd_act(srv_conn *c, const proto_msg *msg)
         return;
     }
     if (srv_table_commit(t, &a) != 0)
-        srv_error(c, msg, "server", "the action could not be saved; try again");
+        srv_error(c, msg, "server",
+                  "The action could not be saved (the server's disk may be full): try it again "
+                  "in a moment.");
 }

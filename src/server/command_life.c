@@ -63,7 +63,9 @@ static srv_table *table_of(srv_conn *c, const proto_msg *msg)
 {
     srv_table *t = srv_table_find(c->srv, msg->table);
     if (t == NULL)
-        srv_error(c, msg, "no_table", "there is no table %lld", (long long)msg->table);
+        srv_error(c, msg, "no_table",
+                  "There is no table %lld: it may have closed; choose a table from the lobby.",
+                  (long long)msg->table);
     return t;
 }
 
@@ -153,7 +155,9 @@ void srv_cmd_hand_over(srv_conn *c, const proto_msg *msg)
     if (t == NULL || !creator_check(c, msg, t, "hand over"))
         return;
     if (srv_table_over(t)) {
-        srv_error(c, msg, "over", "the game at table %lld is over", (long long)t->id);
+        srv_error(c, msg, "over",
+                  "The game at table %lld is over already: there is nothing left to hand over.",
+                  (long long)t->id);
         return;
     }
     if (s->table == t && s->seat >= 0) {
@@ -247,7 +251,8 @@ static void join_again(srv_conn *c, const proto_msg *msg, srv_table *old, srv_ta
     srv_seat *st = &t->seats[seat];
     if (t->started || st->person || st->bot) {
         srv_error(c, msg, "seat_taken",
-                  "%s sits %s at table %lld, the next game of table %lld: watch it, or create a "
+                  "The player %s sits %s at table %lld, the next game of table %lld: watch it, or "
+                  "create a "
                   "table.",
                   st->name[0] ? st->name : "somebody", barbu_seat_name(seat), (long long)t->id,
                   (long long)old->id);
@@ -290,7 +295,7 @@ void srv_cmd_again(srv_conn *c, const proto_msg *msg)
     if (s->table && s->table != t) {
         srv_table *next = t->again_id ? srv_table_find(c->srv, t->again_id) : NULL;
         if (next == NULL || s->table != next) {
-            srv_error(c, msg, "busy", "you are at table %lld: leave it first",
+            srv_error(c, msg, "busy", "You are at table %lld: leave it first, then try again.",
                       (long long)s->table->id);
             return;
         }
@@ -309,7 +314,9 @@ void srv_cmd_again(srv_conn *c, const proto_msg *msg)
     m.has_id = msg->has_id;
     m.id = msg->id;
     if (strlen(t->house) > PROTO_MAX_HOUSE) {
-        srv_error(c, msg, "bad_rules", "this table's house rules are too long to play again");
+        srv_error(
+            c, msg, "bad_rules",
+            "This table's house rules are too long to play again: create a new table with them.");
         return;
     }
     snprintf(m.rules, sizeof m.rules, "%s", t->preset);
@@ -320,6 +327,7 @@ void srv_cmd_again(srv_conn *c, const proto_msg *msg)
     m.delay = t->delay;
     m.household = t->household;
     m.kibitz_chat = t->kibitz_chat;
+    m.clock = t->clock;
     snprintf(m.level, sizeof m.level, "%s", t->level);
     m.sit = (int8_t)seat;
     m.seat = -1;

@@ -283,7 +283,8 @@ void srv_error(srv_conn *c, const proto_msg *msg, const char *code, const char *
 static void dispatch(srv_conn *c, const proto_msg *msg)
 {
     if (c->session == NULL && msg->type != PROTO_HELLO) {
-        srv_error(c, msg, "hello_first", "the first message must be hello");
+        srv_error(c, msg, "hello_first",
+                  "The first message must be hello: say hello with your name or token first.");
         return;
     }
     switch (msg->type) {
@@ -336,7 +337,9 @@ static void dispatch(srv_conn *c, const proto_msg *msg)
         srv_cmd_again(c, msg);
         break;
     default:
-        srv_error(c, msg, "bad_type", "unknown message type");
+        srv_error(c, msg, "bad_type",
+                  "This server does not know that message type: see docs/protocol.md for the "
+                  "messages it takes.");
         break;
     }
 }
@@ -427,10 +430,12 @@ static void refuse_message(srv_conn *c, bool binary)
 {
     if (binary) {
         c->in_binary = true;
-        srv_error(c, NULL, "bad_json", "binary messages are refused");
+        srv_error(c, NULL, "bad_json",
+                  "Binary messages are refused: send each message as a text frame of JSON.");
     } else {
         c->in_too_big = true;
-        srv_error(c, NULL, "too_big", "a message may hold at most %d bytes", PROTO_MAX_MESSAGE);
+        srv_error(c, NULL, "too_big", "A message may hold at most %d bytes: send a shorter one.",
+                  PROTO_MAX_MESSAGE);
     }
 }
 

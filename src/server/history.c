@@ -167,14 +167,14 @@ static bool find_game(srv_conn *c, const proto_msg *msg, game *g)
     if (id == 0 && c->session->table)
         id = c->session->table->id;
     if (id == 0) {
-        srv_error(c, msg, "no_table", "name a table: you are at none");
+        srv_error(c, msg, "no_table", "You are at no table: name the table you want.");
         return false;
     }
     srv_table *t = srv_table_find(c->srv, id);
     if (t && t->no_game) {
         srv_error(c, msg, "server",
-                  "table %lld's stored rules or seed could not be read after a restart, so its "
-                  "game cannot be shown (the server's log says why)",
+                  "Table %lld's stored rules or seed could not be read after a restart, so its "
+                  "game cannot be shown (the server's log says why): ask the server's keeper.",
                   (long long)id);
         return false;
     }
@@ -185,12 +185,15 @@ static bool find_game(srv_conn *c, const proto_msg *msg, game *g)
     int found = game_load(c->srv, id, g);
     if (found < 0) {
         game_free(g);
-        srv_error(c, msg, "server", "table %lld could not be read", (long long)id);
+        srv_error(c, msg, "server",
+                  "Table %lld could not be read from the server's store: try again in a moment.",
+                  (long long)id);
         return false;
     }
     if (found == 0) {
         game_free(g);
-        srv_error(c, msg, "no_table", "there is no table %lld", (long long)id);
+        srv_error(c, msg, "no_table", "There is no table %lld: choose a table from the lobby.",
+                  (long long)id);
         return false;
     }
     return true;
@@ -297,7 +300,10 @@ void srv_cmd_record(srv_conn *c, const proto_msg *msg)
     size_t len = 0;
     if (make_record(&g, &text, &len, why, sizeof why) != 0) {
         srv_log(c->srv, "table %lld: no record: %s", (long long)g.id, why);
-        srv_error(c, msg, "server", "the record could not be written: %s", why);
+        srv_error(c, msg, "server",
+                  "The record could not be written (%s): tell the server's keeper, as this "
+                  "is a fault of the server.",
+                  why);
         game_free(&g);
         return;
     }

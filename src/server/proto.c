@@ -17,11 +17,11 @@ static const char *const TYPE_NAMES[PROTO_N_TYPES] = {
 };
 
 /* The fields each message may carry, besides "type" and "id". */
-static const char *const TYPE_FIELDS[PROTO_N_TYPES][12] = {
+static const char *const TYPE_FIELDS[PROTO_N_TYPES][16] = {
     [PROTO_HELLO] = {"version", "name", "token", "device", "lobby_chat"},
     [PROTO_TABLES] = {0},
     [PROTO_CREATE] = {"rules", "house", "seed", "kibitz", "grace", "takeover", "bots", "level",
-                      "delay", "sit", "household", "kibitz_chat"},
+                      "delay", "sit", "household", "kibitz_chat", "clock"},
     [PROTO_SIT] = {"table", "seat"},
     [PROTO_KIBITZ] = {"table", "seat"},
     [PROTO_LEAVE] = {0},
@@ -312,7 +312,7 @@ json_t *proto_error_json(const proto_error *err)
     put(o, "text", json_string(err->text), &ok);
     if (!ok) {
         ok = true;
-        put(o, "text", json_string("the message was refused"), &ok);
+        put(o, "text", json_string("The message was refused: check it and send it again."), &ok);
     }
     if (err->re != NULL)
         put(o, "re", json_string(err->re), &ok);
@@ -363,8 +363,10 @@ static int check_fields(reader *rd, const json_t *obj, const char *const *fields
             continue;
         if (!listed(fields, n, key)) {
             char q[48];
-            return proto_fail(rd->err, "bad_field", "unknown field \"%s\" in %s", clip(key, q, 40),
-                              rd->msg);
+            return proto_fail(rd->err, "bad_field",
+                              "There is no field \"%s\" in %s: leave it out (docs/protocol.md "
+                              "lists the fields).",
+                              clip(key, q, 40), rd->msg);
         }
     }
     return 0;
@@ -372,12 +374,14 @@ static int check_fields(reader *rd, const json_t *obj, const char *const *fields
 
 static int missing(reader *rd, const char *key)
 {
-    return proto_fail(rd->err, "bad_field", "missing field \"%s\" in %s", key, rd->msg);
+    return proto_fail(rd->err, "bad_field", "The field \"%s\" is missing in %s: add it.", key,
+                      rd->msg);
 }
 
 static int wrong_type(reader *rd, const char *key, const char *what)
 {
-    return proto_fail(rd->err, "bad_field", "field \"%s\" in %s must be %s", key, rd->msg, what);
+    return proto_fail(rd->err, "bad_field", "The field \"%s\" in %s must be %s: send it so.", key,
+                      rd->msg, what);
 }
 
 /* The field's value when it has the JSON type wanted: 1 and *out set, 0
@@ -410,8 +414,10 @@ static int get_int(reader *rd, const json_t *obj, const char *key, bool required
         return got;
     json_int_t n = json_integer_value(v);
     if (n < min || n > max)
-        return proto_fail(rd->err, "bad_value", "\"%s\" in %s must be from %lld to %lld", key,
-                          rd->msg, (long long)min, (long long)max);
+        return proto_fail(
+            rd->err, "bad_value",
+            "The field \"%s\" in %s must be from %lld to %lld: choose a value in that range.", key,
+            rd->msg, (long long)min, (long long)max);
     *out = n;
     return 1;
 }
@@ -428,7 +434,9 @@ static int get_string(reader *rd, const json_t *obj, const char *key, bool requi
     /* jansson refuses "\u0000" unless asked to allow it; this keeps the
      * rule even if it were. */
     if (strlen(*out) != *len)
-        return proto_fail(rd->err, "bad_value", "\"%s\" in %s holds a NUL character", key, rd->msg);
+        return proto_fail(rd->err, "bad_value",
+                          "The field \"%s\" in %s holds a NUL character: send it without one.", key,
+                          rd->msg);
     return 1;
 }
 
@@ -441,10 +449,13 @@ static int read_seat(reader *rd, const char *key, const char *text, bool all_ok)
     if (strcmp(text, "all") == 0) {
         if (all_ok)
             return PROTO_SEAT_ALL;
-        return proto_fail(rd->err, "bad_seat", "\"%s\" in %s must be one seat, not \"all\"", key,
-                          rd->msg);
+        return proto_fail(
+            rd->err, "bad_seat",
+            "The field \"%s\" in %s must be one seat, not \"all\": choose N, E, S or W.", key,
+            rd->msg);
     }
-    return proto_fail(rd->err, "bad_value", "\"%s\" in %s must be \"N\", \"E\", \"S\" or \"W\"",
+    return proto_fail(rd->err, "bad_value",
+                      "The field \"%s\" in %s must be a seat: choose \"N\", \"E\", \"S\" or \"W\".",
                       key, rd->msg);
 }
 
@@ -481,8 +492,9 @@ static int get_seats(reader *rd, const json_t *obj, const char *key, bool requir
         if (seat < 0)
             return -1;
         if ((seats >> seat) & 1)
-            return proto_fail(rd->err, "bad_value", "\"%s\" in %s names %s twice", key, rd->msg,
-                              proto_seat_name(seat));
+            return proto_fail(rd->err, "bad_value",
+                              "The field \"%s\" in %s names %s twice: name each seat once.", key,
+                              rd->msg, proto_seat_name(seat));
         seats |= 1u << seat;
     }
     *out = (uint8_t)seats;
@@ -498,8 +510,10 @@ static int get_cards(reader *rd, const json_t *obj, const char *key, bool requir
     if (got <= 0)
         return got;
     if (json_array_size(a) < min_count)
-        return proto_fail(rd->err, "bad_value", "\"%s\" in %s must hold at least %zu card%s", key,
-                          rd->msg, min_count, min_count == 1 ? "" : "s");
+        return proto_fail(rd->err, "bad_value",
+                          "The field \"%s\" in %s must hold at least %zu card%s: choose %s.", key,
+                          rd->msg, min_count, min_count == 1 ? "" : "s",
+                          min_count == 1 ? "one" : "them");
     barbu_cards cards = 0;
     size_t i;
     json_t *v = NULL;
@@ -510,11 +524,15 @@ static int get_cards(reader *rd, const json_t *obj, const char *key, bool requir
             return wrong_type(rd, key, "an array of cards");
         int card = proto_card_read(json_string_value(v));
         if (card < 0)
-            return proto_fail(rd->err, "bad_value", "\"%s\" in %s of %s is not a card",
-                              clip(json_string_value(v), q, 20), key, rd->msg);
+            return proto_fail(
+                rd->err, "bad_value",
+                "The value \"%s\" in %s of %s is not a card: write a card as \"QH\" or "
+                "\"10S\".",
+                clip(json_string_value(v), q, 20), key, rd->msg);
         if (cards & BARBU_BIT(card))
-            return proto_fail(rd->err, "bad_value", "\"%s\" in %s names %s twice", key, rd->msg,
-                              clip(json_string_value(v), q, 20));
+            return proto_fail(rd->err, "bad_value",
+                              "The field \"%s\" in %s names %s twice: name each card once.", key,
+                              rd->msg, clip(json_string_value(v), q, 20));
         cards |= BARBU_BIT(card);
     }
     *out = cards;
@@ -546,8 +564,15 @@ static int get_word(reader *rd, const json_t *obj, const char *key, const char *
         }
     }
     char q[24];
-    return proto_fail(rd->err, "bad_value", "\"%s\" in %s may not be \"%s\"", key, rd->msg,
-                      clip(text, q, 20));
+    char choices[120] = "";
+    for (int i = 0, k = 0; i < n && k < (int)sizeof choices; i++)
+        k += snprintf(choices + k, sizeof choices - (size_t)k, "%s\"%s\"",
+                      i == 0       ? ""
+                      : i == n - 1 ? " or "
+                                   : ", ",
+                      words[i]);
+    return proto_fail(rd->err, "bad_value", "The field \"%s\" in %s may not be \"%s\": choose %s.",
+                      key, rd->msg, clip(text, q, 20), choices);
 }
 
 bool proto_name_ok(const char *name)
@@ -732,7 +757,10 @@ static int decode_action(reader *msg_rd, const json_t *obj, bool hidden_ok, prot
         if (strcmp(type, ACTION_NAMES[i]) == 0)
             kind = i;
     if (kind < 0)
-        return proto_fail(rd.err, "bad_value", "\"%s\" is not an action", clip(type, q, 20));
+        return proto_fail(rd.err, "bad_value",
+                          "There is no action \"%s\": choose declare, bid, play, pass, pass_on, "
+                          "cut or arrange.",
+                          clip(type, q, 20));
     a->type = (uint8_t)kind;
     if (check_fields(&rd, obj, ACTION_FIELDS[kind], 4, false) != 0)
         return -1;
@@ -747,7 +775,9 @@ static int decode_action(reader *msg_rd, const json_t *obj, bool hidden_ok, prot
             return -1;
         size_t n = json_array_size(list);
         if (n < 1 || n > BARBU_MAX_CONTRACTS)
-            return proto_fail(rd.err, "bad_value", "\"contracts\" in action must hold 1 to %d keys",
+            return proto_fail(rd.err, "bad_value",
+                              "The field \"contracts\" in action must hold 1 to %d keys: choose a "
+                              "contract.",
                               BARBU_MAX_CONTRACTS);
         size_t i;
         json_t *v = NULL;
@@ -758,11 +788,14 @@ static int decode_action(reader *msg_rd, const json_t *obj, bool hidden_ok, prot
             const char *key = json_string_value(v);
             size_t len = json_string_length(v);
             if (len < 1 || len >= sizeof a->contracts[0] || strlen(key) != len)
-                return proto_fail(rd.err, "bad_value", "\"%s\" is not a contract key",
+                return proto_fail(rd.err, "bad_value",
+                                  "There is no contract key \"%s\": choose a contract of the "
+                                  "table's rules.",
                                   clip(key, q, 20));
             for (size_t k = 0; k < i; k++)
                 if (strcmp(a->contracts[k], key) == 0)
-                    return proto_fail(rd.err, "bad_value", "contract \"%s\" is named twice", key);
+                    return proto_fail(rd.err, "bad_value",
+                                      "The contract \"%s\" is named twice: name it once.", key);
             memcpy(a->contracts[i], key, len + 1);
         }
         a->n_contracts = (uint8_t)n;
@@ -774,8 +807,10 @@ static int decode_action(reader *msg_rd, const json_t *obj, bool hidden_ok, prot
         if (got > 0) {
             const char *p = len == 1 ? strchr(SUIT_LETTERS, text[0]) : NULL;
             if (p == NULL)
-                return proto_fail(rd.err, "bad_value",
-                                  "\"trump\" in action must be \"S\", \"H\", \"D\" or \"C\"");
+                return proto_fail(
+                    rd.err, "bad_value",
+                    "The field \"trump\" in action must be a suit: choose \"S\", \"H\", "
+                    "\"D\" or \"C\".");
             a->trump = (int8_t)(p - SUIT_LETTERS);
         }
         got = get_string(&rd, obj, "rank", false, &text, &len);
@@ -784,8 +819,10 @@ static int decode_action(reader *msg_rd, const json_t *obj, bool hidden_ok, prot
         if (got > 0) {
             const char *p = len == 1 ? strchr(RANK_LETTERS + 2, text[0]) : NULL;
             if (p == NULL)
-                return proto_fail(rd.err, "bad_value",
-                                  "\"rank\" in action must be one of 2-9, T, J, Q, K, A");
+                return proto_fail(
+                    rd.err, "bad_value",
+                    "The field \"rank\" in action must be a rank: choose one of 2-9, T, J, "
+                    "Q, K, A.");
             a->rank = (int8_t)(p - RANK_LETTERS);
         }
         return 0;
@@ -822,7 +859,9 @@ static int decode_hello(reader *rd, const json_t *o, proto_msg *m)
         return -1;
     if (got > 0) {
         if (!token_ok(text, len))
-            return proto_fail(rd->err, "bad_token", "a token is %d lowercase hexadecimal digits",
+            return proto_fail(rd->err, "bad_token",
+                              "A token is %d lowercase hexadecimal digits: say hello with the "
+                              "token the server gave you, or with a name.",
                               PROTO_TOKEN_LEN);
         memcpy(m->token, text, len + 1);
     }
@@ -832,8 +871,8 @@ static int decode_hello(reader *rd, const json_t *o, proto_msg *m)
     if (got > 0) {
         if (!proto_name_ok(text))
             return proto_fail(rd->err, "bad_name",
-                              "a name is 1 to %d letters, digits, '_', '-', '.' and single "
-                              "spaces inside",
+                              "A name is 1 to %d letters, digits, '_', '-', '.' and single "
+                              "spaces inside: choose one like that.",
                               PROTO_MAX_NAME);
         memcpy(m->name, text, len + 1);
     }
@@ -843,7 +882,8 @@ static int decode_hello(reader *rd, const json_t *o, proto_msg *m)
     if (got > 0) {
         if (!device_ok(text, len))
             return proto_fail(rd->err, "bad_value",
-                              "\"device\" is %d to %d letters, digits, '-' and '_'",
+                              "The field \"device\" is %d to %d letters, digits, '-' and '_': send "
+                              "one like that, or none.",
                               PROTO_DEVICE_MIN, PROTO_DEVICE_MAX);
         memcpy(m->device, text, len + 1);
     }
@@ -864,7 +904,9 @@ static int decode_create(reader *rd, const json_t *o, proto_msg *m)
     barbu_rules rules;
     char q[24];
     if (len >= sizeof m->rules || barbu_rules_preset(&rules, text) != 0)
-        return proto_fail(rd->err, "bad_rules", "no preset \"%s\" (barbu rules --list)",
+        return proto_fail(rd->err, "bad_rules",
+                          "There are no rules \"%s\": choose one of the presets (uk, "
+                          "classic, quick, ...: barbu rules --list names them all).",
                           clip(text, q, 20));
     memcpy(m->rules, text, len + 1);
 
@@ -873,15 +915,17 @@ static int decode_create(reader *rd, const json_t *o, proto_msg *m)
         return -1;
     if (got > 0) {
         if (len > PROTO_MAX_HOUSE)
-            return proto_fail(rd->err, "bad_value", "house rules longer than %d bytes",
+            return proto_fail(rd->err, "bad_value",
+                              "House rules may hold at most %d bytes: shorten them.",
                               PROTO_MAX_HOUSE);
         /* Others read the house rules (the table message carries them),
          * comments included: the chat line's rule, with line breaks. */
         char why[80];
         if (shown_text_check((const unsigned char *)text, len, true, why, sizeof why) != 0)
             return proto_fail(rd->err, "bad_text",
-                              "house rules may not hold %s (no control characters but tabs and "
-                              "line breaks, no bidi controls or invisible characters)",
+                              "House rules may not hold %s (no control characters but tabs and "
+                              "line breaks, no bidi controls or invisible characters): remove "
+                              "it.",
                               why);
         memcpy(m->house, text, len + 1);
     }
@@ -892,7 +936,9 @@ static int decode_create(reader *rd, const json_t *o, proto_msg *m)
     if (got > 0) {
         if (!seed_parse(text, len, &m->seed))
             return proto_fail(rd->err, "bad_value",
-                              "\"seed\" must be a decimal number from 0 to 18446744073709551615");
+                              "The seed must be a decimal number from 0 to "
+                              "18446744073709551615: type such a number, or none for a new "
+                              "seed.");
         m->has_seed = true;
     }
 
@@ -917,6 +963,15 @@ static int decode_create(reader *rd, const json_t *o, proto_msg *m)
         return -1;
     if (got > 0)
         m->delay = (int)n;
+    if ((got = get_int(rd, o, "clock", false, INT32_MIN, INT32_MAX, &n)) < 0)
+        return -1;
+    if (got > 0 && n != 0 && (n < PROTO_CLOCK_MIN || n > PROTO_CLOCK_MAX))
+        return proto_fail(rd->err, "bad_value",
+                          "The move clock cannot be %lld seconds: give 0 for no clock, or "
+                          "%d to %d seconds a move.",
+                          (long long)n, PROTO_CLOCK_MIN, PROTO_CLOCK_MAX);
+    if (got > 0)
+        m->clock = (int)n;
 
     if (get_seats(rd, o, "bots", false, &m->bots) < 0)
         return -1;
@@ -925,7 +980,9 @@ static int decode_create(reader *rd, const json_t *o, proto_msg *m)
         return -1;
     if (got > 0) {
         if (!level_ok(text, len))
-            return proto_fail(rd->err, "bad_value", "\"level\" must be 1 to 15 lowercase letters");
+            return proto_fail(rd->err, "bad_value",
+                              "The field \"level\" must be a computer player's level: choose easy, "
+                              "medium, hard or random.");
         memcpy(m->level, text, len + 1);
     }
     if (get_bool(rd, o, "household", &m->household) < 0 ||
@@ -943,15 +1000,18 @@ static int decode_chat(reader *rd, const json_t *o, proto_msg *m)
     char why[80];
     if (shown_text_check((const unsigned char *)text, len, false, why, sizeof why) != 0)
         return proto_fail(rd->err, "bad_text",
-                          "a chat line may not hold %s (no control characters, bidi controls "
-                          "or invisible characters)",
+                          "A chat line may not hold %s (no control characters, bidi controls "
+                          "or invisible characters): remove it and send the line again.",
                           why);
     while (len > 0 && text[0] == ' ')
         text++, len--;
     while (len > 0 && text[len - 1] == ' ')
         len--;
     if (len < 1 || len > PROTO_MAX_CHAT)
-        return proto_fail(rd->err, "bad_text", "a chat line holds 1 to %d bytes", PROTO_MAX_CHAT);
+        return proto_fail(rd->err, "bad_text",
+                          "A chat line holds 1 to %d bytes: write something, and split a long "
+                          "line.",
+                          PROTO_MAX_CHAT);
     memcpy(m->text, text, len);
     m->text[len] = '\0';
     return 0;
@@ -982,8 +1042,10 @@ static int decode_fields(reader *rd, const json_t *o, proto_msg *m)
             return -1;
         if (got > 0) {
             if (!level_ok(text, len))
-                return proto_fail(rd->err, "bad_value",
-                                  "\"level\" must be 1 to 15 lowercase letters");
+                return proto_fail(
+                    rd->err, "bad_value",
+                    "The field \"level\" must be a computer player's level: choose easy, "
+                    "medium, hard or random.");
             memcpy(m->level, text, len + 1);
         }
         return 0;
@@ -1039,17 +1101,20 @@ int proto_decode(const char *data, size_t len, proto_msg *msg, proto_error *err)
     memset(err, 0, sizeof *err);
     msg_defaults(msg);
     if (len > PROTO_MAX_MESSAGE)
-        return proto_fail(err, "too_big", "a message holds at most %d bytes", PROTO_MAX_MESSAGE);
+        return proto_fail(err, "too_big", "A message holds at most %d bytes: send a shorter one.",
+                          PROTO_MAX_MESSAGE);
     json_error_t jerr;
     json_t *o = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
     if (o == NULL) {
         if (json_error_code(&jerr) == json_error_duplicate_key)
-            return proto_fail(err, "bad_field", "a field is named twice: %s", jerr.text);
-        return proto_fail(err, "bad_json", "not JSON: %s", jerr.text);
+            return proto_fail(err, "bad_field", "A field is named twice (%s): name it once.",
+                              jerr.text);
+        return proto_fail(err, "bad_json", "The message is not JSON (%s): send a JSON object.",
+                          jerr.text);
     }
     int rc = -1;
     if (!json_is_object(o)) {
-        proto_fail(err, "bad_json", "a message is a JSON object");
+        proto_fail(err, "bad_json", "A message is a JSON object: send one.");
         goto done;
     }
     /* The type first, so that every later error names the message it
@@ -1075,16 +1140,18 @@ int proto_decode(const char *data, size_t len, proto_msg *msg, proto_error *err)
     }
     if (type < 0) {
         if (type_v == NULL)
-            proto_fail(err, "bad_type", "a message has a \"type\"");
+            proto_fail(err, "bad_type", "A message has a \"type\": add one.");
         else if (!json_is_string(type_v))
-            proto_fail(err, "bad_type", "\"type\" is a string");
+            proto_fail(err, "bad_type", "The field \"type\" is a string: send the type's name.");
         else
-            proto_fail(err, "bad_type", "no message type \"%s\"",
+            proto_fail(err, "bad_type",
+                       "There is no message type \"%s\": see docs/protocol.md for the "
+                       "messages.",
                        clip(json_string_value(type_v), q, 20));
         goto done;
     }
     msg->type = (uint8_t)type;
-    if (check_fields(&rd, o, TYPE_FIELDS[type], 12, true) != 0)
+    if (check_fields(&rd, o, TYPE_FIELDS[type], 16, true) != 0)
         goto done;
     rc = decode_fields(&rd, o, msg);
 done:
@@ -1159,11 +1226,11 @@ int proto_action_read(const json_t *obj, proto_action *out, proto_error *err)
 {
     reader rd = {err, "action"};
     if (!json_is_object(obj))
-        return proto_fail(err, "bad_field", "an action is a JSON object");
+        return proto_fail(err, "bad_field", "An action is a JSON object: send one.");
     if (decode_action(&rd, obj, true, out) < 0)
         return -1;
     if (out->seat < 0)
-        return proto_fail(err, "bad_field", "missing field \"seat\" in action");
+        return proto_fail(err, "bad_field", "The field \"seat\" is missing in action: add it.");
     return 0;
 }
 
@@ -1172,19 +1239,24 @@ int proto_action_resolve(const proto_action *in, const barbu_rules *rules, int s
 {
     *out = barbu_act(in->type, seat);
     if (in->type >= N_ACTIONS)
-        return proto_fail(err, "bad_value", "no such action");
+        return proto_fail(err, "bad_value", "There is no such action: choose a legal one.");
     if (in->seat >= 0 && in->seat != seat)
-        return proto_fail(err, "bad_seat", "the action is %s's, and you sit %s",
+        return proto_fail(err, "bad_seat",
+                          "The action is %s's, and you sit %s: send an action of your own "
+                          "seat.",
                           proto_seat_name(in->seat), proto_seat_name(seat));
     if (in->n_contracts > BARBU_MAX_CONTRACTS)
-        return proto_fail(err, "bad_value", "too many contracts");
+        return proto_fail(err, "bad_value", "Too many contracts: choose fewer.");
     for (int i = 0; i < in->n_contracts; i++) {
         char key[sizeof in->contracts[0]];
         memcpy(key, in->contracts[i], sizeof key);
         key[sizeof key - 1] = '\0';
         int c = barbu_contract_find(rules, key);
         if (c < 0)
-            return proto_fail(err, "bad_value", "no contract \"%s\" in these rules", key);
+            return proto_fail(err, "bad_value",
+                              "There is no contract \"%s\" in these rules: choose a contract "
+                              "of the table's rules.",
+                              key);
         out->contracts |= (uint16_t)(1u << c);
     }
     out->trump = in->trump;

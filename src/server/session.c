@@ -139,21 +139,31 @@ void srv_hello(srv_conn *c, const proto_msg *msg)
 {
     srv_server *srv = c->srv;
     if (c->session) {
-        srv_error(c, msg, "hello_twice", "this connection has said hello already");
+        srv_error(c, msg, "hello_twice",
+                  "This connection has said hello already: go on with other messages, or open a "
+                  "new connection to be someone else.");
         return;
     }
     if (msg->version != PROTO_VERSION) {
-        srv_error(c, msg, "version", "this server speaks version %d", PROTO_VERSION);
+        srv_error(c, msg, "version",
+                  "This server speaks version %d of the protocol: say hello with that version "
+                  "(reload the page for the current client).",
+                  PROTO_VERSION);
         return;
     }
     if (msg->token[0]) {
         srv_session *s = srv_session_by_token(srv, msg->token);
         if (s == NULL) {
-            srv_error(c, msg, "bad_token", "no session has that token");
+            srv_error(c, msg, "bad_token",
+                      "No session has that token (it was forgotten after an hour away): say hello "
+                      "with a name instead.");
             return;
         }
         if (msg->name[0] && strcmp(msg->name, s->name) != 0) {
-            srv_error(c, msg, "bad_name", "this session's name is %s", s->name);
+            srv_error(c, msg, "bad_name",
+                      "This session's name is %s: say hello with its token alone, or with that "
+                      "name.",
+                      s->name);
             return;
         }
         srv_conn *old = s->conn;
@@ -175,25 +185,28 @@ void srv_hello(srv_conn *c, const proto_msg *msg)
         return;
     }
     if (msg->name[0] == '\0') {
-        srv_error(c, msg, "bad_field", "hello needs a name or a token");
+        srv_error(c, msg, "bad_field",
+                  "Hello needs a name or a token: give the name you want to play under.");
         return;
     }
     if (!proto_name_ok(msg->name)) {
         srv_error(c, msg, "bad_name",
-                  "a name is 1-20 letters, digits, '_', '-', '.' and single inner spaces");
+                  "A name is 1 to 20 letters, digits, '_', '-', '.' and single inner spaces: "
+                  "choose one like that.");
         return;
     }
     char key[SRV_NAME_CAP];
     srv_name_key(msg->name, key);
     if (srv_map_get(&srv->by_name, key)) {
-        srv_error(c, msg, "name_taken", "the name %s is in use", msg->name);
+        srv_error(c, msg, "name_taken",
+                  "The name %s is in use by somebody else: choose another name.", msg->name);
         return;
     }
     /* One machine may not hold the server's memory with sessions (each
      * lives an hour after its connection goes). */
     srv_addr *a = srv_addr_get(srv, c->addr);
     if (a == NULL) {
-        srv_error(c, msg, "server", "out of memory");
+        srv_error(c, msg, "server", "The server is out of memory: try again in a moment.");
         return;
     }
     if (a->sessions >= srv->sessions_per_addr) {
@@ -208,13 +221,15 @@ void srv_hello(srv_conn *c, const proto_msg *msg)
     new_token(token);
     if (srv->store->ops->session_put(srv->store, token, msg->name) != 0) {
         srv_log(srv, "store: %s", store_error(srv->store));
-        srv_error(c, msg, "server", "the session could not be saved; try again");
+        srv_error(c, msg, "server",
+                  "Your session could not be saved (the server's disk may be full): try again "
+                  "in a moment.");
         return;
     }
     srv_session *s = srv_session_add(srv, token, msg->name);
     if (s == NULL) {
         srv->store->ops->session_forget(srv->store, token);
-        srv_error(c, msg, "server", "out of memory");
+        srv_error(c, msg, "server", "The server is out of memory: try again in a moment.");
         return;
     }
     s->conn = c;

@@ -1582,19 +1582,19 @@ static void scenario_rules(void)
     char want[300], seat_s[2] = {SEATS[other], 0};
     snprintf(want, sizeof want,
              "%s is the declarer, and a declarer does not double, only redoubles a player who "
-             "doubled them",
+             "doubled them.",
              decl);
     refused_with(h, json_pack("{s:s, s:[s]}", "type", "bid", "double", seat_s), "illegal", want,
                  "the declarer doubles");
     snprintf(want, sizeof want,
-             "the game waits for %s's answer to the doubles, as the declarer (a redouble or a "
-             "pass), not for a card",
+             "The game waits for %s's answer to the doubles, as the declarer (a redouble or a "
+             "pass), not for a card.",
              decl);
     refused_with(h, json_pack("{s:s, s:[s]}", "type", "play", "cards", "2C"), "illegal", want,
                  "a card in the bidding");
     snprintf(want, sizeof want,
-             "it is not your turn: the game waits for %s's answer to the doubles, as the declarer "
-             "(a redouble or a pass)",
+             "It is not your turn: the game waits for %s's answer to the doubles, as the declarer "
+             "(a redouble or a pass). Wait for your turn.",
              decl);
     refused_with(g.p[other], json_pack("{s:s}", "type", "bid"), "not_your_turn", want,
                  "a bid out of turn");

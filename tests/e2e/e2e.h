@@ -136,6 +136,13 @@ json_t *e2e_expect(e2e_client *c, const char *type, int ms);
 /* An error with this code (and, when re is not NULL, this "re"); fails the
  * check with what came instead.  Returns the error message or NULL. */
 json_t *e2e_expect_error(e2e_client *c, const char *code, const char *re, int ms);
+/* Every error a client receives is checked to be a sentence for people (a
+ * capital first; a full stop, question or exclamation mark last): a failure
+ * when it is not.  e2e_refusals counts the errors checked. */
+extern int e2e_refusals;
+bool e2e_refusal_sentence(const char *text);
+void e2e_refusal_check(const e2e_client *c, const json_t *error);
+
 /* Drops what is queued. */
 void e2e_clear(e2e_client *c);
 /* The first queued message of a type, without taking it; NULL if none. */

@@ -62,6 +62,26 @@ bool e2e_check(bool cond, const char *fmt, ...)
     return cond;
 }
 
+int e2e_refusals;
+
+bool e2e_refusal_sentence(const char *text)
+{
+    size_t n = text ? strlen(text) : 0;
+    return n >= 2 && text[0] >= 'A' && text[0] <= 'Z' && strchr(".?!", text[n - 1]) != NULL;
+}
+
+void e2e_refusal_check(const e2e_client *c, const json_t *error)
+{
+    const char *text = json_string_value(json_object_get(error, "text"));
+    const char *code = json_string_value(json_object_get(error, "code"));
+    e2e_refusals++;
+    /* Quiet when it holds: every test's refusals pass through here. */
+    if (!e2e_refusal_sentence(text))
+        e2e_check(false,
+                  "%s: the refusal %s is a full sentence (a capital first, a full stop last): %s",
+                  c->label, code ? code : "?", text ? text : "(no text)");
+}
+
 void e2e_note(const char *fmt, ...)
 {
     va_list ap;
@@ -475,6 +495,8 @@ static void receive(e2e_client *c, wsc_msg *m)
         return;
     }
     const char *type = json_string_value(json_object_get(j, "type"));
+    if (strcmp(type, "error") == 0)
+        e2e_refusal_check(c, j);
     if (strcmp(type, "view") == 0) {
         json_t *at = json_object_get(j, "at");
         long new_at = json_is_integer(at) ? (long)json_integer_value(at) : -1;

@@ -23,6 +23,11 @@ static const struct {
     {"again", evening_life_again},
     {"again_keep", evening_life_again_keep},
     /* clang-format on */
+    {"clock", evening_clock},
+    {"clock_rows", evening_clock_rows},
+    {"clock_pass_on", evening_clock_pass_on},
+    {"clock_paused", evening_clock_paused},
+    {"refusals", evening_refusals},
     {NULL, NULL},
 };
 

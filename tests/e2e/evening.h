@@ -22,5 +22,13 @@ void evening_life_close(void);
 void evening_life_hand_over(void);
 void evening_life_again(void);
 void evening_life_again_keep(void);
+/* evening_clock.c: the move clock. */
+void evening_clock(void);
+void evening_clock_rows(void);
+void evening_clock_pass_on(void);
+void evening_clock_paused(void);
+
+/* evening_refusals.c: every refusal is a sentence saying what to do. */
+void evening_refusals(void);
 
 #endif

@@ -36,6 +36,12 @@ static void refused(const char *text, const char *code)
     if (strcmp(err.code, code) != 0)
         fail_msg("%s: wanted %s, got %s (%s)", text, code, err.code, err.text);
     assert_true(err.text[0] != '\0');
+    /* Every refusal is a sentence a person reads: a capital first, a full stop, question or
+     * exclamation mark last. */
+    size_t n = strlen(err.text);
+    char first = err.text[0];
+    if (!(first >= 'A' && first <= 'Z') || !strchr(".?!", err.text[n - 1]))
+        fail_msg("%s: the refusal is not a sentence: %s", text, err.text);
 }
 
 /* ----------------------------------------------------------- the messages */
@@ -225,7 +231,8 @@ static void test_create(void **unused)
     refused("{\"type\":\"create\",\"rules\":\"ukukukukukukukukukukuk\"}", "bad_rules");
     refused("{\"type\":\"create\",\"rules\":7}", "bad_field");
     refused("{\"type\":\"create\",\"rules\":\"uk\",\"colour\":\"red\"}", "bad_field");
-    assert_string_equal(err.text, "unknown field \"colour\" in create");
+    assert_string_equal(err.text, "There is no field \"colour\" in create: leave it out "
+                                  "(docs/protocol.md lists the fields).");
     assert_string_equal(err.re, "create");
     /* Seeds: digits only, 0 to 2^64 - 1. */
     refused("{\"type\":\"create\",\"rules\":\"uk\",\"seed\":\"18446744073709551616\"}",
@@ -570,8 +577,9 @@ static void test_envelope_errors(void **unused)
     refused("{\"id\":4,\"type\":\"create\",\"rules\":\"uk\",\"colour\":1}", "bad_field");
     json_t *e = proto_error_json(&err);
     char *text = proto_dump(e, NULL);
-    assert_string_equal(text, "{\"type\":\"error\",\"code\":\"bad_field\",\"text\":\"unknown field "
-                              "\\\"colour\\\" in create\",\"re\":\"create\",\"id\":4}");
+    assert_string_equal(text, "{\"type\":\"error\",\"code\":\"bad_field\",\"text\":\"There is no "
+                              "field \\\"colour\\\" in create: leave it out (docs/protocol.md "
+                              "lists the fields).\",\"re\":\"create\",\"id\":4}");
     free(text);
     json_decref(e);
     /* A long unknown field is quoted in part, cut between characters. */
@@ -587,7 +595,7 @@ static void test_envelope_errors(void **unused)
     text = proto_dump(e, &len);
     assert_non_null(text);
     assert_int_equal(len, strlen(text));
-    assert_non_null(strstr(text, "unknown field"));
+    assert_non_null(strstr(text, "There is no field"));
     free(text);
     json_decref(e);
 }
