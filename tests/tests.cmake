@@ -84,9 +84,10 @@ foreach(scenario kibitz_seats kibitz_address seed kibitz_chat bot_timing bot_sin
 endforeach()
 # What a club evening in the browser needs from the server
 # (tests/e2e/evening*.c), one test each.
-add_executable(evening ${CMAKE_SOURCE_DIR}/tests/e2e/evening.c)
+add_executable(evening ${CMAKE_SOURCE_DIR}/tests/e2e/evening.c
+                       ${CMAKE_SOURCE_DIR}/tests/e2e/evening_life.c)
 target_link_libraries(evening PRIVATE barbu_e2e barbu_store)
-set(EVENING_SCENARIOS)
+set(EVENING_SCENARIOS logout sit_back close hand_over again)
 foreach(scenario ${EVENING_SCENARIOS})
   add_test(NAME evening_${scenario} COMMAND evening $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(evening_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -107,9 +109,7 @@ void srv_kibitzers_send_away(srv_table *t, const srv_session *player)
     }
 }
 
-/* Seats a session (checked by the caller); returns -1 when the store
- * refused it (nothing changed). */
-static int seat_person(srv_table *t, int seat, srv_session *s)
+int srv_seat_person(srv_table *t, int seat, srv_session *s)
 {
     srv_seat *st = &t->seats[seat];
     srv_seat saved = *st;
@@ -150,7 +150,7 @@ static int seat_person(srv_table *t, int seat, srv_session *s)
 /* After seats changed: the game may start; the seated newcomer gets the
  * table and its view, everybody else the table (and views when the game
  * has just started). */
-static void seats_changed(srv_table *t, srv_session *newcomer)
+void srv_seats_changed(srv_table *t, srv_session *newcomer)
 {
     bool started = srv_table_maybe_start(t);
     if (newcomer) {
@@ -179,20 +179,21 @@ static int create_wait(const srv_server *srv, const srv_addr *a)
     return wait > 0 ? (int)wait : 0;
 }
 
-void srv_cmd_create(srv_conn *c, const proto_msg *msg)
+bool srv_table_counts_for(const srv_table *t, const char *token)
+{
+    return !srv_table_over(t) && !t->handed_over && strcmp(t->creator, token) == 0;
+}
+
+bool srv_create_allowed(srv_conn *c, const proto_msg *msg, bool bots_only)
 {
     srv_server *srv = c->srv;
     srv_session *s = c->session;
-    if (s->table) {
-        srv_error(c, msg, "busy", "you are at table %lld: leave it first", (long long)s->table->id);
-        return;
-    }
     if (srv->n_tables >= srv->max_tables) {
         srv_error(c, msg, "limit",
                   "The server holds %d tables, its most: sit at a table that is waiting for "
                   "players, or try again in a few minutes.",
                   srv->max_tables);
-        return;
+        return false;
     }
     /* One client, or one machine, may not fill the server with tables
      * nobody plays. */
@@ -200,7 +201,7 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
     for (srv_table *t = srv->tables; t; t = t->next) {
         if (srv_table_over(t))
             continue;
-        mine += strcmp(t->creator, s->token) == 0;
+        mine += srv_table_counts_for(t, s->token);
         from_addr += c->addr[0] && strcmp(t->creator_addr, c->addr) == 0;
     }
     if (mine >= SRV_CREATED_MAX) {
@@ -208,14 +209,14 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
                   "You have created %d tables whose games are not over, your most: play at one "
                   "of them, or leave one nobody sits at and it closes soon after.",
                   mine);
-        return;
+        return false;
     }
     if (from_addr >= srv->tables_per_addr) {
         srv_error(c, msg, "limit",
                   "Your address has created %d tables whose games are not over, its most: sit "
                   "at a table that is waiting for players, or create one when a game is over.",
                   from_addr);
-        return;
+        return false;
     }
     srv_addr *a = srv_addr_get(srv, c->addr);
     int wait = create_wait(srv, a);
@@ -224,11 +225,11 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
                   "The server is nearly full (%d of %d tables): your address may create its next "
                   "table in %d seconds; meanwhile sit at a table that is waiting for players.",
                   srv->n_tables, srv->max_tables, wait);
-        return;
+        return false;
     }
     /* Tables of computer players only cost the workers much and wait for
      * nobody: a few a session, and a few on the server. */
-    if (msg->bots == 0xF) {
+    if (bots_only) {
         int alone = 0, mine_alone = 0;
         for (srv_table *t = srv->tables; t; t = t->next) {
             if (srv_table_over(t) || !srv_table_bots_only(t))
@@ -241,37 +242,45 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
             srv_error(c, msg, "limit",
                       "this server allows no tables of computer players only; sit at a table "
                       "with people, or leave a seat for one");
-            return;
+            return false;
         }
         if (mine_alone >= SRV_BOT_TABLES_SESSION) {
             srv_error(c, msg, "limit",
                       "you already have a table of computer players only whose game is not "
                       "over; watch it, or sit at a table with people");
-            return;
+            return false;
         }
         if (alone >= srv->max_bot_tables) {
             srv_error(c, msg, "limit",
                       "the server holds %d tables of computer players only, its most; try "
                       "again once one is over, or sit at a table with people",
                       alone);
-            return;
+            return false;
         }
     }
+    return true;
+}
+
+srv_table *srv_table_make(srv_conn *c, const proto_msg *msg, bool *sat)
+{
+    srv_server *srv = c->srv;
+    srv_session *s = c->session;
+    srv_addr *a = srv_addr_get(srv, c->addr);
     barbu_rules rules;
     char why[240];
     if (proto_table_rules(msg->rules, msg->house, &rules, why, sizeof why) != 0) {
         srv_error(c, msg, "bad_rules", "%s", why);
-        return;
+        return NULL;
     }
     const char *level = msg->level[0] ? msg->level : SRV_DEFAULT_LEVEL;
     if (!level_ok(level)) {
         srv_error(c, msg, "bad_value", "no computer player of level '%s'", level);
-        return;
+        return NULL;
     }
     if (msg->sit >= 0 && (msg->bots >> msg->sit & 1)) {
         srv_error(c, msg, "bad_seat", "seat %s cannot be both yours and a computer player's",
                   barbu_seat_name(msg->sit));
-        return;
+        return NULL;
     }
 
     /* A table not yet in the store, to make its options' text. */
@@ -293,7 +302,7 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
         free(options);
         free(house);
         srv_error(c, msg, "server", "out of memory");
-        return;
+        return NULL;
     }
     store_table st = {
         .preset = msg->rules,
@@ -309,7 +318,7 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
         free(options);
         free(house);
         srv_error(c, msg, "server", "the table could not be saved; try again");
-        return;
+        return NULL;
     }
     free(options);
     srv_table *t = srv_table_new(srv, id);
@@ -317,7 +326,7 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
         free(house);
         srv->store->ops->table_set_state(srv->store, id, STORE_OVER);
         srv_error(c, msg, "server", "out of memory");
-        return;
+        return NULL;
     }
     snprintf(t->preset, sizeof t->preset, "%s", msg->rules);
     t->house = house;
@@ -343,17 +352,33 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
             srv->store->ops->table_set_state(srv->store, id, STORE_OVER);
             srv_table_free(t);
             srv_error(c, msg, "server", "the table could not be saved; try again");
-            return;
+            return NULL;
         }
     }
-    bool sat = msg->sit >= 0 && seat_person(t, msg->sit, s) == 0;
+    *sat = msg->sit >= 0 && srv_seat_person(t, msg->sit, s) == 0;
     srv_log(srv, "table %lld created by %s (%s%s)", (long long)id, s->name, t->preset,
             t->house[0] ? " with house rules" : "");
-    srv_send(c,
-             srv_with_id(json_pack("{s:s, s:I}", "type", "created", "table", (json_int_t)id), msg));
+    return t;
+}
+
+void srv_cmd_create(srv_conn *c, const proto_msg *msg)
+{
+    srv_session *s = c->session;
+    if (s->table) {
+        srv_error(c, msg, "busy", "you are at table %lld: leave it first", (long long)s->table->id);
+        return;
+    }
+    if (!srv_create_allowed(c, msg, msg->bots == 0xF))
+        return;
+    bool sat = false;
+    srv_table *t = srv_table_make(c, msg, &sat);
+    if (t == NULL)
+        return;
+    srv_send(c, srv_with_id(json_pack("{s:s, s:I}", "type", "created", "table", (json_int_t)t->id),
+                            msg));
     if (msg->sit >= 0 && !sat)
         srv_error(c, msg, "server", "the table is made but your seat could not be saved");
-    seats_changed(t, sat ? s : NULL);
+    srv_seats_changed(t, sat ? s : NULL);
 }
 
 static srv_table *table_of(srv_conn *c, const proto_msg *msg)
@@ -393,15 +418,40 @@ void srv_cmd_sit(srv_conn *c, const proto_msg *msg)
         srv_error(c, msg, "over", "the game at table %lld is over", (long long)t->id);
         return;
     }
+    const srv_seat *st = &t->seats[seat];
+    /* A player comes back to its own seat at once, from a computer player
+     * too (which stands up for it); a person who took it keeps it. */
+    bool own = t->started && !srv_table_over(t) && srv_player_of_record(t, seat, s);
+    if (own && !st->bot && st->person && st->person != s && !srv_seat_free(t, seat)) {
+        srv_error(c, msg, "seat_taken",
+                  "%s took your seat %s when you left and keeps it: watch the table, or ask %s "
+                  "to leave the seat to you",
+                  st->name, barbu_seat_name(seat), st->name);
+        return;
+    }
     /* Before the game a computer player stands for a person. */
-    bool ok = srv_seat_free(t, seat) || (!t->started && t->seats[seat].person == NULL);
+    bool ok = own || srv_seat_free(t, seat) || (!t->started && st->person == NULL);
     if (!ok) {
-        srv_error(c, msg, "seat_taken", "%s sits %s", t->seats[seat].name, barbu_seat_name(seat));
+        srv_error(c, msg, "seat_taken", "%s sits %s", st->name, barbu_seat_name(seat));
+        return;
+    }
+    const char *kept = srv_seat_reserved(t, seat);
+    if (kept && strcasecmp(kept, s->name) != 0) {
+        char when[16];
+        time_t until = (time_t)t->reserved_wall;
+        struct tm tm;
+        gmtime_r(&until, &tm);
+        strftime(when, sizeof when, "%H:%M:%S", &tm);
+        srv_error(c, msg, "seat_taken",
+                  "This seat is kept for %s until %s UTC (%lld more seconds), who played it in "
+                  "the last game: take another seat, or wait.",
+                  kept, when, (long long)(t->reserved_until - srv_now()));
         return;
     }
     /* Whoever has seen another hand of this deal (kibitzing it, or its own
-     * seat before standing up) does not play this one until it is over. */
-    int seen = watched_other(t, s, seat, true);
+     * seat before standing up) does not play this one until it is over;
+     * but nothing keeps a player from its own seat. */
+    int seen = own ? -1 : watched_other(t, s, seat, true);
     if (seen >= 0) {
         srv_error(c, msg, "seat_taken",
                   "you (or someone at your address or browser) watched %s in this deal, so you "
@@ -410,11 +460,11 @@ void srv_cmd_sit(srv_conn *c, const proto_msg *msg)
                   barbu_seat_name(seat));
         return;
     }
-    if (seat_person(t, seat, s) != 0) {
+    if (srv_seat_person(t, seat, s) != 0) {
         srv_error(c, msg, "server", "the seat could not be saved; try again");
         return;
     }
-    seats_changed(t, s);
+    srv_seats_changed(t, s);
 }
 
 void srv_cmd_kibitz(srv_conn *c, const proto_msg *msg)
@@ -517,11 +567,19 @@ void srv_seat_left(srv_table *t, int seat)
 void srv_cmd_leave(srv_conn *c, const proto_msg *msg)
 {
     srv_session *s = c->session;
-    srv_table *t = s->table;
-    if (t == NULL) {
+    if (s->table == NULL) {
         srv_error(c, msg, "not_at_table", "you are in the lobby");
         return;
     }
+    srv_table_leave(s);
+    srv_send_lobby(c, NULL);
+}
+
+void srv_table_leave(srv_session *s)
+{
+    srv_table *t = s->table;
+    if (t == NULL)
+        return;
     int seat = s->seat;
     bool held = seat >= 0 && t->seats[seat].person == s;
     /* A player who stands up has seen the seat's hand of this deal, and
@@ -529,14 +587,13 @@ void srv_cmd_leave(srv_conn *c, const proto_msg *msg)
     if (held)
         srv_watch_note(t, s, seat);
     srv_table_detach(s);
-    srv_log(c->srv, "table %lld: %s leaves", (long long)t->id, s->name);
+    srv_log(t->srv, "table %lld: %s leaves", (long long)t->id, s->name);
     if (held) {
         if (t->started && !srv_table_over(t))
             srv_seat_left(t, seat);
         if (!srv_table_over(t))
             srv_seat_store(t, seat);
     }
-    srv_send_lobby(c, NULL);
     srv_broadcast_table(t, NULL);
     srv_lobby_listed(t);
     srv_table_schedule(t);
@@ -564,6 +621,14 @@ void srv_cmd_bot(srv_conn *c, const proto_msg *msg)
         srv_error(c, msg, "seat_taken", "%s sits %s", st->name, barbu_seat_name(seat));
         return;
     }
+    const char *kept = srv_seat_reserved(t, seat);
+    if (kept) {
+        srv_error(c, msg, "seat_taken",
+                  "seat %s is kept for %s, who played it in the last game, for %lld more "
+                  "seconds: call a computer player for it then",
+                  barbu_seat_name(seat), kept, (long long)(t->reserved_until - srv_now()));
+        return;
+    }
     if (st->person && !st->grace_over) {
         int64_t left = t->grace - (srv_now() - st->away_since);
         srv_error(c, msg, "wait", "%s may come back for %lld more seconds", st->name,
@@ -579,7 +644,7 @@ void srv_cmd_bot(srv_conn *c, const proto_msg *msg)
         srv_error(c, msg, "server", "the seat could not be saved; try again");
         return;
     }
-    seats_changed(t, NULL);
+    srv_seats_changed(t, NULL);
 }
 
 void srv_cmd_act(srv_conn *c, const proto_msg *msg)

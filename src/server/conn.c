@@ -320,6 +320,18 @@ static void dispatch(srv_conn *c, const proto_msg *msg)
     case PROTO_RECORD:
         srv_cmd_record(c, msg);
         break;
+    case PROTO_LOGOUT:
+        srv_cmd_logout(c, msg);
+        break;
+    case PROTO_CLOSE:
+        srv_cmd_close(c, msg);
+        break;
+    case PROTO_HAND_OVER:
+        srv_cmd_hand_over(c, msg);
+        break;
+    case PROTO_AGAIN:
+        srv_cmd_again(c, msg);
+        break;
     default:
         srv_error(c, msg, "bad_type", "unknown message type");
         break;

@@ -18,6 +18,8 @@
  *              forgetting idle sessions
  *   table.c    tables: seats, the game, the table and view messages
  *   command.c  the table commands: create, sit, kibitz, leave, bot, act
+ *   command_life.c  logout, close, hand_over, again (and seats kept for a
+ *              game's players)
  *   lobby.c    the lobby list, listed/closed updates, chat
  *   bots.c     the worker threads of the computer players
  *   history.c  score and record, for tables in memory or in the store
@@ -251,6 +253,9 @@ struct srv_session {
 void srv_hello(srv_conn *c, const proto_msg *msg);
 /* A connection with a session closed (or was cut). */
 void srv_session_lost(srv_session *s);
+/* Forgets a session at once: its name and token are free (the caller has
+ * taken it from its table and its connection). */
+void srv_session_free(srv_server *srv, srv_session *s);
 srv_session *srv_session_add(srv_server *srv, const char *token, const char *name);
 srv_session *srv_session_by_token(srv_server *srv, const char *token);
 void srv_sessions_tick(srv_server *srv);
@@ -326,7 +331,15 @@ struct srv_table {
     int64_t listed_at;   /* when it was last announced (srv_now) */
     bool listed_due;     /* a change waits for the next second's announcement */
     bool broken;         /* its stored rows did not read or its actions did not replay */
-    bool no_game;        /* broken before any game could be rebuilt: nothing to show */
+    /* Leaving is safe, a new game is one click (command_life.c); none of
+     * these outlive a restart. */
+    bool handed_over;               /* its creator gave it to the computer players */
+    int64_t again_id;               /* the table its players' next game is at; 0 */
+    char again_by[SRV_NAME_CAP];    /* who started that game */
+    char reserved[4][SRV_NAME_CAP]; /* seats kept for the players of the last game */
+    int64_t reserved_until;         /* until when (srv_now); 0 when none */
+    int64_t reserved_wall;          /* the same on the wall clock, for the texts */
+    bool no_game;                   /* broken before any game could be rebuilt: nothing to show */
 
     srv_table *prev, *next;
 };
@@ -422,6 +435,38 @@ void srv_cmd_act(srv_conn *c, const proto_msg *msg);
 void srv_kibitzers_send_away(srv_table *t, const srv_session *player);
 /* A seat whose person went back to the lobby during the game. */
 void srv_seat_left(srv_table *t, int seat);
+/* What leave does at the table (everything but the lobby to the leaver). */
+void srv_table_leave(srv_session *s);
+/* After seats changed: maybe start, the table (and view) to the newcomer
+ * and the others, the lobby, the computer player's turn. */
+void srv_seats_changed(srv_table *t, srv_session *newcomer);
+/* Whether the session may create a table now (the limits of create); when
+ * not, the error is sent.  bots_only: the table would have computer
+ * players only. */
+bool srv_create_allowed(srv_conn *c, const proto_msg *msg, bool bots_only);
+/* Makes a table as msg asks (after srv_create_allowed) and sits the
+ * session at msg->sit; NULL after sending an error.  *sat tells whether
+ * the seat was taken. */
+srv_table *srv_table_make(srv_conn *c, const proto_msg *msg, bool *sat);
+/* Seats a session (checked by the caller); -1 when the store refused. */
+int srv_seat_person(srv_table *t, int seat, srv_session *s);
+/* The name a seat is kept for now (NULL when none). */
+const char *srv_seat_reserved(const srv_table *t, int seat);
+/* ["bob", null, ...] (N E S W) while a seat is kept, else NULL. */
+json_t *srv_reserved_json(const srv_table *t);
+/* Whether the session is t's player of record of that seat. */
+bool srv_player_of_record(const srv_table *t, int seat, const srv_session *s);
+/* Whether the table counts among its creator's unfinished tables. */
+bool srv_table_counts_for(const srv_table *t, const char *token);
+
+/* ---------------------------------------------------------- command_life.c */
+
+void srv_cmd_logout(srv_conn *c, const proto_msg *msg);
+void srv_cmd_close(srv_conn *c, const proto_msg *msg);
+void srv_cmd_hand_over(srv_conn *c, const proto_msg *msg);
+void srv_cmd_again(srv_conn *c, const proto_msg *msg);
+/* Reservations that ran out are dropped and announced (the tick). */
+void srv_reservations_tick(srv_table *t, int64_t now);
 
 /* ----------------------------------------------------------------- lobby.c */
 

@@ -19,16 +19,33 @@ json_t *srv_summary_json(const srv_table *t)
     json_t *seats = json_array();
     for (int k = 0; k < 4; k++) {
         const srv_seat *st = &t->seats[k];
-        bool taken = st->bot || st->person || (srv_table_over(t) && st->name[0]);
-        if (!taken) {
+        bool over = srv_table_over(t);
+        bool taken = st->bot || st->person || (over && st->name[0]);
+        bool playing = t->started && !over;
+        if (!taken && !(playing && st->player[0])) {
             json_array_append_new(seats, json_null());
             continue;
         }
-        bool away = !st->bot && !srv_table_over(t) && !(st->person && st->person->conn);
-        json_array_append_new(
-            seats, json_pack("{s:s, s:b, s:b}", "name", st->name, "bot", st->bot, "away", away));
+        json_t *so;
+        if (taken) {
+            bool away = !st->bot && !over && !(st->person && st->person->conn);
+            so = json_pack("{s:s, s:b, s:b}", "name", st->name, "bot", st->bot, "away", away);
+        } else {
+            /* Empty during the game: its player may come back to it. */
+            so = json_pack("{s:b, s:b}", "bot", false, "away", true);
+        }
+        /* The player of record, when someone else (or nobody) sits there. */
+        if (so && st->player[0] && (!taken || strcmp(st->player, st->name) != 0))
+            json_object_set_new(so, "player", json_string(st->player));
+        /* Someone else may take the seat now (a person's, during the game). */
+        if (so && playing && srv_seat_free(t, k))
+            json_object_set_new(so, "free", json_true());
+        json_array_append_new(seats, so);
     }
     json_object_set_new(o, "seats", seats);
+    json_t *kept = srv_reserved_json(t);
+    if (kept)
+        json_object_set_new(o, "reserved", kept);
     /* Said before anyone sits: the creator of a chosen seed knows the deals. */
     if (t->seed_chosen)
         json_object_set_new(o, "seed_chosen_by", json_string(t->creator_name));

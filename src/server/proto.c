@@ -12,7 +12,8 @@
 #include "proto.h"
 
 static const char *const TYPE_NAMES[PROTO_N_TYPES] = {
-    "hello", "tables", "create", "sit", "kibitz", "leave", "bot", "act", "chat", "score", "record",
+    "hello", "tables", "create", "sit",    "kibitz", "leave",     "bot",   "act",
+    "chat",  "score",  "record", "logout", "close",  "hand_over", "again",
 };
 
 /* The fields each message may carry, besides "type" and "id". */
@@ -29,6 +30,10 @@ static const char *const TYPE_FIELDS[PROTO_N_TYPES][12] = {
     [PROTO_CHAT] = {"text"},
     [PROTO_SCORE] = {"table"},
     [PROTO_RECORD] = {"table"},
+    [PROTO_LOGOUT] = {0},
+    [PROTO_CLOSE] = {"table"},
+    [PROTO_HAND_OVER] = {"table"},
+    [PROTO_AGAIN] = {"table"},
 };
 
 static const char *const ACTION_NAMES[] = {"declare", "bid", "play",   "pass",
@@ -994,6 +999,13 @@ static int decode_fields(reader *rd, const json_t *o, proto_msg *m)
         if ((got = get_int(rd, o, "table", m->type == PROTO_RECORD, 0, INT64_MAX, &n)) < 0)
             return -1;
         m->table = got > 0 ? (int64_t)n : 0;
+        return 0;
+    case PROTO_CLOSE:
+    case PROTO_HAND_OVER:
+    case PROTO_AGAIN:
+        if (get_int(rd, o, "table", true, 0, INT64_MAX, &n) < 0)
+            return -1;
+        m->table = (int64_t)n;
         return 0;
     default:
         return 0;

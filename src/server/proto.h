@@ -38,6 +38,10 @@ enum {
     PROTO_CHAT,
     PROTO_SCORE,
     PROTO_RECORD,
+    PROTO_LOGOUT,
+    PROTO_CLOSE,
+    PROTO_HAND_OVER,
+    PROTO_AGAIN,
     PROTO_N_TYPES
 };
 
@@ -87,7 +91,7 @@ typedef struct proto_msg {
     bool household;   /* people at one address or browser may watch each other */
     bool kibitz_chat; /* kibitzers' chat reaches the players during the game */
 
-    /* sit, kibitz, score, record: table (0 when not sent); sit, kibitz,
+    /* sit, kibitz, score, record, close, hand_over, again: table (0 when not sent); sit, kibitz,
      * bot: seat (0-3, PROTO_SEAT_ALL for kibitz "all"; -1 when not sent) */
     int64_t table;
     int8_t seat;

@@ -44,7 +44,7 @@ srv_session *srv_session_add(srv_server *srv, const char *token, const char *nam
     return s;
 }
 
-static void session_free(srv_server *srv, srv_session *s)
+void srv_session_free(srv_server *srv, srv_session *s)
 {
     if (s->addr[0]) {
         srv_addr *a = srv_map_get(&srv->addrs, s->addr);
@@ -69,7 +69,7 @@ static void session_free(srv_server *srv, srv_session *s)
 void srv_sessions_free(srv_server *srv)
 {
     while (srv->sessions)
-        session_free(srv, srv->sessions);
+        srv_session_free(srv, srv->sessions);
     srv_map_free(&srv->by_token);
     srv_map_free(&srv->by_name);
 }
@@ -275,6 +275,6 @@ void srv_sessions_tick(srv_server *srv)
             continue;
         }
         srv_log(srv, "session %s forgotten", s->name);
-        session_free(srv, s);
+        srv_session_free(srv, s);
     }
 }

@@ -818,6 +818,13 @@ json_t *srv_table_json(const srv_table *t, const srv_session *you)
     json_t *rule_set = t->no_game ? NULL : proto_rules_json(&t->rules);
     if (rule_set != NULL)
         json_object_set_new(m, "rule_set", rule_set);
+    if (t->again_id)
+        json_object_set_new(
+            m, "again",
+            json_pack("{s:I, s:s}", "table", (json_int_t)t->again_id, "by", t->again_by));
+    json_t *kept = srv_reserved_json(t);
+    if (kept)
+        json_object_set_new(m, "reserved", kept);
     if (srv_table_over(t)) {
         char seed[24];
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)t->seed);
@@ -1082,6 +1089,8 @@ void srv_tables_tick(srv_server *srv)
             }
             continue;
         }
+        if (!t->started)
+            srv_reservations_tick(t, now);
         if (!t->started && srv_table_maybe_start(t)) {
             /* Its start was refused by the store at the last change. */
             srv_broadcast_table(t, NULL);

@@ -11,7 +11,9 @@ static const struct {
     const char *name;
     void (*run)(void);
 } SCENARIOS[] = {
-    {NULL, NULL},
+    {"logout", evening_life_logout}, {"sit_back", evening_life_sit_back},
+    {"close", evening_life_close},   {"hand_over", evening_life_hand_over},
+    {"again", evening_life_again},   {NULL, NULL},
 };
 
 int main(int argc, char **argv)

@@ -10,4 +10,11 @@
 
 #include "e2e.h"
 
+/* evening_life.c: logout, sitting back, close, hand_over, again. */
+void evening_life_logout(void);
+void evening_life_sit_back(void);
+void evening_life_close(void);
+void evening_life_hand_over(void);
+void evening_life_again(void);
+
 #endif
