@@ -85,9 +85,10 @@ endforeach()
 # What a club evening in the browser needs from the server
 # (tests/e2e/evening*.c), one test each.
 add_executable(evening ${CMAKE_SOURCE_DIR}/tests/e2e/evening.c
-                       ${CMAKE_SOURCE_DIR}/tests/e2e/evening_life.c)
+                       ${CMAKE_SOURCE_DIR}/tests/e2e/evening_life.c
+                       ${CMAKE_SOURCE_DIR}/tests/e2e/evening_clock.c)
 target_link_libraries(evening PRIVATE barbu_e2e barbu_store)
-set(EVENING_SCENARIOS logout sit_back close hand_over again)
+set(EVENING_SCENARIOS logout sit_back close hand_over again clock clock_rows clock_paused)
 foreach(scenario ${EVENING_SCENARIOS})
   add_test(NAME evening_${scenario} COMMAND evening $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(evening_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)

@@ -293,6 +293,7 @@ srv_table *srv_table_make(srv_conn *c, const proto_msg *msg, bool *sat)
     proto_t.revision = SRV_RULES_REVISION;
     proto_t.household = msg->household;
     proto_t.kibitz_chat = msg->kibitz_chat;
+    proto_t.clock = msg->clock;
     proto_t.seed_chosen = msg->has_seed;
     snprintf(proto_t.creator_name, sizeof proto_t.creator_name, "%s", s->name);
     snprintf(proto_t.level, sizeof proto_t.level, "%s", level);
@@ -343,6 +344,7 @@ srv_table *srv_table_make(srv_conn *c, const proto_msg *msg, bool *sat)
     t->delay = proto_t.delay;
     t->household = proto_t.household;
     t->kibitz_chat = proto_t.kibitz_chat;
+    t->clock = proto_t.clock;
     t->seed_chosen = proto_t.seed_chosen;
     snprintf(t->creator_name, sizeof t->creator_name, "%s", s->name);
     snprintf(t->level, sizeof t->level, "%s", level);

@@ -22,6 +22,8 @@
  *              game's players)
  *   lobby.c    the lobby list, listed/closed updates, chat
  *   bots.c     the worker threads of the computer players
+ *   clock.c    the move clock: a computer player acts for a person whose
+ *              time ran out
  *   history.c  score and record, for tables in memory or in the store
  *   restore.c  rebuilding sessions and tables from the store at start-up
  *   util.c     a string-keyed hash map, random numbers, the clock, logging
@@ -298,6 +300,7 @@ struct srv_table {
     bool household;                     /* one address or browser may play and watch */
     bool kibitz_chat;                   /* kibitzers' chat reaches the players in the game */
     bool seed_chosen;                   /* the creator chose the seed: knows every deal */
+    int clock;                          /* the move clock, seconds a move; 0 for none */
     char creator_name[SRV_NAME_CAP];    /* who made the table */
     char level[16];
     int revision; /* how barbu read the rules when the table was made (SRV_RULES_REVISION) */
@@ -340,6 +343,14 @@ struct srv_table {
     int64_t reserved_until;         /* until when (srv_now); 0 when none */
     int64_t reserved_wall;          /* the same on the wall clock, for the texts */
     bool no_game;                   /* broken before any game could be rebuilt: nothing to show */
+
+    /* The move clock (clock.c): the seat whose clock runs (-1 for none),
+     * for the action t->n was then, until clock_due (lws_now_usecs). */
+    int clock_seat;
+    uint32_t clock_n;
+    lws_usec_t clock_due;
+    bool clock_job; /* a computer player acts for the seat whose time ran out */
+    lws_sorted_usec_list_t clock_sul;
 
     srv_table *prev, *next;
 };
@@ -492,6 +503,7 @@ typedef struct srv_job {
     int seat;
     uint64_t seed;
     bool people; /* a person sits at the table: the job comes first */
+    bool clock;  /* for a person whose move clock ran out (clock.c) */
     char kind[16];
     barbu_rules rules; /* the view points at this copy */
     barbu_view view;
@@ -509,6 +521,22 @@ srv_job *srv_bots_done(srv_bots *bots);
 /* Stops and joins the workers, freeing every job left. */
 void srv_bots_stop(srv_bots *bots);
 int srv_bots_threads(const srv_bots *bots);
+
+/* ----------------------------------------------------------------- clock.c */
+
+/* Starts the move clock for the person who must act now (in full, for each
+ * new action), or stops it while nobody is to act or the table is paused.
+ * Returns whether it started or stopped. */
+bool srv_clock_update(srv_table *t);
+/* The same, and everybody's view says so when it started or stopped. */
+void srv_clock_check(srv_table *t);
+/* {"N": ms left} for the seat whose clock runs, or NULL. */
+json_t *srv_clock_json(const srv_table *t);
+/* A computer player's action for a person whose time ran out arrived. */
+void srv_clock_answer(srv_table *t, srv_job *job);
+void srv_clock_cancel(srv_table *t);
+/* Stops every table's clock timer (before the lws context goes). */
+void srv_clocks_stop(srv_server *srv);
 
 /* --------------------------------------------------------------- history.c */
 

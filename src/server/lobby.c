@@ -49,6 +49,8 @@ json_t *srv_summary_json(const srv_table *t)
     /* Said before anyone sits: the creator of a chosen seed knows the deals. */
     if (t->seed_chosen)
         json_object_set_new(o, "seed_chosen_by", json_string(t->creator_name));
+    if (t->clock > 0)
+        json_object_set_new(o, "clock", json_integer(t->clock));
     json_object_set_new(o, "kibitzers", json_integer(t->n_kibitzers));
     if (t->broken)
         json_object_set_new(o, "broken", json_true());

@@ -17,11 +17,11 @@ static const char *const TYPE_NAMES[PROTO_N_TYPES] = {
 };
 
 /* The fields each message may carry, besides "type" and "id". */
-static const char *const TYPE_FIELDS[PROTO_N_TYPES][12] = {
+static const char *const TYPE_FIELDS[PROTO_N_TYPES][16] = {
     [PROTO_HELLO] = {"version", "name", "token", "device", "lobby_chat"},
     [PROTO_TABLES] = {0},
     [PROTO_CREATE] = {"rules", "house", "seed", "kibitz", "grace", "takeover", "bots", "level",
-                      "delay", "sit", "household", "kibitz_chat"},
+                      "delay", "sit", "household", "kibitz_chat", "clock"},
     [PROTO_SIT] = {"table", "seat"},
     [PROTO_KIBITZ] = {"table", "seat"},
     [PROTO_LEAVE] = {0},
@@ -907,6 +907,15 @@ static int decode_create(reader *rd, const json_t *o, proto_msg *m)
         return -1;
     if (got > 0)
         m->delay = (int)n;
+    if ((got = get_int(rd, o, "clock", false, INT32_MIN, INT32_MAX, &n)) < 0)
+        return -1;
+    if (got > 0 && n != 0 && (n < PROTO_CLOCK_MIN || n > PROTO_CLOCK_MAX))
+        return proto_fail(rd->err, "bad_value",
+                          "The move clock cannot be %lld seconds: give 0 for no clock, or "
+                          "%d to %d seconds a move.",
+                          (long long)n, PROTO_CLOCK_MIN, PROTO_CLOCK_MAX);
+    if (got > 0)
+        m->clock = (int)n;
 
     if (get_seats(rd, o, "bots", false, &m->bots) < 0)
         return -1;
@@ -1074,7 +1083,7 @@ int proto_decode(const char *data, size_t len, proto_msg *msg, proto_error *err)
         goto done;
     }
     msg->type = (uint8_t)type;
-    if (check_fields(&rd, o, TYPE_FIELDS[type], 12, true) != 0)
+    if (check_fields(&rd, o, TYPE_FIELDS[type], 16, true) != 0)
         goto done;
     rc = decode_fields(&rd, o, msg);
 done:

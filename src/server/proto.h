@@ -18,6 +18,8 @@
 #define PROTO_MAX_MESSAGE 8192 /* bytes in one client message */
 #define PROTO_MAX_NAME    20   /* characters in a handle */
 #define PROTO_MAX_CHAT    300  /* bytes in a chat line */
+#define PROTO_CLOCK_MIN   10   /* seconds a move, when a table has a clock */
+#define PROTO_CLOCK_MAX   600
 #define PROTO_MAX_HOUSE   4096 /* bytes of house rules */
 #define PROTO_TOKEN_LEN   64   /* hexadecimal digits in a token */
 #define PROTO_MAX_LEGAL   512  /* legal actions listed in a view message */
@@ -90,6 +92,7 @@ typedef struct proto_msg {
     int8_t sit;       /* seat, or -1 */
     bool household;   /* people at one address or browser may watch each other */
     bool kibitz_chat; /* kibitzers' chat reaches the players during the game */
+    int clock;        /* the move clock in seconds: 0 (none) or 10-600 */
 
     /* sit, kibitz, score, record, close, hand_over, again: table (0 when not sent); sit, kibitz,
      * bot: seat (0-3, PROTO_SEAT_ALL for kibitz "all"; -1 when not sent) */

@@ -227,6 +227,11 @@ static bool options_ok(const char *text, char *why, size_t cap)
     else if ((v = json_object_get(o, "delay")) != NULL &&
              (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 5000))
         ok = false, snprintf(why, cap, "its option delay is not 0 to 5000 ms");
+    else if ((v = json_object_get(o, "clock")) != NULL &&
+             (!json_is_integer(v) || json_integer_value(v) < PROTO_CLOCK_MIN ||
+              json_integer_value(v) > PROTO_CLOCK_MAX))
+        ok = false, snprintf(why, cap, "its option clock is not %d to %d seconds", PROTO_CLOCK_MIN,
+                             PROTO_CLOCK_MAX);
     else if ((v = json_object_get(o, "revision")) != NULL &&
              (!json_is_integer(v) || json_integer_value(v) < 1 ||
               json_integer_value(v) > SRV_RULES_REVISION))

@@ -33,6 +33,7 @@ srv_table *srv_table_new(srv_server *srv, int64_t id)
      * computer player was the heuristic one (which is easy). */
     snprintf(t->level, sizeof t->level, "heuristic");
     t->listed_deal = -1;
+    t->clock_seat = -1;
     char key[24];
     srv_table_key(id, key);
     if (srv_map_put(&srv->table_map, key, t) != 0) {
@@ -54,6 +55,7 @@ void srv_table_free(srv_table *t)
         return;
     srv_server *srv = t->srv;
     srv_table_timer_cancel(t);
+    srv_clock_cancel(t);
     free(t->held);
     char key[24];
     srv_table_key(t->id, key);
@@ -171,6 +173,8 @@ char *srv_options_text(const srv_table *t)
         json_object_set_new(o, "kibitz_chat", json_true());
     if (o && t->seed_chosen)
         json_object_set_new(o, "seed_chosen", json_true());
+    if (o && t->clock > 0)
+        json_object_set_new(o, "clock", json_integer(t->clock));
     char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);
     return text;
@@ -200,6 +204,9 @@ void srv_options_parse(srv_table *t, const char *text)
         t->delay = (int)json_integer_value(v);
     if ((s = json_string_value(json_object_get(o, "creator"))) != NULL)
         snprintf(t->creator_name, sizeof t->creator_name, "%s", s);
+    if (json_is_integer(v = json_object_get(o, "clock")) &&
+        json_integer_value(v) >= PROTO_CLOCK_MIN && json_integer_value(v) <= PROTO_CLOCK_MAX)
+        t->clock = (int)json_integer_value(v);
     t->household = json_is_true(json_object_get(o, "household"));
     t->kibitz_chat = json_is_true(json_object_get(o, "kibitz_chat"));
     t->seed_chosen = json_is_true(json_object_get(o, "seed_chosen"));
@@ -476,6 +483,7 @@ int srv_table_commit(srv_table *t, const barbu_action *a)
         srv_log(srv, "table %lld: the store takes actions again", (long long)t->id);
         srv_broadcast_notice(t, "store_ok", "The move is saved: the game goes on.");
     }
+    srv_clock_update(t);
     srv_broadcast_views(t, a, NULL);
     if (over) {
         if (srv->store->ops->table_set_state(srv->store, t->id, STORE_OVER) != 0)
@@ -613,6 +621,7 @@ void srv_table_timer_cancel(srv_table *t)
 
 void srv_timers_stop(srv_server *srv)
 {
+    srv_clocks_stop(srv);
     while (srv->timer_head)
         timer_unlink(srv->timer_head);
     lws_sul_cancel(&srv->timer_sul);
@@ -662,6 +671,7 @@ static void schedule_after(srv_table *t, int ms)
 
 void srv_table_schedule(srv_table *t)
 {
+    srv_clock_check(t);
     if (t->job_out || t->timer_on || t->held || t->srv->stopping || bot_to_move(t) < 0)
         return;
     start_turn(t);
@@ -720,6 +730,10 @@ void srv_bots_drain(srv_server *srv)
         srv_table *t = srv_table_find(srv, job->table);
         if (t == NULL || srv->stopping) {
             free(job);
+            continue;
+        }
+        if (job->clock) {
+            srv_clock_answer(t, job);
             continue;
         }
         t->job_out = false;
@@ -803,6 +817,8 @@ json_t *srv_table_json(const srv_table *t, const srv_session *you)
         json_object_set_new(m, "kibitz_chat", json_true());
     if (t->seed_chosen)
         json_object_set_new(m, "seed_chosen_by", json_string(t->creator_name));
+    if (t->clock > 0)
+        json_object_set_new(m, "clock", json_integer(t->clock));
     json_object_set_new(m, "state", json_string(srv_table_state_name(t)));
     if (t->broken)
         json_object_set_new(m, "broken", json_true());
@@ -861,6 +877,9 @@ void srv_broadcast_table(srv_table *t, const srv_session *except)
     for (int i = t->n_kibitzers - 1; i >= 0; i--)
         if (i < t->n_kibitzers && t->kibitzers[i] != except)
             srv_send_table(t, t->kibitzers[i]);
+    /* A seat emptied or filled again stops or starts the move clock:
+     * everybody's view says so. */
+    srv_clock_check(t);
 }
 
 static char *notice_text(const srv_table *t, const char *code, const char *text, size_t *len)
@@ -919,6 +938,9 @@ static json_t *view_message(srv_table *t, int seat, const barbu_action *last, bo
                 m, "last",
                 proto_action_json(&t->rules, last, seat == last->seat || seat == BARBU_ALL_SEATS));
         json_object_set_new(m, "view", proto_view_json(v));
+        json_t *clock = srv_clock_json(t);
+        if (clock)
+            json_object_set_new(m, "clock", clock);
         if (with_legal) {
             json_t *legal = proto_legal_json(v);
             if (legal)
@@ -933,6 +955,10 @@ void srv_send_view(srv_table *t, srv_session *to)
 {
     if (!t->started || t->no_game || to == NULL || to->conn == NULL || to->table != t)
         return;
+    /* Somebody back at a paused table may start the move clock: the
+     * others' views say so too. */
+    if (srv_clock_update(t))
+        srv_broadcast_views(t, NULL, to);
     int seat = viewpoint(t, to);
     if (seat < 0)
         return;
@@ -999,6 +1025,7 @@ void srv_broadcast_views(srv_table *t, const barbu_action *last, const srv_sessi
 {
     if (!t->started || t->no_game)
         return;
+    srv_clock_update(t);
     kibitzers_turn(t);
     view_cache vc = {0};
     for (int k = 0; k < 4; k++) {
@@ -1071,6 +1098,7 @@ void srv_tables_tick(srv_server *srv)
         next = t->next;
         if (t->started && !srv_table_over(t)) {
             grace_tick(t, now);
+            srv_clock_check(t);
             /* A game that nobody, player or kibitzer, has come back to for
              * a day is abandoned: it leaves memory and is not loaded again,
              * and its record stays in the store. */

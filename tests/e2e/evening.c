@@ -11,9 +11,15 @@ static const struct {
     const char *name;
     void (*run)(void);
 } SCENARIOS[] = {
-    {"logout", evening_life_logout}, {"sit_back", evening_life_sit_back},
-    {"close", evening_life_close},   {"hand_over", evening_life_hand_over},
-    {"again", evening_life_again},   {NULL, NULL},
+    {"logout", evening_life_logout},
+    {"sit_back", evening_life_sit_back},
+    {"close", evening_life_close},
+    {"hand_over", evening_life_hand_over},
+    {"again", evening_life_again},
+    {"clock", evening_clock},
+    {"clock_rows", evening_clock_rows},
+    {"clock_paused", evening_clock_paused},
+    {NULL, NULL},
 };
 
 int main(int argc, char **argv)
