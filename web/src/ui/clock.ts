@@ -43,7 +43,7 @@ function clockEl(attrs: Record<string, string>, seat: Seat, ms: number, vm: View
   const el = h(
     'span',
     { ...attrs, 'data-seat': seat, role: 'timer', 'aria-label': `Time left for ${SEAT_NAME[seat]}'s move` },
-    h('span', { class: 'clock-icon', 'aria-hidden': 'true' }, '\u23f1 '),
+    h('span', { class: 'clock-icon', 'aria-hidden': 'true' }, '\u25f7 '),
     h('span', { class: 'clock-left' }),
   );
   // A paused table's clock does not run.

@@ -47,6 +47,35 @@ function seedMark(who: string): HTMLElement {
   );
 }
 
+/** Brings row `old` to `nu`'s content, keeping the cells that did not
+ * change (a button under the pointer stays the same element while a game
+ * elsewhere in the row moves on). */
+function patchRow(old: Element, nu: Element): void {
+  if (old.outerHTML === nu.outerHTML) return;
+  if (old.children.length !== nu.children.length) {
+    old.replaceWith(nu);
+    return;
+  }
+  for (const a of [...old.attributes]) if (!nu.hasAttribute(a.name)) old.removeAttribute(a.name);
+  for (const a of [...nu.attributes]) if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value);
+  const fresh = [...nu.children];
+  fresh.forEach((c, i) => {
+    const cur = old.children[i];
+    if (cur.outerHTML !== c.outerHTML) cur.replaceWith(c);
+  });
+}
+
+/** Patches the drawn list of tables in place when it holds the same tables
+ * in the same order; false when it must be drawn afresh. */
+function patchTable(old: Element | null, nu: HTMLElement): boolean {
+  if (!old || old.tagName !== 'TABLE' || nu.tagName !== 'TABLE') return false;
+  const ids = (e: Element): string[] => [...e.querySelectorAll('tbody > tr')].map((r) => r.getAttribute('data-table') ?? '');
+  if (ids(old).join() !== ids(nu).join()) return false;
+  const oldRows = [...old.querySelectorAll('tbody > tr')];
+  [...nu.querySelectorAll('tbody > tr')].forEach((r, i) => patchRow(oldRows[i], r));
+  return true;
+}
+
 export class LobbyView {
   readonly el: HTMLElement;
   private list: HTMLElement;
@@ -125,7 +154,8 @@ export class LobbyView {
     const tables = [...this.app.state.tables.values()].sort((a, b) => b.id - a.id);
     const open = tables.filter((t) => t.state !== 'over').length;
     this.count.textContent = tables.length ? `(${open} open, ${tables.length} in all)` : '';
-    rerender(this.list, () => (tables.length === 0 ? this.empty() : this.table(tables)));
+    const next = tables.length === 0 ? this.empty() : this.table(tables);
+    if (!patchTable(this.list.firstElementChild, next)) rerender(this.list, () => next);
   }
 
   private empty(): HTMLElement {
@@ -184,7 +214,7 @@ export class LobbyView {
         { class: 'c-state', 'data-label': 'State' },
         h('span', { class: `state state-${t.state}` }, STATE_WORDS[t.state]),
         h('span', { class: 'deal' }, dealWords(t)),
-        t.clock ? h('span', { class: 'tag clock-tag', title: 'The move clock' }, `\u23f1 ${clockWords(t.clock)}`) : null,
+        t.clock ? h('span', { class: 'tag clock-tag', title: 'The move clock' }, `\u25f7 ${clockWords(t.clock)}`) : null,
         this.ownerActions(t),
       ),
       SEATS.map((s, i) => this.seatCell(t, s, t.seats[i], watch)),
