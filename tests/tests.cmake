@@ -120,4 +120,13 @@ if(BARBU_WEB)
                      --only ${scenario})
     set_tests_properties(browser_${scenario} PROPERTIES LABELS browser TIMEOUT 240)
   endforeach()
+  # Issue 22: leaving safely, the clock and the turn (evening_a); the
+  # invitation link and playing again (evening_again).
+  foreach(scenario evening_a evening_again)
+    add_test(NAME browser_${scenario}
+             COMMAND node ${CMAKE_SOURCE_DIR}/tests/e2e/browser/run.mjs --barbu $<TARGET_FILE:barbu>
+                     --web ${CMAKE_BINARY_DIR}/web --shots ${CMAKE_BINARY_DIR}/browser-shots
+                     --only ${scenario})
+    set_tests_properties(browser_${scenario} PROPERTIES LABELS browser TIMEOUT 240)
+  endforeach()
 endif()

@@ -9,6 +9,7 @@ import type { App } from './app';
 import type { ErrorMsg, Seat, TableSummary } from './protocol';
 import { SEATS } from './protocol';
 import { SEAT_NAME } from './names';
+import { sentence } from './text';
 
 export interface Invite {
   table: number;
@@ -127,7 +128,7 @@ export async function followInvite(app: App): Promise<void> {
       );
       return;
     }
-    app.notify('error', r.text || `You cannot watch table ${t.id}: pick another table from the list.`);
+    app.notify('error', r.text ? sentence(r.text) : `You cannot watch table ${t.id}: pick another table from the list.`);
     return;
   }
   app.notify(

@@ -17,6 +17,7 @@ import { followInvite, hasInvite, readInvite } from './invite';
 import { confirmLogout } from './ui/leave';
 import { settingsButton } from './ui/settings-dialog';
 import { turnTitle } from './turn';
+import { sentence } from './text';
 
 /** Chat lines kept for each scope. */
 const CHAT_KEEP = 200;
@@ -96,7 +97,7 @@ const app: App = {
     const r = await net.request(msg);
     quietIds.delete(id);
     tablesIds.delete(id);
-    if (!quiet && r.type === 'error' && r.code === 'offline') app.notify('error', r.text);
+    if (!quiet && r.type === 'error' && r.code === 'offline') app.notify('error', sentence(r.text));
     return r;
   },
 
@@ -275,7 +276,7 @@ function helloRefused(code: string, text: string): void {
       net.stop();
       forgetAll();
       joining = null;
-      loginError = text;
+      loginError = sentence(text);
       break;
     case 'server':
       app.notify('error', text);
@@ -408,7 +409,7 @@ function onMessage(msg: ServerMsg): void {
       }
       if (QUIET.has(msg.code)) break;
       if (msg.id !== undefined && quietIds.has(msg.id)) break;
-      app.notify('error', msg.text || msg.code);
+      app.notify('error', sentence(msg.text || `The server refused that (${msg.code}): try again.`));
       break;
     }
   }

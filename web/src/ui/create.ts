@@ -9,6 +9,7 @@ import { SEAT_NAME } from '../names';
 import type { CreateOptions, Seat } from '../protocol';
 import { PRESETS, SEATS } from '../protocol';
 import { rememberCreated } from '../mine';
+import { sentence } from '../text';
 
 const HOUSE_MAX = 4096;
 const SEED_MAX = 18446744073709551615n;
@@ -383,7 +384,7 @@ export class CreateView {
     try {
       const r = await this.app.request({ type: 'create', ...o }, true);
       if (r.type === 'error') {
-        this.fail(r.text || r.code, r.code === 'bad_rules' && o.house ? this.house : undefined);
+        this.fail(sentence(r.text || `The server refused the table (${r.code}): check the form and try again.`), r.code === 'bad_rules' && o.house ? this.house : undefined);
       } else if (r.type === 'created') {
         rememberCreated(this.app.state.name, r.table);
         this.el.hidden = true;
