@@ -288,7 +288,7 @@ export class LobbyView {
           who.player && who.player !== who.name ? h('span', { class: 'for-player' }, ` for ${who.player}`) : null,
         ),
       );
-      if (running && who.free && !who.bot) actions.append(this.sitButton(t, s, 'Sit as substitute'));
+      if (running && who.free) actions.append(this.sitButton(t, s, 'Sit as substitute'));
     } else if (t.state !== 'over') {
       if (kept) cell.append(h('span', { class: 'seat-kept' }, kept === me ? 'Kept for you' : `Kept for ${kept}`));
       if (!kept || kept === me) actions.append(this.sitButton(t, s, `Sit ${SEAT_NAME[s]}`));
