@@ -207,7 +207,8 @@ bool srv_create_allowed(srv_conn *c, const proto_msg *msg, bool bots_only)
     if (mine >= SRV_CREATED_MAX) {
         srv_error(c, msg, "limit",
                   "You have created %d tables whose games are not over, your most: play at one "
-                  "of them, or leave one nobody sits at and it closes soon after.",
+                  "of them, close one that still waits for players, or leave one and hand it to "
+                  "the computer players.",
                   mine);
         return false;
     }
@@ -426,8 +427,8 @@ void srv_cmd_sit(srv_conn *c, const proto_msg *msg)
     bool own = t->started && !srv_table_over(t) && srv_player_of_record(t, seat, s);
     if (own && !st->bot && st->person && st->person != s && !srv_seat_free(t, seat)) {
         srv_error(c, msg, "seat_taken",
-                  "%s took your seat %s when you left and keeps it: watch the table, or ask %s "
-                  "to leave the seat to you",
+                  "%s took your seat (%s) when you left and keeps it: watch the table, or ask %s "
+                  "to leave the seat to you.",
                   st->name, barbu_seat_name(seat), st->name);
         return;
     }

@@ -74,7 +74,9 @@ static bool creator_check(srv_conn *c, const proto_msg *msg, const srv_table *t,
 {
     if (is_creator(t, c->session))
         return true;
-    srv_error(c, msg, "not_creator", "Only %s, who created table %lld, may %s it.",
+    srv_error(c, msg, "not_creator",
+              "Only %s, who created table %lld, may %s it: leave the table if you do not want "
+              "to play there.",
               t->creator_name[0] ? t->creator_name : "its creator", (long long)t->id, what);
     return false;
 }
@@ -159,7 +161,7 @@ void srv_cmd_hand_over(srv_conn *c, const proto_msg *msg)
     }
     if (s->table == t && s->seat >= 0) {
         srv_error(c, msg, "busy",
-                  "you sit %s at table %lld: leave the table first, then hand it over",
+                  "You sit %s at table %lld: leave the table first, then hand it over.",
                   barbu_seat_name(s->seat), (long long)t->id);
         return;
     }
@@ -246,7 +248,7 @@ static void join_again(srv_conn *c, const proto_msg *msg, srv_table *old, srv_ta
     if (t->started || st->person || st->bot) {
         srv_error(c, msg, "seat_taken",
                   "%s sits %s at table %lld, the next game of table %lld: watch it, or create a "
-                  "table",
+                  "table.",
                   st->name[0] ? st->name : "somebody", barbu_seat_name(seat), (long long)t->id,
                   (long long)old->id);
         return;

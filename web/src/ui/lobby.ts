@@ -21,7 +21,7 @@ const STATE_WORDS: Record<TableSummary['state'], string> = {
 
 function dealWords(t: TableSummary): string {
   if (t.state === 'waiting') {
-    const free = t.seats.filter((s) => s === null).length;
+    const free = t.seats.filter((s) => s === null || !s.name).length;
     return `${free} ${free === 1 ? 'seat' : 'seats'} free \u00b7 ${t.deals} deals`;
   }
   if (t.state === 'over') return `${t.deals} deals played`;
@@ -217,6 +217,8 @@ export class LobbyView {
         t.clock ? h('span', { class: 'tag clock-tag', title: 'The move clock' }, `\u25f7 ${clockWords(t.clock)}`) : null,
         this.ownerActions(t),
       ),
+      // A seat left empty during a game names its player (seatCell offers
+      // it back to that player, and to a substitute when it is free).
       SEATS.map((s, i) => this.seatCell(t, s, t.seats[i], watch)),
       h(
         'td',
