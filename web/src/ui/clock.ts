@@ -42,8 +42,9 @@ function clockEl(attrs: Record<string, string>, seat: Seat, ms: number, vm: View
   if (!seenAt.has(vm)) seenAt.set(vm, Date.now());
   const el = h(
     'span',
-    { ...attrs, 'data-seat': seat, role: 'timer', 'aria-label': `Time left for ${SEAT_NAME[seat]}'s move` },
+    { ...attrs, 'data-seat': seat, role: 'timer', title: `Time left for ${SEAT_NAME[seat]}'s move` },
     h('span', { class: 'clock-icon', 'aria-hidden': 'true' }, '\u25f7 '),
+    h('span', { class: 'sr-only' }, `${SEAT_NAME[seat]}'s time left: `),
     h('span', { class: 'clock-left' }),
   );
   // A paused table's clock does not run.

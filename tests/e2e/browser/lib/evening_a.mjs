@@ -12,12 +12,12 @@
 // - a waiting table's invitation link; leaving asks; "Close table" asks and
 //   closes it;
 // - a short game (8 deals of 8 cards) with bob, who comes in through the
-//   invitation link in a fresh browser and is seated at once; at game over
-//   ann's "Play again" and bob's "Join ann's new game" put both at one new
-//   table in their old seats;
+//   invitation link in a fresh browser and is seated at once; both leave
+//   (the computer players finish it) and watch the finished table from the
+//   lobby; ann's "Play again" and bob's "Join ann's new game" put both at
+//   one new table in their old seats;
 // - "Log out" asks, and the handle is free at once.
 
-import { Agent } from './agent.mjs';
 import { check, fail, PHONE, sleep } from './harness.mjs';
 
 /** Eight deals of 32 cards, no doubling: a whole game in seconds. */
@@ -252,13 +252,21 @@ async function bobInvited(sc, ann, bob) {
   return bob;
 }
 
-/** Both play to the end of the game, each by clicking. */
-async function playToEnd(sc, ann, bob) {
-  const opts = { seed: 5, illegalPerDeal: 0, chooseContract: (a, keys) => keys[0] };
-  const a = new Agent(sc, ann, opts);
-  const b = new Agent(sc, bob, { ...opts, seed: 9 });
-  const done = (x) => x.phase === 'over';
-  await Promise.all([a.run(done, { limitMs: 120000, what: 'game over' }), b.run(done, { limitMs: 120000, what: 'game over' })]);
+/** Both leave the game they started (asked first; the table's computer
+ * players take their seats and finish it), then come back to watch its end
+ * from the lobby (a player may watch their own table once it is over). */
+async function leaveAndWatchEnd(sc, ann, bob, id) {
+  await ann.until((s) => s.phase && s.phase !== 'waiting', 'the game to start once bob sat down', 10000);
+  for (const p of [ann, bob]) {
+    await confirm(sc, p, '#leave-btn', { says: /computer player takes your seat/i, yes: true });
+    await p.until((s) => s.lobby && !s.table, `${p.name}: the lobby after leaving`, 10000);
+  }
+  for (const p of [ann, bob]) {
+    const row = p.page.locator(`#lobby [data-table="${id}"][data-state=over]`);
+    await row.first().waitFor({ state: 'visible', timeout: 30000 }).catch(() => fail(`${p.name}: table ${id} should be over in the lobby once the computer players finished it`, { page: p }));
+    await p.click(row.first().locator(`button[data-kibitz=${p.seat}]`), { what: `the finished table's button[data-kibitz=${p.seat}]` });
+    await p.until((s) => s.table && s.you === 'kibitz' && s.phase === 'over', `${p.name}: watching the finished table`, 10000);
+  }
 }
 
 async function playAgain(sc, ann, bob, old) {
@@ -266,6 +274,7 @@ async function playAgain(sc, ann, bob, old) {
   await shot(sc, ann, 'game-over', '#game-over');
   await ann.click('button#again-btn');
   await ann.until((s) => s.table && s.you === 'N', "ann at the new table after \"Play again\"", 10000);
+  ann.seat = 'N';
   const nu = (await peek(ann)).table;
   check(nu !== old, 'ann: "Play again" should seat her at a new table', { expected: `not ${old}`, actual: nu, page: ann });
   await bob.visible('button#join-again', "bob's button#join-again after ann's \"Play again\"");
@@ -317,7 +326,7 @@ export async function eveningA(sc) {
   await closeWaiting(sc, ann);
 }
 
-/** The invitation link, a short game of two people, play again, log out. */
+/** The invitation link, a game of two people, play again, log out. */
 export async function eveningAgain(sc) {
   await sc.start();
   const ann = await sc.person('ann');
@@ -332,12 +341,12 @@ export async function eveningAgain(sc) {
       await ann.click('button#settings-close');
     })(),
   ]);
-  const t3 = await create(sc, ann, { rules: 'uk-32', house: SHORT_GAME, bots: ['S', 'W'] });
+  const t3 = await create(sc, ann, { rules: 'uk-32', house: SHORT_GAME, bots: ['S', 'W'], takeover: 'bot' });
   await ann.visible('#invite-link');
   const link = await ann.page.locator('#invite-link').inputValue();
   check(link.endsWith(`#table=${t3}&seat=E`), 'ann: one free seat: the link invites to it', { expected: `#table=${t3}&seat=E`, actual: link, page: ann });
   await bobInvited(sc, ann, bob);
-  await playToEnd(sc, ann, bob);
+  await leaveAndWatchEnd(sc, ann, bob, t3);
   await playAgain(sc, ann, bob, t3);
   await logoutFrees(sc, ann);
 }
