@@ -18,7 +18,7 @@
 //   one new table in their old seats;
 // - "Log out" asks, and the handle is free at once.
 
-import { check, fail, PHONE, sleep } from './harness.mjs';
+import { check, DESKTOP, fail, PHONE, sleep } from './harness.mjs';
 
 /** Eight deals of 32 cards, no doubling: a whole game in seconds. */
 const SHORT_GAME = [
@@ -111,6 +111,7 @@ async function rowButton(p, id, sel, what) {
 
 /** Screenshots at both widths; bob's page goes back to the phone's. */
 async function shot(sc, p, name, focus) {
+  if (p.phone) await p.page.setViewportSize(DESKTOP);
   await sc.shot(p, name, { focus });
   if (p.phone) await p.page.setViewportSize(PHONE);
 }
