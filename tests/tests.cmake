@@ -88,7 +88,7 @@ add_executable(evening ${CMAKE_SOURCE_DIR}/tests/e2e/evening.c
                        ${CMAKE_SOURCE_DIR}/tests/e2e/evening_life.c
                        ${CMAKE_SOURCE_DIR}/tests/e2e/evening_clock.c)
 target_link_libraries(evening PRIVATE barbu_e2e barbu_store)
-set(EVENING_SCENARIOS logout sit_back close hand_over again clock clock_rows clock_paused)
+set(EVENING_SCENARIOS logout sit_back close hand_over again again_keep clock clock_rows clock_paused)
 foreach(scenario ${EVENING_SCENARIOS})
   add_test(NAME evening_${scenario} COMMAND evening $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(evening_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)

@@ -23,7 +23,7 @@ static void usage(FILE *out)
             "                   [--hello-timeout SECONDS] [--queue-limit BYTES]\n"
             "                   [--queue-budget BYTES] [--sessions-per-address N]\n"
             "                   [--tables-per-address N] [--waiting-table-idle SECONDS]\n"
-            "                   [--create-interval SECONDS]\n\n"
+            "                   [--create-interval SECONDS] [--seat-keep SECONDS]\n\n"
             "Hosts barbu tables for players on the network: a lobby, tables of every rule\n"
             "set with computer players, kibitzers, chat, reconnection, game records and\n"
             "score sheets.  Clients (barbu connect, the browser client) speak the barbu\n"
@@ -82,7 +82,10 @@ static void usage(FILE *out)
             "  --create-interval SECONDS\n"
             "                      past half the tables, one address creates a table at most\n"
             "                      this often, scaled by how full the server is: 1 second at\n"
-            "                      half full, SECONDS when full (default 120; 0: never slowed)\n\n"
+            "                      half full, SECONDS when full (default 120; 0: never slowed)\n"
+            "  --seat-keep SECONDS\n"
+            "                      a new game started with again keeps the last game's\n"
+            "                      players' seats for them this long (default 120)\n\n"
             "SIGINT or SIGTERM stops the server: every client hears bye \"shutdown\".\n"
             "Exit status: 0 after a stop, 1 when the server cannot start, 2 a usage error.\n");
 }
@@ -220,7 +223,7 @@ static bool count_flag(const char *a, const char *value, barbu_serve_options *o,
         {"--hello-timeout", 1, 3600},          {"--queue-limit", 1024, INT_MAX},
         {"--queue-budget", 1024, INT_MAX},     {"--sessions-per-address", 1, 10000000},
         {"--tables-per-address", 1, 10000000}, {"--waiting-table-idle", 1, 86400},
-        {"--create-interval", 0, 86400},
+        {"--create-interval", 0, 86400},       {"--seat-keep", 1, 3600},
     };
     int k = 0, n = (int)(sizeof FLAGS / sizeof FLAGS[0]);
     while (k < n && strcmp(a, FLAGS[k].flag) != 0)
@@ -259,8 +262,11 @@ static bool count_flag(const char *a, const char *value, barbu_serve_options *o,
     case 7:
         o->waiting_idle = v;
         break;
-    default:
+    case 8:
         o->create_interval = v > 0 ? v : -1;
+        break;
+    default:
+        o->seat_keep = v;
         break;
     }
     return true;

@@ -16,9 +16,6 @@
 
 #include "internal.h"
 
-/* How long a new game keeps the seats of the last one's players. */
-#define SRV_AGAIN_KEEP 120
-
 const char *srv_seat_reserved(const srv_table *t, int seat)
 {
     const srv_seat *st = &t->seats[seat];
@@ -211,9 +208,12 @@ void srv_cmd_hand_over(srv_conn *c, const proto_msg *msg)
     t->handed_over = true;
     srv_log(srv, "table %lld: handed over to the computer players by %s", (long long)t->id,
             s->name);
-    if (s->table == NULL)
-        srv_send_lobby(c, msg);
     srv_seats_changed(t, NULL);
+    if (s->table == NULL) {
+        /* The answer shows the table as it is now. */
+        srv_lobby_forget(srv);
+        srv_send_lobby(c, msg);
+    }
 }
 
 /* ------------------------------------------------------------------- again */
@@ -342,8 +342,8 @@ void srv_cmd_again(srv_conn *c, const proto_msg *msg)
     for (int k = 0; k < 4; k++)
         if (k != seat && !(m.bots >> k & 1))
             snprintf(n->reserved[k], sizeof n->reserved[k], "%s", t->seats[k].player);
-    n->reserved_until = now + SRV_AGAIN_KEEP;
-    n->reserved_wall = srv_wall() + SRV_AGAIN_KEEP;
+    n->reserved_until = now + c->srv->seat_keep;
+    n->reserved_wall = srv_wall() + c->srv->seat_keep;
     t->again_id = n->id;
     snprintf(t->again_by, sizeof t->again_by, "%s", s->name);
     srv_log(c->srv, "table %lld: %s starts the next game at table %lld", (long long)t->id, s->name,

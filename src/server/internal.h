@@ -53,6 +53,7 @@
 #define SRV_TABLES_ADDR     20           /* unfinished tables created from one address */
 #define SRV_WAITING_IDLE    120          /* a waiting table with nobody at it is closed */
 #define SRV_CREATE_SLOW     120          /* seconds between creations from an address, when full */
+#define SRV_SEAT_KEEP       120          /* seconds again keeps a seat for its last player */
 /* Lobby chat: lines from one address (a bucket of SRV_CHAT_ADDR_BURST
  * refilled one line every SRV_CHAT_ADDR_EVERY seconds), and from everybody
  * together (SRV_CHAT_ALL_RATE a second, bursts of SRV_CHAT_ALL_BURST). */
@@ -566,6 +567,7 @@ struct srv_server {
     int conns_wanted; /* max_conns before the descriptor limit, read every tick */
     size_t queue_limit, queue_budget;
     int sessions_per_addr, tables_per_addr, waiting_idle, create_interval;
+    int seat_keep; /* seconds again keeps a seat for the last game's player */
 
     srv_conn *conns;
     uint64_t next_conn;

@@ -126,6 +126,7 @@ static void set_limits(srv_server *srv, const barbu_serve_options *o)
     srv->tables_per_addr = o->tables_per_address > 0 ? o->tables_per_address : SRV_TABLES_ADDR;
     srv->waiting_idle = o->waiting_idle > 0 ? o->waiting_idle : SRV_WAITING_IDLE;
     srv->create_interval = o->create_interval != 0 ? o->create_interval : SRV_CREATE_SLOW;
+    srv->seat_keep = o->seat_keep > 0 ? o->seat_keep : SRV_SEAT_KEEP;
     srv->chat_tokens = SRV_CHAT_ALL_BURST;
 }
 

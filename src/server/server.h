@@ -35,6 +35,7 @@ typedef struct barbu_serve_options {
     int waiting_idle;          /* seconds a waiting table with nobody at it stays (120) */
     int create_interval;       /* seconds between two creations from one address when
                                   the server is nearly full (120; -1: no slowing) */
+    int seat_keep;             /* seconds again keeps a seat for the last game's player (120) */
 
     /* The score sheet of a game's deals as text, for the score message's
      * "sheet" (barbu scoresheet's, from the CLI): a malloc'd string, or NULL.

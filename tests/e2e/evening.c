@@ -11,14 +11,18 @@ static const struct {
     const char *name;
     void (*run)(void);
 } SCENARIOS[] = {
+    /* One a line, each part's together (clang-format would pack them). */
+    /* clang-format off */
     {"logout", evening_life_logout},
     {"sit_back", evening_life_sit_back},
     {"close", evening_life_close},
     {"hand_over", evening_life_hand_over},
     {"again", evening_life_again},
+    {"again_keep", evening_life_again_keep},
     {"clock", evening_clock},
     {"clock_rows", evening_clock_rows},
     {"clock_paused", evening_clock_paused},
+    /* clang-format on */
     {NULL, NULL},
 };
 

@@ -16,6 +16,7 @@ void evening_life_sit_back(void);
 void evening_life_close(void);
 void evening_life_hand_over(void);
 void evening_life_again(void);
+void evening_life_again_keep(void);
 /* evening_clock.c: the move clock. */
 void evening_clock(void);
 void evening_clock_rows(void);

@@ -85,7 +85,8 @@ static const char *seat_str(const json_t *table_msg, int k, const char *key)
 static json_t *summary(e2e_client *c, int table)
 {
     /* The server keeps the list's text for up to a second after a change. */
-    e2e_pump(1100);
+    for (long end = e2e_now_ms() + 1100; e2e_now_ms() < end;)
+        e2e_pump((int)(end - e2e_now_ms()));
     e2e_clear(c);
     e2e_send(c, json_pack("{s:s}", "type", "tables"));
     json_t *l = e2e_expect(c, "lobby", 5000);
@@ -213,6 +214,8 @@ static void scenario_logout(void)
 
     /* Logging out from the lobby needs no table. */
     e2e_client *carol = person("carol", srv.port, "127.0.0.6");
+    char carol_token[80];
+    snprintf(carol_token, sizeof carol_token, "%s", carol->token);
     e2e_send(carol, json_pack("{s:s}", "type", "logout"));
     bye = e2e_expect(carol, "bye", 5000);
     CHECK(bye != NULL, "carol: logout from the lobby answers bye");
@@ -220,8 +223,22 @@ static void scenario_logout(void)
     e2e_client *carol2 = person("carol", srv.port, "127.0.0.6");
     CHECK(carol2->token[0] != '\0', "carol: the name is free again at once");
 
+    /* The store forgot the sessions too: a restart does not bring them
+     * back, and the new ones stay. */
+    CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
+    e2e_server_start(&srv, "logout.db");
+    e2e_client_reconnect(ghost, srv.port);
+    e2e_send(ghost,
+             json_pack("{s:s, s:i, s:s}", "type", "hello", "version", 1, "token", old_token));
+    refused(ghost, "bad_token", "hello", NULL, "after a restart, alice's logged-out token");
+    e2e_client_reconnect(carol, srv.port);
+    e2e_send(carol,
+             json_pack("{s:s, s:i, s:s}", "type", "hello", "version", 1, "token", carol_token));
+    refused(carol, "bad_token", "hello", NULL, "after a restart, carol's logged-out token");
+    e2e_client_reconnect(carol2, srv.port);
+    e2e_resume(carol2);
     CHECK(e2e_server_alive(&srv), "the server is still running");
-    e2e_server_stop(&srv);
+    CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
 }
 
 /* ---------------------------------------------------------------- sit_back */
@@ -319,7 +336,7 @@ static void scenario_sit_back(void)
     send_sit(carol, t2, 1);
     refused(carol, "seat_taken", "sit", "bob", "sitting where bob plays");
     CHECK(e2e_server_alive(&srv), "the server is still running");
-    e2e_server_stop(&srv);
+    CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
 }
 
 /* ------------------------------------------------------------------- close */
@@ -382,8 +399,31 @@ static void scenario_close(void)
     json_t *sum = summary(alice, t3);
     CHECK(sum == NULL, "alice: table %d is no longer listed", t3);
     json_decref(sum);
+
+    /* After a restart the table no longer knows its creating session:
+     * its creator's name decides. */
+    e2e_clear(bob);
+    int t4 = e2e_create(alice, "uk", json_pack("{s:s}", "sit", "W"));
+    json_decref(e2e_expect(alice, "table", 5000));
+    e2e_sit(bob, t4, 1);
+    CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
+    e2e_server_start(&srv, "close.db");
+    e2e_client_reconnect(alice, srv.port);
+    e2e_resume(alice);
+    e2e_client_reconnect(bob, srv.port);
+    e2e_resume(bob);
+    send_table_msg(bob, "close", t4);
+    refused(bob, "not_creator", "close", "alice", "after a restart, closing alice's table");
+    e2e_clear(alice);
+    send_table_msg(alice, "close", t4);
+    l = e2e_expect(alice, "lobby", 5000);
+    CHECK(l != NULL, "alice: after a restart she closes the table she created");
+    json_decref(l);
+    sum = summary(bob, t4);
+    CHECK(sum == NULL, "bob: table %d is no longer listed after alice closed it", t4);
+    json_decref(sum);
     CHECK(e2e_server_alive(&srv), "the server is still running");
-    e2e_server_stop(&srv);
+    CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
 }
 
 /* --------------------------------------------------------------- hand_over */
@@ -420,8 +460,10 @@ static void scenario_hand_over(void)
     for (int k = 0; k < 4; k++)
         if (k != 1)
             bots &= json_is_true(json_object_get(json_array_get(seats, (size_t)k), "bot"));
-    CHECK(sum && bots && strcmp(json_string_value(json_object_get(sum, "state")), "playing") == 0,
-          "alice: computer players sit N, S and W, and the game plays");
+    char *dump = sum ? json_dumps(sum, JSON_COMPACT) : NULL;
+    CHECK(sum && bots && strcmp(str_or(json_object_get(sum, "state")), "playing") == 0,
+          "alice: computer players sit N, S and W, and the game plays: %s", dump ? dump : "none");
+    free(dump);
     json_decref(sum);
 
     /* It no longer counts among alice's three unfinished tables. */
@@ -467,7 +509,7 @@ static void scenario_hand_over(void)
     send_table_msg(carol, "hand_over", quick);
     refused(carol, "over", "hand_over", NULL, "handing over a finished table");
     CHECK(e2e_server_alive(&srv), "the server is still running");
-    e2e_server_stop(&srv);
+    CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
 }
 
 /* ------------------------------------------------------------------- again */
@@ -492,31 +534,24 @@ static void scenario_again(void)
                                  json_object_get(json_object_get(v, "view"), "hands"), "N"))
                            : NULL;
     json_decref(v);
-    e2e_kibitz(carol, table, 4);
-
     send_table_msg(alice, "again", table);
     refused(alice, "not_over", "again", "not over", "again while the game goes on");
     send_table_msg(dave, "again", 99999);
     refused(dave, "no_table", "again", NULL, "again at a table that does not exist");
 
-    /* Both leave; the computer players finish the game. */
+    /* Both leave; the computer players finish the game (so fast that a
+     * kibitzer of it would be cut as a slow reader: carol comes after). */
     leave(alice);
     leave(bob);
-    long end = e2e_now_ms() + 90000;
-    while (!e2e_game_over(carol) && e2e_now_ms() < end) {
-        e2e_pump(100);
-        /* Keep the queue short, but not the table messages. */
-        for (int i = carol->nq - 1; i >= 0; i--) {
-            json_t *m = carol->queue[i];
-            if (strcmp(json_string_value(json_object_get(m, "type")), "view") == 0) {
-                json_decref(m);
-                memmove(&carol->queue[i], &carol->queue[i + 1],
-                        (size_t)(carol->nq - i - 1) * sizeof carol->queue[0]);
-                carol->nq--;
-            }
-        }
+    for (long end = e2e_now_ms() + 90000;;) {
+        json_t *sum = summary(dave, table);
+        bool over = sum && strcmp(str_or(json_object_get(sum, "state")), "over") == 0;
+        json_decref(sum);
+        REQUIRE(over || e2e_now_ms() < end, "the game of table %d ends", table);
+        if (over)
+            break;
     }
-    REQUIRE(e2e_game_over(carol), "the game of table %d ends", table);
+    e2e_kibitz(carol, table, 4);
     e2e_clear(carol);
 
     send_table_msg(carol, "again", table);
@@ -607,7 +642,67 @@ static void scenario_again(void)
     send_table_msg(dave, "again", next);
     refused(dave, "not_over", "again", NULL, "again at a game that goes on");
     CHECK(e2e_server_alive(&srv), "the server is still running");
-    e2e_server_stop(&srv);
+    CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
+}
+
+/* A kept seat lapses (here after 2 s, --seat-keep): anybody may take it,
+ * and the player it was kept for is told who has it. */
+static void scenario_again_keep(void)
+{
+    e2e_server srv;
+    static const char *const extra[] = {"--seat-keep", "2", NULL};
+    e2e_server_start_with(&srv, "againkeep.db", extra);
+    e2e_client *alice = person("alice", srv.port, "127.0.0.2");
+    e2e_client *bob = person("bob", srv.port, "127.0.0.3");
+    e2e_client *dave = person("dave", srv.port, "127.0.0.5");
+    int table = e2e_create(alice, "uk",
+                           json_pack("{s:s, s:[s,s], s:i, s:s, s:s}", "sit", "N", "bots", "S", "W",
+                                     "delay", 0, "level", "random", "takeover", "bot"));
+    json_decref(e2e_expect(alice, "table", 5000));
+    e2e_sit(bob, table, 1);
+    leave(alice);
+    leave(bob);
+    for (long end = e2e_now_ms() + 90000;;) {
+        json_t *sum = summary(dave, table);
+        bool over = sum && strcmp(str_or(json_object_get(sum, "state")), "over") == 0;
+        json_decref(sum);
+        REQUIRE(over || e2e_now_ms() < end, "the game of table %d ends", table);
+        if (over)
+            break;
+    }
+    send_table_msg(alice, "again", table);
+    json_t *cr = e2e_expect(alice, "created", 5000);
+    int next = cr ? (int)json_integer_value(json_object_get(cr, "table")) : 0;
+    CHECK(next > table, "alice: again makes table %d", next);
+    json_decref(cr);
+    json_t *t = table_after(alice, "again");
+    CHECK(t && json_is_array(json_object_get(t, "reserved")), "alice: E is kept at first");
+    json_decref(t);
+    send_sit(dave, next, 1);
+    refused(dave, "seat_taken", "sit", "kept for bob", "sitting in the kept seat at once");
+
+    /* Two seconds later the seat is anybody's: alice hears it. */
+    t = NULL;
+    for (long end = e2e_now_ms() + 5000; e2e_now_ms() < end && t == NULL;) {
+        json_t *m = e2e_expect(alice, "table", 500);
+        if (m && json_object_get(m, "reserved") == NULL)
+            t = m;
+        else
+            json_decref(m);
+    }
+    CHECK(t != NULL, "alice: once the seat is no longer kept, a table message without reserved "
+                     "comes");
+    json_decref(t);
+    json_t *sum = summary(dave, next);
+    CHECK(sum && json_object_get(sum, "reserved") == NULL,
+          "dave: the lobby summary no longer shows the seat kept");
+    json_decref(sum);
+    e2e_sit(dave, next, 1);
+    own_hand_only(dave, 1, "taking the seat once no longer kept");
+    send_table_msg(bob, "again", table);
+    refused(bob, "seat_taken", "again", "dave", "again once another took the seat");
+    CHECK(e2e_server_alive(&srv), "the server is still running");
+    CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
 }
 
 void evening_life_logout(void)
@@ -629,4 +724,8 @@ void evening_life_hand_over(void)
 void evening_life_again(void)
 {
     scenario_again();
+}
+void evening_life_again_keep(void)
+{
+    scenario_again_keep();
 }

@@ -157,6 +157,27 @@ static void test_simple_messages(void **unused)
     assert_int_equal(msg.type, PROTO_RECORD);
     assert_int_equal(msg.table, 5);
     refused("{\"type\":\"record\"}", "bad_field");
+
+    /* Leaving safely and playing again (issue 22). */
+    decode_ok("{\"type\":\"logout\"}");
+    assert_int_equal(msg.type, PROTO_LOGOUT);
+    refused("{\"type\":\"logout\",\"table\":3}", "bad_field");
+    static const char *const BY_TABLE[] = {"close", "hand_over", "again"};
+    static const int TYPES[] = {PROTO_CLOSE, PROTO_HAND_OVER, PROTO_AGAIN};
+    for (int i = 0; i < 3; i++) {
+        char text[96];
+        snprintf(text, sizeof text, "{\"type\":\"%s\",\"table\":7}", BY_TABLE[i]);
+        decode_ok(text);
+        assert_int_equal(msg.type, TYPES[i]);
+        assert_int_equal(msg.table, 7);
+        assert_string_equal(proto_type_name(TYPES[i]), BY_TABLE[i]);
+        snprintf(text, sizeof text, "{\"type\":\"%s\"}", BY_TABLE[i]);
+        refused(text, "bad_field");
+        snprintf(text, sizeof text, "{\"type\":\"%s\",\"table\":\"7\"}", BY_TABLE[i]);
+        refused(text, "bad_field");
+        snprintf(text, sizeof text, "{\"type\":\"%s\",\"table\":7,\"seat\":\"N\"}", BY_TABLE[i]);
+        refused(text, "bad_field");
+    }
 }
 
 static void test_create(void **unused)
