@@ -38,12 +38,35 @@ function clearHash(): void {
   }
 }
 
-/** Notes the invitation in the address, if any; true when there is one. */
+/** Kept for this tab while the handle is still to give (a reload of the
+ * handle form does not lose it). */
+const KEY = 'barbu.invite';
+
+function keep(inv: Invite | null): void {
+  try {
+    if (inv) sessionStorage.setItem(KEY, JSON.stringify(inv));
+    else sessionStorage.removeItem(KEY);
+  } catch {
+    /* storage off: this page only */
+  }
+}
+
+/** Notes the invitation in the address (or kept from before a reload), if
+ * any; true when there is one. */
 export function readInvite(): boolean {
   const inv = parseInvite(location.hash);
   if (inv) {
     pending = inv;
+    keep(inv);
     clearHash();
+  } else if (!pending) {
+    try {
+      const raw = sessionStorage.getItem(KEY);
+      const v = raw ? (JSON.parse(raw) as Invite) : null;
+      if (v && typeof v.table === 'number') pending = parseInvite(`#table=${v.table}${v.seat ? `&seat=${v.seat}` : ''}`);
+    } catch {
+      /* nothing kept */
+    }
   }
   return pending !== null;
 }
@@ -101,6 +124,7 @@ export async function followInvite(app: App): Promise<void> {
   const inv = pending;
   if (!inv) return;
   pending = null;
+  keep(null);
   const s = app.state;
   if (s.table) {
     if (s.table.id !== inv.table)
