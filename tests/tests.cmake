@@ -116,7 +116,13 @@ set_tests_properties(cli_connect PROPERTIES LABELS cli TIMEOUT 300)
 # with three computer players and plays by clicking, one scenario a rule set.
 # Screenshots at 1280x800 and 390x844 go to browser-shots/ in the build.
 if(BARBU_WEB)
-  foreach(scenario classic fife chinese king ravage)
+  # Issue 22's evening: leaving safely, the clock and the turn (evening_a);
+  # the invitation link and playing again (evening_again); pacing, the deal's
+  # summary and review, the rules pages, the doubles (evening_b); Chinese
+  # Poker's rows, the phone's hand, the axe-core audit (evening_c);
+  # kibitzers and the small things (evening_d).
+  foreach(scenario classic fife chinese king ravage evening_a evening_again evening_b evening_c
+                   evening_d)
     add_test(NAME browser_${scenario}
              COMMAND node ${CMAKE_SOURCE_DIR}/tests/e2e/browser/run.mjs --barbu $<TARGET_FILE:barbu>
                      --web ${CMAKE_BINARY_DIR}/web --shots ${CMAKE_BINARY_DIR}/browser-shots

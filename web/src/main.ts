@@ -13,6 +13,11 @@ import { LoginView } from './ui/login';
 import { renderScore } from './ui/score';
 import { ConnView, NOTICE_MS, NoticeView, renderBanner } from './ui/status';
 import { renderTable } from './ui/table';
+import { followInvite, hasInvite, readInvite } from './invite';
+import { confirmLogout } from './ui/leave';
+import { settingsButton } from './ui/settings-dialog';
+import { turnTitle } from './turn';
+import { sentence } from './text';
 
 /** Chat lines kept for each scope. */
 const CHAT_KEEP = 200;
@@ -56,6 +61,10 @@ let tablesVersion = 0;
 /** The id and action of the last act sent, to match its error. */
 let actId: number | null = null;
 let lastAct: Action | null = null;
+/** Logging out: the `logout` is sent, the server's `bye` awaited. */
+let loggingOut: number | undefined;
+/** Following an invitation link once the lobby is known. */
+let inviteTimer: number | undefined;
 /** Requests whose caller shows errors itself. */
 const quietIds = new Set<number>();
 /** `tables` requests: their `lobby` answer is not a sign of having left. */
@@ -88,7 +97,7 @@ const app: App = {
     const r = await net.request(msg);
     quietIds.delete(id);
     tablesIds.delete(id);
-    if (!quiet && r.type === 'error' && r.code === 'offline') app.notify('error', r.text);
+    if (!quiet && r.type === 'error' && r.code === 'offline') app.notify('error', sentence(r.text));
     return r;
   },
 
@@ -145,14 +154,28 @@ const app: App = {
   },
 
   logout(): void {
-    saved.forget(state.token);
-    net.stop();
-    forgetAll();
-    joining = null;
-    loginError = null;
-    app.update();
+    // A session the server knows is ended there (its handle free at once);
+    // the page forgets it once the server said bye, or after two seconds.
+    if (welcomed && net.isOpen && loggingOut === undefined) {
+      net.send({ type: 'logout' });
+      saved.forget(state.token);
+      loggingOut = window.setTimeout(finishLogout, 2000);
+      return;
+    }
+    finishLogout();
   },
 };
+
+function finishLogout(): void {
+  window.clearTimeout(loggingOut);
+  loggingOut = undefined;
+  saved.forget(state.token);
+  net.stop();
+  forgetAll();
+  joining = null;
+  loginError = null;
+  app.update();
+}
 
 // ------------------------------------------------------------ the state
 
@@ -253,7 +276,7 @@ function helloRefused(code: string, text: string): void {
       net.stop();
       forgetAll();
       joining = null;
-      loginError = text;
+      loginError = sentence(text);
       break;
     case 'server':
       app.notify('error', text);
@@ -292,7 +315,11 @@ function onMessage(msg: ServerMsg): void {
       }
       break;
     case 'bye':
-      if (msg.reason === 'replaced') {
+      if (msg.reason === 'logout') {
+        finishLogout();
+        app.notify('info', 'You are logged out: your handle is free again.');
+        return;
+      } else if (msg.reason === 'replaced') {
         app.notify('error', 'This session was opened in another tab or window.');
       } else if (msg.reason === 'shutdown') {
         app.notify('info', 'The server is restarting: reconnecting\u2026');
@@ -309,6 +336,12 @@ function onMessage(msg: ServerMsg): void {
       // A lobby not asked for while at a table answers `leave`; the one
       // after a reconnection's welcome may be followed by the table.
       if (state.table && !resync && !refresh) resetTable();
+      // An invitation link: once the session's table (after a resume) had
+      // its moment to come.
+      if (hasInvite()) {
+        window.clearTimeout(inviteTimer);
+        inviteTimer = window.setTimeout(() => void followInvite(app), 300);
+      }
       break;
     }
     case 'listed':
@@ -370,9 +403,13 @@ function onMessage(msg: ServerMsg): void {
         }
       }
       if (msg.code === 'not_at_table' && msg.re === 'leave') resetTable();
+      if (msg.re === 'logout' && loggingOut !== undefined) {
+        finishLogout();
+        return;
+      }
       if (QUIET.has(msg.code)) break;
       if (msg.id !== undefined && quietIds.has(msg.id)) break;
-      app.notify('error', msg.text || msg.code);
+      app.notify('error', sentence(msg.text || `The server refused that (${msg.code}): try again.`));
       break;
     }
   }
@@ -421,10 +458,20 @@ const connActions = {
 
 const connView = new ConnView(connActions);
 const meEl = h('span', { class: 'me', title: 'Your handle' });
-const logoutBtn = h('button', { type: 'button', class: 'btn small', id: 'logout', hidden: true, onclick: () => app.logout() });
+const logoutBtn = h('button', {
+  type: 'button',
+  class: 'btn small',
+  id: 'logout',
+  hidden: true,
+  onclick: () => {
+    // Resuming: nothing to leave, only a saved session to set aside.
+    if (screen() === 'resuming') app.logout();
+    else void confirmLogout(app).then((yes) => yes && app.logout());
+  },
+});
 header.append(
   h('h1', { class: 'brand' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, '\u2660\u2665'), 'barbu'),
-  h('div', { class: 'top-right' }, meEl, connView.el, logoutBtn),
+  h('div', { class: 'top-right' }, meEl, connView.el, settingsButton(), logoutBtn),
 );
 
 function drawHeader(): void {
@@ -436,8 +483,7 @@ function drawHeader(): void {
     meEl.replaceChildren(h('span', { class: 'sr-only' }, 'Signed in as '), name);
   }
   connView.update(state.conn, welcomed || joining !== null);
-  const out = s === 'lobby' || s === 'resuming';
-  logoutBtn.hidden = !out;
+  logoutBtn.hidden = s === 'login';
   const words = s === 'resuming' ? 'Use another handle' : 'Log out';
   if (logoutBtn.textContent !== words) logoutBtn.textContent = words;
 }
@@ -466,7 +512,6 @@ function draw(): void {
     screenEl.replaceChildren(el);
     if (s === 'table' || s === 'lobby') tableRoot.replaceChildren();
     chat.el.hidden = s === 'login' || s === 'resuming';
-    document.title = s === 'table' && state.table ? `barbu \u00b7 table ${state.table.id}` : s === 'lobby' ? 'barbu \u00b7 lobby' : 'barbu';
     // Move the focus into the new screen when it was in the old one (or nowhere).
     const active = document.activeElement;
     if (hadFocus || !active || active === document.body) {
@@ -488,7 +533,6 @@ function draw(): void {
       chat.update('lobby', state.lobbyChat, state.ui.showChat);
       break;
     case 'table':
-      document.title = `barbu \u00b7 table ${state.table?.id ?? ''}`;
       try {
         renderTable(tableRoot, app);
       } catch (e) {
@@ -514,6 +558,8 @@ function draw(): void {
   }
 
   notice.show(state.notice);
+  const title = turnTitle(state, s === 'table' && state.table ? `barbu \u00b7 table ${state.table.id}` : s === 'lobby' ? 'barbu \u00b7 lobby' : 'barbu');
+  if (document.title !== title) document.title = title;
 }
 
 // ------------------------------------------------------------- start-up
@@ -536,6 +582,10 @@ function start(): void {
   }, 1000);
   // This tab's session resumes at once (a reload); the browser's last one
   // is only offered (two tabs must not fight over one session).
+  readInvite();
+  window.addEventListener('hashchange', () => {
+    if (readInvite() && welcomed) void followInvite(app);
+  });
   const mine = saved.session();
   if (mine) {
     joining = 'token';

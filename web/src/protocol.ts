@@ -186,6 +186,8 @@ export interface View {
   rows?: Rows;
   totals: Four<number>;
   last_deal?: DealResult;
+  /** The move clock (where a server puts it in the view itself). */
+  clock?: BySeat<number>;
 }
 
 // ------------------------------------------------------------ the rules
@@ -220,13 +222,13 @@ export interface TableRules {
 // -------------------------------------------------------- server messages
 
 export interface SeatSummary {
-  /** Absent for a seat left empty during a game (then `player` names its player). */
+  /** Absent for a seat empty during a game (its player may come back). */
   name?: string;
   bot: boolean;
   away: boolean;
-  /** The player of record, when somebody else or nobody sits there during a game. */
+  /** The player of record, when it differs from `name` or the seat is empty during a game. */
   player?: string;
-  /** During a game: somebody else may take the seat now. */
+  /** During a game: someone else may take the seat now. */
   free?: boolean;
 }
 
@@ -242,8 +244,12 @@ export interface TableSummary {
   deals: number;
   /** The creator chose the seed, so knows every deal. */
   seed_chosen_by?: string;
-  /** Seats kept for the last game's players (again), N E S W. */
+  /** Seats kept for the players of the last game (N E S W, null when none). */
   reserved?: Four<string | null>;
+  /** The move clock in seconds (absent: none). */
+  clock?: number;
+  /** Who created the table (when the server says so). */
+  creator?: string;
 }
 
 export interface SeatInfo {
@@ -268,7 +274,7 @@ export interface WelcomeMsg {
 }
 export interface ByeMsg {
   type: 'bye';
-  reason: 'replaced' | 'flood' | 'slow' | 'shutdown' | string;
+  reason: 'replaced' | 'flood' | 'slow' | 'shutdown' | 'logout' | string;
 }
 export interface ErrorMsg {
   type: 'error';
@@ -321,10 +327,14 @@ export interface TableMsg {
   seed_chosen_by?: string;
   /** The rule set in force (protocol 1, added with the browser client). */
   rule_set?: TableRules;
-  /** A finished table whose players started their next game there. */
+  /** A game over: the next game with the same people, once someone asked for it. */
   again?: { table: number; by: string };
-  /** Seats kept for the last game's players (again), N E S W. */
+  /** Seats kept for the players of the last game (N E S W, null when none). */
   reserved?: Four<string | null>;
+  /** The move clock in seconds (absent: none). */
+  clock?: number;
+  /** Who created the table (when the server says so). */
+  creator?: string;
 }
 export interface ViewMsg {
   type: 'view';
@@ -333,6 +343,8 @@ export interface ViewMsg {
   last?: Action & { seat: Seat };
   view: View;
   legal?: Action[];
+  /** The move clock: milliseconds left for each seat that must act now. */
+  clock?: BySeat<number>;
 }
 export interface ChatMsg {
   type: 'chat';
@@ -405,6 +417,8 @@ export interface CreateOptions {
   sit?: Seat;
   household?: boolean;
   kibitz_chat?: boolean;
+  /** The move clock: seconds for each action, 0 (none) or 10-600. */
+  clock?: number;
 }
 
 export type ClientMsg =
@@ -428,7 +442,11 @@ export type ClientMsg =
   | { type: 'act'; action: Action; at?: number; id?: number }
   | { type: 'chat'; text: string; id?: number }
   | { type: 'score'; table?: number; id?: number }
-  | { type: 'record'; table: number; id?: number };
+  | { type: 'record'; table: number; id?: number }
+  | { type: 'logout'; id?: number }
+  | { type: 'close'; table: number; id?: number }
+  | { type: 'hand_over'; table: number; id?: number }
+  | { type: 'again'; table: number; id?: number };
 
 /** The presets `barbu rules --list` prints, with a line about each. */
 export const PRESETS: readonly { key: string; about: string }[] = [

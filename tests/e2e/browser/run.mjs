@@ -13,6 +13,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Failure, Scenario, show } from './lib/harness.mjs';
 import { ALIASES, SCENARIOS, SEEDS } from './lib/scenarios.mjs';
+import { eveningA, eveningAgain } from './lib/evening_a.mjs';
+
+Object.assign(SCENARIOS, { evening_a: eveningA, evening_again: eveningAgain });
 
 const here = dirname(fileURLToPath(import.meta.url));
 

@@ -8,6 +8,8 @@ import { h } from '../dom';
 import { SEAT_NAME } from '../names';
 import type { CreateOptions, Seat } from '../protocol';
 import { PRESETS, SEATS } from '../protocol';
+import { rememberCreated } from '../mine';
+import { sentence } from '../text';
 
 const HOUSE_MAX = 4096;
 const SEED_MAX = 18446744073709551615n;
@@ -43,6 +45,7 @@ export class CreateView {
   private botLabels: Map<Seat, HTMLElement> = new Map();
   private level: HTMLSelectElement;
   private delay: HTMLInputElement;
+  private clock: HTMLInputElement;
   private sit: HTMLSelectElement;
   private grace: HTMLInputElement;
   private takeover: HTMLSelectElement;
@@ -80,7 +83,19 @@ export class CreateView {
       autocomplete: 'off',
       pattern: '[0-9]*',
       maxlength: 20,
+      placeholder: 'Empty: the server draws a new one',
       'data-focus': 'create-seed',
+    });
+    this.clock = h('input', {
+      id: 'create-clock',
+      name: 'clock',
+      type: 'number',
+      min: 0,
+      max: 600,
+      step: 5,
+      value: 0,
+      inputmode: 'numeric',
+      'data-focus': 'create-clock',
     });
     this.kibitz = select(
       'create-kibitz',
@@ -219,10 +234,16 @@ export class CreateView {
         field('Seat held for a lost player (s)', 'create-grace', this.grace, '0 to 3600 seconds.'),
         field('When that time is up', 'create-takeover', this.takeover),
         field(
+          'Move clock (s)',
+          'create-clock',
+          this.clock,
+          '10\u2013600 seconds for each move, 0 for no clock. When a player\'s time runs out, a computer player makes that one move for them.',
+        ),
+        field(
           'Seed (optional)',
           'create-seed',
           this.seed,
-          'Digits only: the same seed deals the same cards again. A seed you choose is shown to everyone, and you are marked as knowing every deal.',
+          'Leave it empty and the server deals new cards. Digits only: the same seed deals the same cards again. A seed you choose is shown to everyone, and you are marked as knowing every deal.',
         ),
       ),
       this.errorEl,
@@ -302,7 +323,7 @@ export class CreateView {
 
   /** The form's values as a `create` message, or a complaint. */
   private options(): CreateOptions | null {
-    for (const el of [this.seed, this.delay, this.grace, this.house]) el.removeAttribute('aria-invalid');
+    for (const el of [this.seed, this.delay, this.grace, this.house, this.clock]) el.removeAttribute('aria-invalid');
     const o: CreateOptions = { rules: this.rules.value };
     const house = this.house.value;
     if (house.trim() !== '') {
@@ -341,6 +362,12 @@ export class CreateView {
     }
     o.grace = grace;
     o.takeover = this.takeover.value as CreateOptions['takeover'];
+    const clock = this.clock.value.trim() === '' ? 0 : Number(this.clock.value);
+    if (!Number.isInteger(clock) || (clock !== 0 && (clock < 10 || clock > 600))) {
+      this.fail('The move clock is a whole number of seconds from 10 to 600, or 0 for no clock.', this.clock);
+      return null;
+    }
+    if (clock > 0) o.clock = clock;
     if (this.household.checked) o.household = true;
     if (this.kibitzChat.checked) o.kibitz_chat = true;
     return o;
@@ -357,8 +384,9 @@ export class CreateView {
     try {
       const r = await this.app.request({ type: 'create', ...o }, true);
       if (r.type === 'error') {
-        this.fail(r.text || r.code, r.code === 'bad_rules' && o.house ? this.house : undefined);
+        this.fail(sentence(r.text || `The server refused the table (${r.code}): check the form and try again.`), r.code === 'bad_rules' && o.house ? this.house : undefined);
       } else if (r.type === 'created') {
+        rememberCreated(this.app.state.name, r.table);
         this.el.hidden = true;
         this.setError(null);
         this.onClose();

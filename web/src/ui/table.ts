@@ -21,6 +21,9 @@ import { renderHand } from './hand';
 import { renderLastTrick, renderTrick } from './trick';
 import { ordinal, renderLayout, renderLayoutActions } from './layout';
 import { renderArrange, renderShowdown } from './chinese';
+import { renderAgain, renderWaitingInvite } from './again';
+import { barClock, clockWords, seatClock } from './clock';
+import { leaveTable } from './leave';
 
 /** What every part of the table is drawn from. */
 export interface Ctx {
@@ -128,7 +131,7 @@ function bar(ctx: Ctx): HTMLElement {
     'header',
     { class: 'table-bar' },
     h('div', { class: 'bar-info' }, info),
-    h('div', { class: `bar-turn${myTurn ? ' mine' : ''}`, role: 'status' }, turn),
+    h('div', { class: `bar-turn${myTurn ? ' mine' : ''}`, role: 'status' }, turn, barClock(t, ctx.vm, ctx.me)),
     h(
       'div',
       { class: 'bar-buttons' },
@@ -150,7 +153,7 @@ function bar(ctx: Ctx): HTMLElement {
       ),
       h(
         'button',
-        { type: 'button', id: 'leave-btn', 'data-focus': 'leave-btn', onclick: () => app.send({ type: 'leave' }) },
+        { type: 'button', id: 'leave-btn', 'data-focus': 'leave-btn', onclick: () => void leaveTable(app) },
         ctx.kibitz || t.state === 'over' || t.state === 'waiting' ? 'Leave' : 'Leave table',
       ),
     ),
@@ -263,6 +266,7 @@ function banners(ctx: Ctx): HTMLElement[] {
         h('strong', null, 'Waiting for players. '),
         free.length > 0 ? `Free seats: ${free.map((s) => SEAT_NAME[s]).join(', ')}. The game starts when all four are taken.` : '',
         ctx.me ? h('span', { class: 'bot-buttons' }, free.map((s) => botButton(ctx, s))) : null,
+        renderWaitingInvite(ctx.app, t),
       ),
     );
   } else if (t.state === 'over') {
@@ -439,6 +443,7 @@ function seatBox(ctx: Ctx, s: Seat): HTMLElement {
       h('span', { class: 'seat-name', title: name }, name),
       notes.length > 0 ? h('span', { class: 'seat-note' }, `(${notes.join(', ')})`) : null,
       status ? h('span', { class: `seat-status ${status === 'free' ? 'free' : 'away'}` }, status) : null,
+      seatClock(t, ctx.vm, s),
       badges.length > 0 ? h('span', { class: 'seat-badges' }, badges) : null,
     ),
     facts.length > 0 ? h('div', { class: 'seat-facts' }, facts) : null,
@@ -524,6 +529,7 @@ function overPanel(ctx: Ctx): HTMLElement {
       }),
     ),
     t.seed ? h('p', { class: 'seed' }, 'Seed: ', h('code', null, t.seed), ' (the rule set and this seed deal the same game again)') : null,
+    renderAgain(app, t),
     h(
       'div',
       { class: 'over-actions' },
@@ -641,6 +647,7 @@ function side(ctx: Ctx, fifeInCentre: boolean): HTMLElement {
       `Table ${t.id} · ${t.rules}${t.house ? ' with house rules' : ''}`,
       t.household ? ' · a household may watch' : '',
       t.kibitz_chat ? ' · kibitzers may talk to the players' : '',
+      t.clock ? ` · move clock: ${clockWords(t.clock)}` : '',
       t.kibitzers.length > 0 ? h('span', { class: 'kibitzers' }, ` · watching: ${t.kibitzers.join(', ')}`) : null,
     ),
   );
