@@ -70,6 +70,7 @@ export class Pace {
   private timer: number | undefined;
   private summaryTimer: number | undefined;
   private pendingSummary = false;
+  private handled = new WeakSet<ViewMsg>();
 
   private app: App | null = null;
 
@@ -140,6 +141,12 @@ export class Pace {
   private show(msg: ViewMsg, quick = false): void {
     const prev = this.shown;
     this.shown = msg;
+    // The deal's first view waited behind its last trick: seen already.
+    if (this.handled.has(msg)) {
+      if (!this.finished) this.afterPause();
+      return;
+    }
+    this.handled.add(msg);
     const f = this.seeTrick(prev, msg);
     const pause = setting('trickPause');
     if (f && pause > 0 && !quick) {

@@ -39,12 +39,38 @@ function make(): HTMLDialogElement {
   return dialog;
 }
 
-/** Opens the rules page (a same-origin path, with an optional #section). */
+/** Opens the rules page (a same-origin path, with an optional #section).
+ * The page is fetched and shown as the frame's srcdoc (the server forbids
+ * framing its pages, and the page has no script: the frame runs none), then
+ * scrolled to the section. */
 export function openRules(url: string, from?: HTMLElement | null): void {
   const d = make();
   opener = from ?? null;
-  if (frame && frame.getAttribute('src') !== url) frame.setAttribute('src', url);
   if (newTab) newTab.href = url;
+  if (frame && frame.dataset.src !== url) {
+    const f = frame;
+    f.dataset.src = url;
+    f.dataset.state = 'loading';
+    const [path, section] = url.split('#');
+    const show = (): void => {
+      f.dataset.state = 'shown';
+      if (!section) return;
+      const el = f.contentDocument?.getElementById(section);
+      el?.scrollIntoView({ block: 'start' });
+    };
+    f.onload = show;
+    fetch(path)
+      .then(async (r) => {
+        if (f.dataset.src !== url) return;
+        if (!r.ok) throw new Error(`${r.status}`);
+        f.srcdoc = await r.text();
+      })
+      .catch((e: unknown) => {
+        if (f.dataset.src !== url) return;
+        f.srcdoc = `<p style="font:16px system-ui;margin:16px">The rules page could not be loaded (${String(e instanceof Error ? e.message : e)}): try again later, or open it in a new tab.</p>`;
+        f.dataset.state = 'failed';
+      });
+  }
   if (!d.open) {
     if (typeof d.showModal === 'function') d.showModal();
     else window.open(url, '_blank', 'noopener');
