@@ -173,7 +173,12 @@ export function renderSummary(ctx: Ctx, d: DealDone): HTMLElement {
           h(
             'tr',
             { class: 'summary-row', 'data-seat': s, 'data-points': r.score[i], 'data-total': d.totals[i] },
-            h('th', { scope: 'row' }, `${SEAT_NAME[s]}${s === ctx.me ? ' (you)' : ''}${ctx.t.seats[i]?.name ? ` · ${ctx.t.seats[i].name}` : ''}`),
+            h(
+              'th',
+              { scope: 'row' },
+              `${SEAT_NAME[s]}${s === ctx.me ? ' (you)' : ''}`,
+              ctx.t.seats[i]?.name ? h('span', { class: 'summary-name' }, ` · ${ctx.t.seats[i].name}`) : null,
+            ),
             lines.length ? h('td', { class: `summary-raw ${sign(r.raw[i])}` }, points(r.raw[i])) : null,
             h('td', { class: `summary-points ${sign(r.score[i])}` }, points(r.score[i])),
             h('td', { class: `summary-total ${sign(d.totals[i])}` }, points(d.totals[i])),
