@@ -90,7 +90,8 @@ export class Agent {
       }
       // The end-of-deal summary covers the centre: close it, as a person does.
       if (s.panels.summary) {
-        await this.p.page.locator('button#summary-close').first().click({ timeout: 1000 }).catch(() => {});
+        // (It may close by itself meanwhile: no wait for it.)
+        await this.p.page.evaluate(() => document.querySelector('button#summary-close')?.click());
         continue;
       }
       if (s.toMove !== this.seat) {
