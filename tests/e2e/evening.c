@@ -11,6 +11,9 @@ static const struct {
     const char *name;
     void (*run)(void);
 } SCENARIOS[] = {
+    {"compressed", evening_compressed},
+    {"suggest", evening_suggest},
+    {"rules_pages", evening_rules_pages},
     {NULL, NULL},
 };
 

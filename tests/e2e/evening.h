@@ -10,4 +10,10 @@
 
 #include "e2e.h"
 
+/* evening_rules.c: the rules pages, the Chinese Poker suggestion, gzipped
+ * assets. */
+void evening_compressed(void);
+void evening_suggest(void);
+void evening_rules_pages(void);
+
 #endif
