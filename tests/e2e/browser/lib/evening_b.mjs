@@ -1,7 +1,7 @@
 // Scenario evening_b (issue 22, points 2, 3 and 9): pacing a person can
 // follow, the rules in the page, doubles that stay visible.  ann (North)
-// plays a short game (uk-32 with house rules keeping No Tricks and Trumps:
-// 8 deals of 8 tricks) against easy computer players at delay 0, with a
+// plays a short game (uk-32 with house rules keeping No Tricks and Trumps,
+// each twice: 4 deals of 8 tricks) against easy computer players at delay 0, with a
 // trick pause, and checks:
 //
 // - a finished trick stays (#trick[data-finished="true"]) for the pause and
@@ -26,16 +26,18 @@ import { Agent } from './agent.mjs';
 import { DESKTOP, PHONE, check, fail, frames, sleep } from './harness.mjs';
 
 export const EVENING_B_SEED = 3;
-const PAUSE = 2000;
+const PAUSE = 1500;
 const HOUSE = [
-  'mandatory-doubles = 1',
+  'mandatory-doubles = 0',
   'domino.per-player = 0',
   'no-king.per-player = 0',
   'no-last-two.per-player = 0',
   'no-hearts.per-player = 0',
   'no-queens.per-player = 0',
   'trumps.per-trick = 2',
+  'trumps.times = 2',
   'no-tricks.per-trick = -2',
+  'no-tricks.times = 2',
   '',
 ].join('\n');
 
@@ -179,6 +181,8 @@ export async function eveningB(sc) {
   const agent = new Agent(sc, ann, {
     seed: 11,
     illegalPerDeal: 0,
+    // ann doubles on odd deals (someone to settle with), passes on even ones.
+    bid: (a, bs, s) => ({ press: s.deal % 2 === 1 ? bs.filter((b) => b.enabled && !b.pressed && b.type === 'double').slice(0, 1) : [] }),
     onTurn: async (a, s) => {
       if (s.phase === 'declare' && !seen.chooser) {
         seen.chooser = true;
