@@ -218,7 +218,9 @@ export class Pace {
     const kind = p.kind;
     let fin: Finished | null = null;
     const dl = this.tricks.get(p.deal) ?? [];
-    if (p.phase === 'play' && last?.type === 'play' && last.cards.length > 0) {
+    // Only when this view follows the last one (not after a reconnection
+    // that missed actions): the last card then ends the trick in view.
+    if (p.phase === 'play' && last?.type === 'play' && last.cards.length > 0 && msg.at === prev.at + 1) {
       if (kind === 'tricks' || kind === 'trumps') {
         const cards = [...p.trick.cards, ...last.cards];
         let winner: Seat | null = null;
