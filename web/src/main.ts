@@ -358,6 +358,8 @@ function onMessage(msg: ServerMsg): void {
       state.score = msg;
       break;
     case 'record':
+      // A record asked for quietly (the review of the last deal) is not a download.
+      if (msg.id !== undefined && quietIds.has(msg.id)) break;
       state.record = msg;
       download(msg);
       break;

@@ -24,6 +24,7 @@ import type { App } from './app';
 import type { Card, DealResult, Kind, Seat, Trick, ViewMsg } from './protocol';
 import { SEATS, seatIndex } from './protocol';
 import { setting } from './settings';
+import { lastWinner, recordDeal } from './record';
 
 /** A trick (or a layout's last card) kept on the table after it is over. */
 export interface Finished {
@@ -52,6 +53,11 @@ export interface DealDone {
   /** How the deal ended: "early" (penalties all taken), "unplayed" (an
    * undoubled negative contract) or "played". */
   ended: 'played' | 'early' | 'unplayed';
+  /** The hands as dealt, from the game record once asked for (a running
+   * game's record holds them for the deals completed). */
+  hands?: Partial<Record<Seat, Card[]>>;
+  /** The record was asked for: 'loading', 'loaded' or 'failed'. */
+  record?: 'loading' | 'loaded' | 'failed';
 }
 
 const GO_MS = 350;
@@ -128,6 +134,58 @@ export class Pace {
     }
     this.finished = null;
     this.afterPause();
+    this.update();
+  }
+
+  /** Opens the review of the deal just finished.  The tricks this page did
+   * not see (it was opened mid-deal, or reloaded since) and the hands as
+   * dealt come from the game record. */
+  openReview(): void {
+    const app = this.app;
+    const v = app?.state.view?.view;
+    const table = app?.state.table;
+    if (!app || !table) return;
+    if (!this.done && v?.last_deal) {
+      const ld = v.last_deal;
+      this.done = {
+        deal: ld.deal,
+        result: ld,
+        totals: v.totals,
+        kind: ld.order ? 'domino' : 'tricks',
+        tricks: [],
+        played: {},
+        ended: !ld.played ? 'unplayed' : (ld.tricks_left ?? 0) > 0 ? 'early' : 'played',
+      };
+    }
+    const d = this.done;
+    if (!d) return;
+    this.reviewOpen = true;
+    if (this.summaryOpen) this.closeSummary();
+    if (!d.record) {
+      d.record = 'loading';
+      void app.request({ type: 'record', table: table.id }, true).then((r) => {
+        if (r.type !== 'record') {
+          d.record = 'failed';
+          this.update();
+          return;
+        }
+        const rd = recordDeal(r.text, d.deal);
+        if (!rd) {
+          d.record = 'failed';
+          this.update();
+          return;
+        }
+        d.hands = rd.hands;
+        const trickKind = !d.result.order && d.kind !== 'chinese';
+        if (trickKind && rd.tricks.length > 0 && (d.tricks.length === 0 || d.tricks.some((t) => !t))) {
+          const lw = lastWinner(rd.tricks, d.result.tricks);
+          if (lw) rd.tricks[rd.tricks.length - 1].winner = lw;
+          d.tricks = rd.tricks.map((t, k) => d.tricks[k] ?? t);
+        }
+        d.record = 'loaded';
+        this.update();
+      });
+    }
     this.update();
   }
 

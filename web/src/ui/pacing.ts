@@ -9,7 +9,7 @@ import { pace } from '../pace';
 import type { DealDone, Finished } from '../pace';
 import type { Seat, Trick } from '../protocol';
 import { SEATS, seatIndex } from '../protocol';
-import { SEAT_NAME, cardLabel, dealTitle, placeOf, points } from '../names';
+import { SEAT_NAME, cardLabel, dealTitle, placeOf, points, sortHand } from '../names';
 import { cardFace } from './cards';
 import { ordinal } from './layout';
 import { rulesLink } from './rules';
@@ -204,9 +204,7 @@ export function renderSummary(ctx: Ctx, d: DealDone): HTMLElement {
 }
 
 function openReview(): void {
-  pace.reviewOpen = true;
-  pace.closeSummary();
-  pace.update();
+  pace.openReview();
 }
 
 /** The whole deal just finished: every trick with its leader and winner, or the layout order. */
@@ -235,7 +233,7 @@ export function renderReview(ctx: Ctx, d: DealDone): HTMLElement {
         )
       : h('li', { class: 'review-trick unseen', 'data-trick': k + 1 }, `${k + 1}. (not seen by this page)`),
   );
-  const layout = d.tricks.length === 0;
+  const layout = d.kind === 'domino' || d.kind === 'patience' || !!r.order;
   return h(
     'section',
     { id: 'deal-review', class: 'deal-review', role: 'dialog', 'aria-labelledby': 'deal-review-title', 'data-deal': r.deal },
@@ -262,12 +260,33 @@ export function renderReview(ctx: Ctx, d: DealDone): HTMLElement {
             ),
           ),
         )
-      : h('ol', { class: 'review-tricks' }, trickRows),
+      : trickRows.length > 0
+        ? h('ol', { class: 'review-tricks' }, trickRows)
+        : h('p', { class: 'review-note' }, d.record === 'failed' ? 'The tricks could not be read from the game record.' : 'Loading the tricks from the game record…'),
     h(
       'ul',
       { class: 'deal-scores' },
       SEATS.map((s, i) => h('li', { 'data-seat': s }, `${SEAT_NAME[s]} `, h('strong', { class: sign(r.score[i]) }, points(r.score[i])))),
     ),
+    d.hands
+      ? h(
+          'div',
+          { class: 'review-hands', id: 'review-hands' },
+          h('h3', null, 'The hands as dealt'),
+          h(
+            'ul',
+            null,
+            SEATS.map((s) =>
+              h(
+                'li',
+                { 'data-seat': s },
+                h('strong', null, `${SEAT_NAME[s]}: `),
+                sortHand(d.hands?.[s] ?? []).map((c) => h('span', { class: 'mini-card', 'data-card': c, title: cardLabel(c) }, cardFace(c, { mini: true }))),
+              ),
+            ),
+          ),
+        )
+      : h('p', { class: 'review-note' }, d.record === 'failed' ? 'The hands as dealt could not be read from the game record.' : 'The hands as dealt: loading the game record…'),
   );
 }
 

@@ -160,12 +160,13 @@ function bar(ctx: Ctx): HTMLElement {
           id: 'review-btn',
           'data-focus': 'review-btn',
           'aria-pressed': String(pace.reviewOpen && !!pace.done),
-          disabled: !pace.done,
+          disabled: !pace.done && !v?.last_deal,
           title: 'Every trick of the deal just finished',
           onclick: () => {
-            pace.reviewOpen = !pace.reviewOpen;
-            if (pace.reviewOpen) pace.closeSummary();
-            app.update();
+            if (pace.reviewOpen) {
+              pace.reviewOpen = false;
+              app.update();
+            } else pace.openReview();
           },
         },
         'Last deal',

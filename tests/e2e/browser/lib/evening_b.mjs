@@ -164,6 +164,23 @@ async function create(sc, ann) {
   return ann.until((s) => s.table && s.you === 'N' && s.at !== null && s.phase, '#table[data-you=N] after creating the table', 15000);
 }
 
+/** The review's hands as dealt (from the game record): 8 cards each, 32 in all, none twice. */
+async function handsAsDealt(p) {
+  const ok = await p.page
+    .waitForFunction(
+      () => {
+        const lis = [...document.querySelectorAll('#review-hands li[data-seat]')];
+        const cards = lis.flatMap((l) => [...l.querySelectorAll('[data-card]')].map((c) => c.getAttribute('data-card')));
+        return lis.length === 4 && lis.every((l) => l.querySelectorAll('[data-card]').length === 8) && new Set(cards).size === 32;
+      },
+      null,
+      { timeout: 5000 },
+    )
+    .then(() => true)
+    .catch(() => false);
+  check(ok, `${p.name}: #deal-review should show the four hands as dealt (#review-hands, 8 cards each)`, { page: p });
+}
+
 export async function eveningB(sc) {
   await sc.start();
   const ann = await sc.person('ann', { settings: { trickPause: PAUSE, summaryPause: 0 } });
@@ -318,6 +335,7 @@ export async function eveningB(sc) {
           check(n === d.tricks[i], `ann: #deal-review gives ${seats[i]} ${n} tricks, the server ${d.tricks[i]}`, { expected: d.tricks, actual: tricks, page: ann });
         }
         for (let k = 1; k < tricks.length; k++) check(tricks[k].leader === tricks[k - 1].winner, `ann: in #deal-review trick ${k + 1} should be led by the winner of trick ${k}`, { actual: tricks, page: ann });
+        await handsAsDealt(ann);
         await sc.shot(ann, 'deal-review', { focus: '#deal-review' });
         await ann.click('button#review-close');
         seen.review = true;
@@ -336,6 +354,23 @@ export async function eveningB(sc) {
   await ann.openScore();
   await noRedPositive(ann, 'the score window');
   await ann.closeScore();
+  // After a reload the review of the last deal comes from the game record.
+  await ann.page.reload();
+  await ann.until((x) => x.table && x.phase === 'over', 'the table again after a reload at game over', 15000);
+  await ann.click('button#review-btn');
+  await ann.visible('#deal-review', 'the review (#deal-review) after a reload');
+  const last = log.scores[log.scores.length - 1].deals.at(-1);
+  if (last.played && last.tricks) {
+    const want = last.tricks.reduce((a, b) => a + b, 0);
+    const got = await ann.page
+      .waitForFunction((n) => document.querySelectorAll('#deal-review .review-trick[data-winner]').length === n, want, { timeout: 5000 })
+      .then(() => true)
+      .catch(() => false);
+    check(got, `ann: after a reload, #deal-review should list the last deal's ${want} tricks with their winners (from the game record)`, { page: ann });
+  }
+  await handsAsDealt(ann);
+  await sc.shot(ann, 'deal-review-reloaded', { focus: '#deal-review' });
+  await ann.click('button#review-close');
   check(seen.natural && seen.skipped > 0, 'ann: no finished trick seen going by itself and by a click', { actual: seen });
   check(seen.lastOpen && seen.lastClosed, 'ann: the last trick was not opened and closed by the next trick', { actual: seen });
   check(seen.review, 'ann: no deal reviewed', { actual: seen });
