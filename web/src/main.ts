@@ -6,6 +6,7 @@ import type { App, AppState, Notice } from './app';
 import { emptyUi, mySeat } from './app';
 import { h, rerender } from './dom';
 import { Net, saved } from './net';
+import { pace } from './pace';
 import type { Action, ChatMsg, ClientMsg, RecordMsg, ServerMsg, TableSummary, ViewMsg } from './protocol';
 import { ChatView } from './ui/chat';
 import { LobbyView } from './ui/lobby';
@@ -105,6 +106,9 @@ const app: App = {
     const v = state.view;
     if (state.actPending || !mySeat(state) || !v || !net.isOpen) return;
     if (action.type === 'arrange') state.ui.arrangeError = undefined;
+    // One's own move ends a finished trick's pause (the hand offers moves
+    // only when the table shows the newest view).
+    pace.skip();
     const id = net.sendWithId({ type: 'act', action, at: v.at });
     if (id === null) return;
     actId = id;
@@ -186,6 +190,7 @@ function resetTable(): void {
   state.tableChat = [];
   state.ui = emptyUi();
   state.actPending = false;
+  pace.reset();
   uiKey = '';
   actId = null;
   lastAct = null;
@@ -366,6 +371,7 @@ function onMessage(msg: ServerMsg): void {
       state.view = msg;
       state.actPending = false;
       resetChoices(msg);
+      pace.push(msg);
       break;
     case 'chat':
       if (msg.scope === 'lobby') {
@@ -385,6 +391,8 @@ function onMessage(msg: ServerMsg): void {
       state.score = msg;
       break;
     case 'record':
+      // A record asked for quietly (the review of the last deal) is not a download.
+      if (msg.id !== undefined && quietIds.has(msg.id)) break;
       state.record = msg;
       download(msg);
       break;
@@ -563,6 +571,8 @@ function draw(): void {
 }
 
 // ------------------------------------------------------------- start-up
+
+pace.attach(app);
 
 function start(): void {
   const root = document.getElementById('app');

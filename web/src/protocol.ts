@@ -217,6 +217,12 @@ export interface TableRules {
   /** The Fife game: Sets in the game. */
   sets?: number;
   contracts: ContractInfo[];
+  /** An undoubled negative contract is not played, its points shared. */
+  undoubled_shared?: boolean;
+  /** How those points are shared, one sentence in the rules' words. */
+  undoubled_text?: string;
+  /** The rules page of this table: "/rules/table/7". */
+  rules_url?: string;
 }
 
 // -------------------------------------------------------- server messages

@@ -12,6 +12,7 @@ import { dealTitle, SEAT_NAME } from '../names';
 import type { BidAction, BySeat, Seat, View } from '../protocol';
 import { SEATS } from '../protocol';
 import { seatAndName, seatsFrom, who } from './declare';
+import { appRulesLink } from './rules';
 
 function list(seats: readonly Seat[], name: (s: Seat) => string = (s) => SEAT_NAME[s]): string {
   const names = seats.map(name);
@@ -75,6 +76,8 @@ export function renderBid(app: App): HTMLElement | null {
       { class: 'panel panel-wait', id: 'bid-wait', role: 'status', 'aria-live': 'polite' },
       h('span', null, `${seatAndName(app, v.to_move)} ${verb} whom to ${doing}\u2026`),
       sofar ? h('span', { class: 'panel-wait-more' }, ` ${sofar}.`) : null,
+      ' ',
+      appRulesLink(app, 'doubling', 'Doubling rules', 'The doubling rules'),
     );
   }
 
@@ -229,6 +232,7 @@ export function renderBid(app: App): HTMLElement | null {
       : !iDeclare && owed > 0
         ? h('p', { class: 'panel-note' }, `You owe ${SEAT_NAME[decl]} ${owed} compulsory double${owed === 1 ? '' : 's'} over ${SEAT_NAME[decl]}'s contracts.`)
         : null,
+    undoubledNote(app, v, iDeclare),
     h('div', { class: 'bid-rows', role: 'group', 'aria-labelledby': 'bid-title' }, rows),
     h(
       'div',
@@ -294,6 +298,28 @@ export function renderBid(app: App): HTMLElement | null {
         label,
       ),
     ),
+    h('p', { class: 'panel-rules' }, appRulesLink(app, 'doubling', 'The doubling rules')),
     h('p', { class: `panel-status${legal ? '' : ' is-warn'}`, id: 'bid-status', 'aria-live': 'polite' }, reason || `Your bid: ${label.toLowerCase() === 'pass' ? 'pass' : label}.`),
+  );
+}
+
+/** Before one passes: a negative contract nobody doubles is not played, and
+ * how its points are then shared (the table's `rule_set.undoubled_text`). */
+function undoubledNote(app: App, v: View, iDeclare: boolean): HTMLElement | null {
+  const rs = app.state.table?.rule_set;
+  if (!rs?.undoubled_shared) return null;
+  const infos = v.contracts.map((k) => rs.contracts.find((c) => c.key === k));
+  // Trumps, Domino, Patience and Chinese Poker are played even undoubled.
+  const negative = infos.length > 0 && infos.every((c) => c && (c.kind === 'tricks' || c.kind === 'ravage'));
+  if (!negative) return null;
+  const anyDouble = SEATS.some((s) => (v.doubles[s]?.length ?? 0) > 0);
+  if (anyDouble) return null;
+  const name = dealTitle(v.contracts, rs, v.trump, v.rank);
+  const rest = iDeclare ? '' : ' If you pass and nobody after you doubles,';
+  return h(
+    'p',
+    { class: 'panel-note', id: 'bid-undoubled' },
+    `${rest ? rest.trim() : 'Nobody has doubled:'} ${name} is not played and its points are shared out.`,
+    rs.undoubled_text ? ` ${rs.undoubled_text}` : '',
   );
 }

@@ -4,6 +4,7 @@
 // a refused form keeps its values.
 
 import type { App } from '../app';
+import { rulesAnchor } from './rules';
 import { h } from '../dom';
 import { SEAT_NAME } from '../names';
 import type { CreateOptions, Seat } from '../protocol';
@@ -55,6 +56,8 @@ export class CreateView {
   private errorEl: HTMLElement;
   private busy = false;
   private lastSit: Seat = 'N';
+
+  private readonly rulesLink: HTMLElement;
 
   constructor(
     private readonly app: App,
@@ -133,6 +136,14 @@ export class CreateView {
       'N',
     );
     this.sit.addEventListener('change', () => this.sitChanged());
+    // The chosen preset's rules page, in the rules dialog.
+    this.rulesLink = h('span', { class: 'create-rules-link' });
+    const setLink = (): void => {
+      const key = this.rules.value;
+      this.rulesLink.replaceChildren(rulesAnchor(`/rules/${encodeURIComponent(key)}`, `The rules of ${key}`));
+    };
+    this.rules.addEventListener('change', setLink);
+    setLink();
     this.grace = h('input', {
       id: 'create-grace',
       name: 'grace',
@@ -192,6 +203,7 @@ export class CreateView {
           { class: 'field span2' },
           h('label', { for: 'create-rules' }, 'Rule set'),
           this.rules,
+          this.rulesLink,
         ),
         h(
           'details',

@@ -7,6 +7,7 @@
 
 import type { App } from '../app';
 import { mySeat } from '../app';
+import { appRulesLink } from './rules';
 import { h } from '../dom';
 import { declareOptions } from '../legal';
 import { contractInfo, contractName, RANK_NAME, RED, SEAT_NAME, SUIT_NAME, SUIT_SYMBOL, isSuit } from '../names';
@@ -251,7 +252,7 @@ function renderContracts(app: App, v: View, me: Seat, opts: DeclareAction[]): HT
     if (one?.trump && isSuit(one.trump)) extra = `trumps ${SUIT_SYMBOL[one.trump]}`;
     if (one?.rank) extra = `from the ${RANK_NAME[one.rank] ?? one.rank}s`;
     const leftText = left === null ? '' : left === 1 ? '1 left' : `${left} left`;
-    return h(
+    const btn = h(
       'button',
       {
         type: 'button',
@@ -276,6 +277,8 @@ function renderContracts(app: App, v: View, me: Seat, opts: DeclareAction[]): HT
       ),
       about || extra ? h('span', { class: 'contract-about' }, [about, extra].filter(Boolean).join(' \u00b7 ')) : null,
     );
+    // Each contract's rules, in the rules dialog (a link cannot sit inside the button).
+    return h('div', { class: 'contract-cell' }, btn, appRulesLink(app, `contract-${k}`, 'Rules', `The rules of ${contractName(k, rules)}`));
   });
 
   // Contracts the seat still has but may not choose now (King's schedule).

@@ -20,6 +20,10 @@ import { cardBack, cardFace } from './cards';
 import { renderHand } from './hand';
 import { renderLastTrick, renderTrick } from './trick';
 import { ordinal, renderLayout, renderLayoutActions } from './layout';
+import { pace } from '../pace';
+import { barDoubles, renderDoublesBox, renderFinished, renderReview, renderSummary } from './pacing';
+import { rulesLink } from './rules';
+import { lastTrickOf } from './trick';
 import { renderArrange, renderShowdown } from './chinese';
 import { renderAgain, renderWaitingInvite } from './again';
 import { barClock, clockWords, seatClock } from './clock';
@@ -124,6 +128,7 @@ function bar(ctx: Ctx): HTMLElement {
     info.push(h('span', { class: 'bar-contract' }, title));
     if (!isSilly(ctx)) info.push(h('span', { class: 'bar-declarer' }, `${ctx.fife ? 'Caller' : 'Declarer'}: ${seatWord(ctx, v.declarer)}`));
     info.push(h('span', { class: 'bar-dealer' }, `Dealer: ${seatWord(ctx, v.dealer)}`));
+    info.push(barDoubles(ctx));
   }
   const turn = turnText(ctx);
   const myTurn = !!v && !!ctx.me && v.to_move === ctx.me && v.phase !== 'over';
@@ -142,8 +147,8 @@ function bar(ctx: Ctx): HTMLElement {
           type: 'button',
           id: 'last-trick-btn',
           'data-focus': 'last-trick-btn',
-          'aria-pressed': String(ui.showLastTrick && !!v?.last_trick),
-          disabled: !v?.last_trick,
+          'aria-pressed': String(ui.showLastTrick && !!lastTrickOf(ctx)),
+          disabled: !lastTrickOf(ctx),
           onclick: () => {
             ui.showLastTrick = !ui.showLastTrick;
             app.update();
@@ -151,6 +156,25 @@ function bar(ctx: Ctx): HTMLElement {
         },
         'Last trick',
       ),
+      h(
+        'button',
+        {
+          type: 'button',
+          id: 'review-btn',
+          'data-focus': 'review-btn',
+          'aria-pressed': String(pace.reviewOpen && !!pace.done),
+          disabled: !pace.done && !v?.last_deal,
+          title: 'Every trick of the deal just finished',
+          onclick: () => {
+            if (pace.reviewOpen) {
+              pace.reviewOpen = false;
+              app.update();
+            } else pace.openReview();
+          },
+        },
+        'Last deal',
+      ),
+      rulesLink(ctx, '', 'Rules', `The rules of this table (${t.rules})`),
       h(
         'button',
         { type: 'button', id: 'leave-btn', 'data-focus': 'leave-btn', onclick: () => void leaveTable(app) },
@@ -565,6 +589,7 @@ function waitingCentre(ctx: Ctx): HTMLElement {
 function centre(ctx: Ctx, fifeInCentre: boolean): (HTMLElement | null)[] {
   const { app, v } = ctx;
   if (!v) return [waitingCentre(ctx)];
+  if (pace.summaryOpen && pace.done && !pace.finished) return [renderSummary(ctx, pace.done)];
   if (v.phase === 'over') return [overPanel(ctx)];
   const who = v.to_move;
   const whoWord = who ? (who === ctx.me ? 'You' : SEAT_NAME[who]) : '';
@@ -590,21 +615,23 @@ function centre(ctx: Ctx, fifeInCentre: boolean): (HTMLElement | null)[] {
       const b = renderBid(app);
       if (b) out.push(b);
       else if (who) out.push(note(`${dealTitle(v.contracts, ctx.rules, v.trump, v.rank)}: ${whoWord} to double or pass…`));
+      if (!ctx.me || who !== ctx.me) out.push(renderDoublesBox(ctx));
       out.push(lastDealBox(ctx));
       break;
     }
     case 'arrange':
       out.push(renderArrange(ctx));
       break;
-    case 'play':
+    case 'play': {
+      const f = pace.finished;
       if (v.kind === 'domino' || v.kind === 'patience') {
-        out.push(renderLayout(ctx), renderLayoutActions(ctx));
+        out.push(renderLayout(ctx), f ? renderFinished(ctx, f) : renderLayoutActions(ctx));
       } else {
-        out.push(renderTrick(ctx));
+        out.push(f ? renderFinished(ctx, f) : renderTrick(ctx));
       }
       break;
+    }
   }
-  out.push(renderLastTrick(ctx));
   return out;
 }
 
@@ -637,6 +664,8 @@ function handNotes(ctx: Ctx): HTMLElement[] {
 function side(ctx: Ctx, fifeInCentre: boolean): HTMLElement {
   const { app, v, t } = ctx;
   const parts: (HTMLElement | null)[] = [];
+  // The last trick beside the felt, never over the trick being played.
+  parts.push(renderLastTrick(ctx));
   if (!fifeInCentre) parts.push(renderFife(app));
   parts.push(renderSchedule(app));
   if (v?.last_deal) parts.push(h('p', { class: 'last-deal', id: 'last-deal' }, lastDealLine(v.last_deal, ctx)));
@@ -661,7 +690,11 @@ function drawTable(app: App): HTMLElement {
   const t = s.table;
   if (!t) return h('section', { id: 'table', class: 'table none' }, h('p', null, 'You are not at a table.'));
   if (!seenAt.has(t)) seenAt.set(t, Date.now());
-  const vm = s.view && s.view.table === t.id ? s.view : null;
+  // The view shown may lag behind the newest while a finished trick is
+  // seen (web/src/pace.ts); then it offers no move.
+  const newest = s.view && s.view.table === t.id ? s.view : null;
+  const shownVm = pace.shown && pace.shown.table === t.id ? pace.shown : newest;
+  const vm = shownVm && shownVm !== newest ? { ...shownVm, legal: undefined } : shownVm;
   const v = vm?.view ?? null;
   const me = mySeat(s);
   const ctx: Ctx = {
@@ -715,6 +748,7 @@ function drawTable(app: App): HTMLElement {
     bar(ctx),
     banners(ctx),
     h('div', { class: 'table-main' }, felt, aside),
+    pace.reviewOpen && pace.done ? renderReview(ctx, pace.done) : null,
   );
 }
 

@@ -9,6 +9,8 @@ import { SEATS } from '../protocol';
 import { RED, SEAT_NAME, SUIT_NAME, cardLabel, placeOf } from '../names';
 import { cardFace, suitIcon } from './cards';
 import type { Ctx } from './table';
+import { pace } from '../pace';
+import { setting } from '../settings';
 
 /** The seat that played the i-th card of a trick. */
 export function trickSeat(t: Trick, i: number): Seat {
@@ -31,7 +33,9 @@ function shown(ctx: Ctx): { trick: Trick; complete: boolean } | null {
   const v = ctx.v;
   if (!v) return null;
   if (v.trick.cards.length > 0) return { trick: v.trick, complete: false };
-  if (v.last_trick && ctx.vm?.last?.type === 'play') return { trick: v.last_trick, complete: true };
+  // With no pause the trick just completed stays until the next card; with
+  // one it has been seen (web/src/pace.ts) and gone to its winner.
+  if (v.last_trick && ctx.vm?.last?.type === 'play' && setting('trickPause') === 0) return { trick: v.last_trick, complete: true };
   return null;
 }
 
@@ -102,10 +106,40 @@ export function renderTrick(ctx: Ctx): HTMLElement {
   );
 }
 
-/** The last completed trick with its winner, while the person asks for it. */
-export function renderLastTrick(ctx: Ctx): HTMLElement | null {
+/** The last trick completed: this deal's, else the one the page saw last
+ * (the last of the previous deal, or of the game once it is over). */
+export function lastTrickOf(ctx: Ctx): Trick | null {
   const lt = ctx.v?.last_trick;
-  if (!ctx.app.state.ui.showLastTrick || !lt) return null;
+  if (lt) return lt;
+  const seen = pace.lastTrick;
+  if (seen && seen.winner && !pace.finished) return seen;
+  return null;
+}
+
+let openedFor = '';
+
+function trickKey(t: Trick): string {
+  return `${t.leader}:${t.cards.join(' ')}`;
+}
+
+/** The last completed trick with its winner, while the person asks for it
+ * (beside the felt, never over the trick in play); it closes when another
+ * trick is completed. */
+export function renderLastTrick(ctx: Ctx): HTMLElement | null {
+  const lt = lastTrickOf(ctx);
+  const ui = ctx.app.state.ui;
+  if (!ui.showLastTrick || !lt) {
+    openedFor = '';
+    if (!lt) ui.showLastTrick = false;
+    return null;
+  }
+  const key = trickKey(lt);
+  if (openedFor === '') openedFor = key;
+  else if (openedFor !== key) {
+    openedFor = '';
+    ui.showLastTrick = false;
+    return null;
+  }
   const close = (): void => {
     ctx.app.state.ui.showLastTrick = false;
     ctx.app.update();

@@ -88,8 +88,14 @@ export class Agent {
         s = await this.p.until((x) => x.conn === 'open', '#conn[data-state=open] again', 15000);
         continue;
       }
+      // The end-of-deal summary covers the centre: close it, as a person does.
+      if (s.panels.summary) {
+        // (It may close by itself meanwhile: no wait for it.)
+        await this.p.page.evaluate(() => document.querySelector('button#summary-close')?.click());
+        continue;
+      }
       if (s.toMove !== this.seat) {
-        await this.p.until((x) => x.at !== s.at || x.toMove === this.seat || x.phase !== s.phase || until(x), `data-to-move=${this.seat} or data-at to move on from ${s.at} (to move: ${s.toMove})`, 30000, 25);
+        await this.p.until((x) => x.at !== s.at || x.toMove === this.seat || x.panels.summary || x.phase !== s.phase || until(x), `data-to-move=${this.seat} or data-at to move on from ${s.at} (to move: ${s.toMove})`, 30000, 25);
         continue;
       }
       if (this.s.onTurn && (await this.s.onTurn(this, s))) continue;

@@ -173,8 +173,12 @@ export class Scenario {
     this.log('server at', this.server.url);
   }
 
-  /** A person: a fresh Chromium profile (--user-data-dir) and one page. */
-  async person(name) {
+  /** A person: a fresh Chromium profile (--user-data-dir) and one page.
+   * `settings`: the page's settings (web/src/settings.ts) put in its
+   * storage before the page starts; by default no trick pause, so that the
+   * agent's checks see each trick as the server sends it, and the deal
+   * summary only for a moment (scenarios that test pacing pass their own). */
+  async person(name, { settings = { trickPause: 0, summaryPause: 0.05 } } = {}) {
     const chromium = loadPlaywright(this.opts.webdir);
     const dir = this.tmp('profile');
     const context = await chromium.launchPersistentContext(dir, {
@@ -183,6 +187,17 @@ export class Scenario {
       args: CHROMIUM_ARGS,
       viewport: DESKTOP,
     });
+    if (settings) {
+      await context.addInitScript((st) => {
+        try {
+          const old = JSON.parse(window.localStorage.getItem('barbu.settings') || '{}');
+          // Once: a reload keeps what the page changed since.
+          if (!old.__test) window.localStorage.setItem('barbu.settings', JSON.stringify({ ...old, ...st, __test: 1 }));
+        } catch {
+          /* storage off */
+        }
+      }, settings);
+    }
     const page = context.pages()[0] ?? (await context.newPage());
     const p = new Person(this, name, context, page);
     this.people.push(p);
@@ -294,7 +309,9 @@ function readPage() {
       cut: enabled($('button#cut')),
       passOn: !!$('#pass-on-submit'),
       score: !!$('#score'),
+      summary: !!$('#deal-summary'),
     },
+    finished: !!$('#trick[data-finished="true"]'),
   };
 }
 
