@@ -13,6 +13,7 @@ import { LoginView } from './ui/login';
 import { renderScore } from './ui/score';
 import { ConnView, NOTICE_MS, NoticeView, renderBanner } from './ui/status';
 import { renderTable } from './ui/table';
+import { applySuggestion } from './ui/chinese';
 
 /** Chat lines kept for each scope. */
 const CHAT_KEEP = 200;
@@ -350,6 +351,9 @@ function onMessage(msg: ServerMsg): void {
       break;
     case 'score':
       state.score = msg;
+      break;
+    case 'suggestion':
+      if (state.table && msg.table === state.table.id) applySuggestion(state, msg);
       break;
     case 'record':
       state.record = msg;

@@ -202,6 +202,10 @@ export interface ContractInfo {
   per_player: number;
   /** A Domino or Patience start rank when the rules fix it. */
   fixed_rank?: Rank;
+  /** Chinese Poker, when the server says (else docs/rules.md's 4 and 3):
+   * points a row won against one player, and the extra rows of a scoop. */
+  per_row?: number;
+  scoop?: number;
 }
 
 export interface TableRules {
@@ -361,7 +365,17 @@ export interface RecordMsg {
   id?: number;
 }
 
+/** The computer's rows for this seat's Chinese Poker arrangement (`suggest`). */
+export interface SuggestionMsg {
+  type: 'suggestion';
+  table: number;
+  at: number;
+  action: ArrangeAction;
+  id?: number;
+}
+
 export type ServerMsg =
+  | SuggestionMsg
   | WelcomeMsg
   | ByeMsg
   | ErrorMsg
@@ -417,6 +431,7 @@ export type ClientMsg =
   | { type: 'act'; action: Action; at?: number; id?: number }
   | { type: 'chat'; text: string; id?: number }
   | { type: 'score'; table?: number; id?: number }
+  | { type: 'suggest'; id?: number }
   | { type: 'record'; table: number; id?: number };
 
 /** The presets `barbu rules --list` prints, with a line about each. */

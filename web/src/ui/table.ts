@@ -17,10 +17,10 @@ import { renderFife } from './fife';
 import { openScore } from './score';
 import { renderSchedule } from './schedule';
 import { cardBack, cardFace } from './cards';
-import { renderHand } from './hand';
+import { renderHand, tapNote } from './hand';
 import { renderLastTrick, renderTrick } from './trick';
 import { ordinal, renderLayout, renderLayoutActions } from './layout';
-import { renderArrange, renderShowdown } from './chinese';
+import { renderArrange, renderShowdown, renderShowdownDialog, showdownButton } from './chinese';
 
 /** What every part of the table is drawn from. */
 export interface Ctx {
@@ -133,6 +133,7 @@ function bar(ctx: Ctx): HTMLElement {
       'div',
       { class: 'bar-buttons' },
       h('button', { type: 'button', id: 'score-btn', 'data-focus': 'score-btn', onclick: () => openScore(app) }, 'Scores'),
+      showdownButton(ctx),
       h(
         'button',
         {
@@ -687,6 +688,7 @@ function drawTable(app: App): HTMLElement {
       { class: `area-bottom${myTurn ? ' my-turn' : ''}` },
       seatBox(ctx, ctx.bottom),
       handNotes(ctx),
+      tapNote(ctx),
       v && v.phase !== 'over' ? renderHand(ctx) : null,
     ),
   );
@@ -708,6 +710,7 @@ function drawTable(app: App): HTMLElement {
     bar(ctx),
     banners(ctx),
     h('div', { class: 'table-main' }, felt, aside),
+    renderShowdownDialog(ctx),
   );
 }
 
