@@ -114,10 +114,10 @@ export function handDetail(cards: Card[]): string {
   }
 }
 
-/** "Full House (queens over fours)". */
+/** "Full House, queens over fours". */
 export function handName(cards: Card[]): string {
   if (cards.length === 0) return '';
-  return `${categoryName(cards)} (${handDetail(cards)})`;
+  return `${categoryName(cards)}, ${handDetail(cards)}`;
 }
 
 /** The row that beats the one it must not ("middle" above the back, or

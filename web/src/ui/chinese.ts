@@ -216,7 +216,7 @@ export function applySuggestion(state: AppState, msg: SuggestionMsg): void {
   state.ui.arrangeError = undefined;
 }
 
-/** A row's hand as it is built: "Back: Full House (queens over fours)";
+/** A row's hand as it is built: "Back: Full House, queens over fours";
  * while it is incomplete, what it holds so far and how many cards are to come. */
 function buildingName(r: RowName, cards: Card[]): string {
   const left = SIZE[r] - cards.length;

@@ -7,6 +7,7 @@
 import { Agent, suitOf } from './agent.mjs';
 import { check, fail, numbers, sameSet, SEATS, show, sleep } from './harness.mjs';
 import { compare, describe, fouled, rightRows, wrongRows } from './poker.mjs';
+import { eveningC } from './evening_c.mjs';
 
 /** Seeds with North the first declarer (the draw comes from the seed). */
 export const SEEDS = { classic: 1, chinese: 1, king: 1, ravage: 1, fife: 6 };
@@ -468,7 +469,7 @@ async function chinese(sc) {
 /** Puts the cards in the rows through the page: pick in #hand (aria-pressed),
  * then the row's [data-row] button.  Cards in the wrong row are first taken
  * back by clicking them. */
-async function putRows(sc, p, rows) {
+export async function putRows(sc, p, rows) {
   const page = p.page;
   const where = () =>
     page.evaluate(() => {
@@ -573,5 +574,5 @@ const king = (sc) => fewDeals(sc, { rules: 'king', order: ['no-king', 'trumps', 
 // the others are quick enough to play against.
 const ravage = (sc) => fewDeals(sc, { rules: 'ravage', order: ['ravage', 'trumps', 'domino', 'no-queens'], deals: 3, level: 'medium' });
 
-export const SCENARIOS = { classic, fife, chinese, king, ravage };
+export const SCENARIOS = { classic, fife, chinese, king, ravage, evening_c: (sc) => eveningC(sc) };
 export const ALIASES = { uk: 'classic' };
