@@ -84,9 +84,9 @@ foreach(scenario kibitz_seats kibitz_address seed kibitz_chat bot_timing bot_sin
 endforeach()
 # What a club evening in the browser needs from the server
 # (tests/e2e/evening*.c), one test each.
-add_executable(evening ${CMAKE_SOURCE_DIR}/tests/e2e/evening.c)
-target_link_libraries(evening PRIVATE barbu_e2e barbu_store)
-set(EVENING_SCENARIOS)
+add_executable(evening ${CMAKE_SOURCE_DIR}/tests/e2e/evening.c ${CMAKE_SOURCE_DIR}/tests/e2e/evening_rules.c)
+target_link_libraries(evening PRIVATE barbu_e2e barbu_store z)
+set(EVENING_SCENARIOS compressed suggest)
 foreach(scenario ${EVENING_SCENARIOS})
   add_test(NAME evening_${scenario} COMMAND evening $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(evening_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)

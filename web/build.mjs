@@ -1,14 +1,16 @@
 // Builds the browser client into a folder the server serves:
 //   node build.mjs OUTDIR
 // index.html and the icon are copied from static/; src/main.ts and what it
-// imports become app.js, src/app.css becomes app.css, both minified.
+// imports become app.js, src/app.css becomes style.css, both minified.
+// Each of the four files gets a gzipped copy beside it (app.js.gz, ...):
+// barbu serve sends it to a browser that accepts gzip (docs/protocol.md).
 // Nothing is fetched from the network at run time: no fonts, no images.
 import { build } from 'esbuild';
 import { cpSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
-import { readFileSync } from 'node:fs';
+import { constants, gzipSync } from 'node:zlib';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = resolve(process.argv[2] ?? join(here, '..', 'build', 'web'));
@@ -26,9 +28,11 @@ await build({
   logLevel: 'warning',
 });
 
-for (const f of ['app.js', 'style.css']) {
+// Level 9 and no file name or time in the header, so a build is repeatable.
+for (const f of ['app.js', 'style.css', 'index.html', 'icon.svg']) {
   const p = join(out, f);
   const raw = statSync(p).size;
-  const gz = gzipSync(readFileSync(p)).length;
-  console.log(`web: ${f} ${raw} bytes (${gz} gzipped)`);
+  const gz = gzipSync(readFileSync(p), { level: constants.Z_BEST_COMPRESSION });
+  writeFileSync(`${p}.gz`, gz);
+  console.log(`web: ${f} ${raw} bytes (${gz.length} gzipped)`);
 }

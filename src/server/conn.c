@@ -320,6 +320,9 @@ static void dispatch(srv_conn *c, const proto_msg *msg)
     case PROTO_RECORD:
         srv_cmd_record(c, msg);
         break;
+    case PROTO_SUGGEST:
+        srv_cmd_suggest(c, msg);
+        break;
     default:
         srv_error(c, msg, "bad_type", "unknown message type");
         break;

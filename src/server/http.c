@@ -117,14 +117,60 @@ static int not_found(struct lws *wsi)
     return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
+/* Whether the request's Accept-Encoding takes gzip: named (or "*") and
+ * not with q=0. */
+static bool accepts_gzip(struct lws *wsi)
+{
+    char ae[256];
+    int n = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_ACCEPT_ENCODING);
+    if (n <= 0 || n >= (int)sizeof ae ||
+        lws_hdr_copy(wsi, ae, sizeof ae, WSI_TOKEN_HTTP_ACCEPT_ENCODING) < 0)
+        return false;
+    bool star = false;
+    for (char *save = NULL, *item = strtok_r(ae, ",", &save); item;
+         item = strtok_r(NULL, ",", &save)) {
+        while (*item == ' ' || *item == '\t')
+            item++;
+        size_t name = strcspn(item, " \t;");
+        bool gzip = name == 4 && strncasecmp(item, "gzip", 4) == 0;
+        bool any = name == 1 && item[0] == '*';
+        if (!gzip && !any)
+            continue;
+        /* "q=0", "q=0.0", "q=0.000" refuse it. */
+        const char *q = strstr(item + name, "q=");
+        bool refused = q != NULL && q[2] == '0' && strspn(q + 3, ".0") == strlen(q + 3);
+        if (gzip)
+            return !refused;
+        star = !refused;
+    }
+    return star;
+}
+
 /* lws's own file mount follows links out of the folder: the server
- * resolves the path itself and hands lws the resolved one. */
+ * resolves the path itself and hands lws the resolved one.  The build
+ * puts a gzipped copy beside the client's files (web/build.mjs): a
+ * browser that takes gzip gets it, unless the file is newer than its
+ * copy (edited by hand since the build). */
 static int serve_file(struct lws *wsi, const srv_server *srv, const char *uri, size_t len)
 {
-    char real[PATH_MAX];
+    char real[PATH_MAX], named[PATH_MAX + 4], gz[PATH_MAX];
     if (resolve(srv->web_root, uri, len, real) != 0)
         return not_found(wsi);
-    int n = lws_serve_http_file(wsi, real, mime_type(real), NULL, 0);
+    /* The copy too must lie in the folder, whatever links it follows. */
+    struct stat plain, packed;
+    bool has_gz = (size_t)snprintf(named, sizeof named, "%s.gz", real) < sizeof named &&
+                  realpath(named, gz) != NULL && inside(srv->web_root, gz) &&
+                  stat(real, &plain) == 0 && stat(gz, &packed) == 0 && S_ISREG(packed.st_mode) &&
+                  packed.st_mtime >= plain.st_mtime;
+    static const char VARY[] = "vary: Accept-Encoding\x0d\x0a";
+    static const char GZIP[] = "content-encoding: gzip\x0d\x0avary: Accept-Encoding\x0d\x0a";
+    int n;
+    if (has_gz && accepts_gzip(wsi))
+        n = lws_serve_http_file(wsi, gz, mime_type(real), GZIP, (int)sizeof GZIP - 1);
+    else if (has_gz)
+        n = lws_serve_http_file(wsi, real, mime_type(real), VARY, (int)sizeof VARY - 1);
+    else
+        n = lws_serve_http_file(wsi, real, mime_type(real), NULL, 0);
     return n < 0 ? -1 : 0;
 }
 

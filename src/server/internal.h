@@ -416,6 +416,9 @@ void srv_cmd_kibitz(srv_conn *c, const proto_msg *msg);
 void srv_cmd_leave(srv_conn *c, const proto_msg *msg);
 void srv_cmd_bot(srv_conn *c, const proto_msg *msg);
 void srv_cmd_act(srv_conn *c, const proto_msg *msg);
+/* suggest: the easy computer player's rows for the sender's own Chinese
+ * Poker hand, from its own view; nothing is played. */
+void srv_cmd_suggest(srv_conn *c, const proto_msg *msg);
 /* Someone sat at t, or came back to a seat there: the table's kibitzers
  * at that player's place stop watching (unless the table is a
  * household's), each told why and sent the lobby. */

@@ -12,7 +12,8 @@
 #include "proto.h"
 
 static const char *const TYPE_NAMES[PROTO_N_TYPES] = {
-    "hello", "tables", "create", "sit", "kibitz", "leave", "bot", "act", "chat", "score", "record",
+    "hello", "tables", "create", "sit",   "kibitz", "leave",
+    "bot",   "act",    "chat",   "score", "record", "suggest",
 };
 
 /* The fields each message may carry, besides "type" and "id". */

@@ -38,6 +38,7 @@ enum {
     PROTO_CHAT,
     PROTO_SCORE,
     PROTO_RECORD,
+    PROTO_SUGGEST,
     PROTO_N_TYPES
 };
 

@@ -11,6 +11,8 @@ static const struct {
     const char *name;
     void (*run)(void);
 } SCENARIOS[] = {
+    {"compressed", evening_compressed},
+    {"suggest", evening_suggest},
     {NULL, NULL},
 };
 

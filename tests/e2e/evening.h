@@ -10,4 +10,9 @@
 
 #include "e2e.h"
 
+/* evening_rules.c: the rules pages, the Chinese Poker suggestion, gzipped
+ * assets. */
+void evening_compressed(void);
+void evening_suggest(void);
+
 #endif
