@@ -259,8 +259,14 @@ function rowsView(rows: Rows, mini = false, results?: (string | null)[]): HTMLEl
         { class: 'rows-view-row', 'data-row-name': r },
         h('span', { class: 'row-title' }, TITLE[r]),
         h('div', { class: 'row-cards' }, rowCards(rows[r], SIZE[r], mini)),
-        rows[r].length === SIZE[r] ? h('span', { class: 'row-name', 'data-row': r }, `${ROW_TITLE[r]}: ${handName(rows[r])}`) : null,
-        results?.[i] ? h('span', { class: 'row-beats' }, results[i]) : null,
+        rows[r].length === SIZE[r]
+          ? h(
+              'div',
+              { class: 'row-info' },
+              h('span', { class: 'row-name', 'data-row': r }, `${ROW_TITLE[r]}: ${handName(rows[r])}`),
+              results?.[i] ? h('span', { class: 'row-beats' }, results[i]) : null,
+            )
+          : null,
       ),
     ),
   );
@@ -522,7 +528,7 @@ export function rowResult(d: DealResult, seat: Seat, rules: TableRules | undefin
   return h(
     'span',
     { class: 'row-result', 'data-seat': seat, title: `Units by row: ${words.join(', ')}`, 'aria-label': `Units by row: ${words.join(', ')}` },
-    ROW_KEYS.map((r, i) => h('span', { class: 'row-result-row', 'data-row': r }, `${r.charAt(0).toUpperCase()}${signed(sr.rows[i])}`)),
-    sr.scoops ? h('span', { class: 'row-result-row', 'data-row': 'scoop' }, `S${signed(sr.scoops)}`) : null,
+    ROW_KEYS.map((r, i) => h('span', { class: 'row-result-row', 'data-row': r, 'data-units': sr.rows[i] }, `${r} ${signed(sr.rows[i])}`)),
+    sr.scoops ? h('span', { class: 'row-result-row', 'data-row': 'scoop', 'data-units': sr.scoops }, `scoops ${signed(sr.scoops)}`) : null,
   );
 }

@@ -96,16 +96,18 @@ async function buildChecking(sc, p, rows, when) {
 
 /** Every card of #hand: a box of at least 44x44 px, and the card itself at its centre. */
 async function cardsTouchable(p, when) {
-  const cards = await p.page.evaluate(() =>
-    [...document.querySelectorAll('#hand button.card[data-card]')].map((b) => {
+  const cards = await p.page.evaluate(() => {
+    // The hand in view (a person scrolls to it), then each card's centre.
+    document.querySelector('#hand')?.scrollIntoView({ block: 'nearest' });
+    return [...document.querySelectorAll('#hand button.card[data-card]')].map((b) => {
       const r = b.getBoundingClientRect();
       const x = r.left + r.width / 2;
       const y = r.top + r.height / 2;
       const at = document.elementFromPoint(x, y);
       const hit = at ? at.closest('button.card[data-card]') : null;
       return { card: b.getAttribute('data-card'), w: Math.round(r.width), h: Math.round(r.height), x: Math.round(x), y: Math.round(y), atCentre: hit ? hit.getAttribute('data-card') : at ? at.tagName : null };
-    }),
-  );
+    });
+  });
   check(cards.length > 0, `${p.name}: #hand should hold cards (${when})`, { page: p });
   const small = cards.filter((c) => c.w < 44 || c.h < 44);
   check(small.length === 0, `${p.name}: every card in #hand should be at least 44x44 px at 390 wide (${when})`, { expected: '>= 44x44', actual: small, page: p });
@@ -215,6 +217,7 @@ export async function eveningC(sc) {
     },
     onTurn: async (a, s) => {
       if (s.phase === 'declare' && st.chineseDeal === null) {
+        st.rulesUrl = await ann.page.evaluate(() => !!document.querySelector('a.rules-link'));
         await auditBoth(sc, ann, 'a table in play (the contract chooser)');
       }
       if (s.phase === 'declare' && st.chineseDeal !== null && s.deal > st.chineseDeal && !st.showdownSeen) {
@@ -240,20 +243,26 @@ export async function eveningC(sc) {
   await ann.openScore();
   await ann.page.locator('#score .row-result').first().waitFor({ state: 'visible', timeout: 5000 }).catch(() => fail("ann: the score window should show the Chinese deal's per-row results (.row-result)", { page: ann }));
   const rr = await ann.page.evaluate(() =>
-    Object.fromEntries([...document.querySelectorAll('#score .row-result[data-seat]')].map((e) => [e.getAttribute('data-seat'), [...e.querySelectorAll('[data-row]')].map((x) => [x.getAttribute('data-row'), x.textContent])])),
+    Object.fromEntries([...document.querySelectorAll('#score .row-result[data-seat]')].map((e) => [e.getAttribute('data-seat'), [...e.querySelectorAll('[data-row]')].map((x) => [x.getAttribute('data-row'), { units: Number(x.getAttribute('data-units')), text: x.textContent }])])),
   );
   for (const [seat, r] of Object.entries(st.showdown)) {
     const got = Object.fromEntries(rr[seat] ?? []);
-    const want = r.byRow.map((n) => (n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : '0'));
-    const shown = ROWS.map((row) => (got[row] ?? '').slice(1));
+    const want = r.byRow;
+    const shown = ROWS.map((row) => got[row]?.units);
     check(JSON.stringify(shown) === JSON.stringify(want), `ann: the score window's .row-result for ${seat} should give the units by row (back, middle, front) lib/poker.mjs counts`, { expected: want, actual: got, page: ann });
   }
   await sc.shot(ann, 'score', { focus: '#score .row-result' });
   await auditBoth(sc, ann, 'the score window');
   await ann.closeScore();
 
-  // The rules page, from the server.
+  // The rules page, from the server (docs/protocol.md "Rules pages"): a
+  // server that serves them says so in the table's rule_set (rules_url).
   const res = await ann.page.request.get(new URL('/rules/uk', sc.server.url).href);
+  if (res.status() === 404 && !st.rulesUrl) {
+    sc.note('this server serves no rules pages (GET /rules/uk: 404, no rule_set.rules_url): the rules page was not audited');
+    sc.stats.extra = `axe-audits=${sc.stats.axe} suggested="${st.suggested}" phone-cards=${st.phone} rules-page=none`;
+    return;
+  }
   check(res.status() === 200, 'GET /rules/uk should answer the rules page (200)', { expected: 200, actual: res.status() });
   const rules = await sc.person('reader');
   await rules.page.goto(new URL('/rules/uk', sc.server.url).href, { waitUntil: 'load' });
@@ -329,7 +338,7 @@ async function phoneHand(sc, ann, st, s) {
   const y = await ann.state();
   check(y.at === x.at && y.hand.some((h) => h.card === card), `ann: a first tap on ${card} should not play it`, { expected: x, actual: y, page: ann });
   await cardsTouchable(ann, `with ${card} raised`);
-  await sc.shot(ann, 'tap-raised', { focus: '#hand' });
+  await page.screenshot({ path: `${sc.opts.shots}/${sc.name}-tap-raised-390x844.png` });
   // The showdown of the Chinese deal, again, now that the next deal has started.
   await ann.click('button#showdown-btn');
   await ann.visible('#showdown[role=dialog]', 'the last showdown (#showdown) opened from #showdown-btn');
