@@ -18,6 +18,7 @@ import { Agent } from './agent.mjs';
 import { audit, auditBoth } from './axe.mjs';
 import { check, DESKTOP, fail, frames, PHONE, sleep } from './harness.mjs';
 import { CATEGORY, compare, describe, evaluate, fouled, wrongRows } from './poker.mjs';
+import { cardsTouchable } from './phone.mjs';
 import { putRows } from './scenarios.mjs';
 
 const ROWS = ['back', 'middle', 'front'];
@@ -92,28 +93,6 @@ async function buildChecking(sc, p, rows, when) {
   const b = await builderNow(p);
   checkNames(p, b, `${when}, all three rows set`);
   return b;
-}
-
-/** Every card of #hand: a box of at least 44x44 px, and the card itself at its centre. */
-async function cardsTouchable(p, when) {
-  const cards = await p.page.evaluate(() => {
-    // The hand in view (a person scrolls to it), then each card's centre.
-    document.querySelector('#hand')?.scrollIntoView({ block: 'nearest' });
-    return [...document.querySelectorAll('#hand button.card[data-card]')].map((b) => {
-      const r = b.getBoundingClientRect();
-      const x = r.left + r.width / 2;
-      const y = r.top + r.height / 2;
-      const at = document.elementFromPoint(x, y);
-      const hit = at ? at.closest('button.card[data-card]') : null;
-      return { card: b.getAttribute('data-card'), w: Math.round(r.width), h: Math.round(r.height), x: Math.round(x), y: Math.round(y), atCentre: hit ? hit.getAttribute('data-card') : at ? at.tagName : null };
-    });
-  });
-  check(cards.length > 0, `${p.name}: #hand should hold cards (${when})`, { page: p });
-  const small = cards.filter((c) => c.w < 44 || c.h < 44);
-  check(small.length === 0, `${p.name}: every card in #hand should be at least 44x44 px at 390 wide (${when})`, { expected: '>= 44x44', actual: small, page: p });
-  const covered = cards.filter((c) => c.atCentre !== c.card);
-  check(covered.length === 0, `${p.name}: no card in #hand may be covered at its centre by a neighbour (${when})`, { expected: 'elementFromPoint(centre) is the card', actual: covered, page: p });
-  return cards;
 }
 
 /** The showdown's seats as the page shows them: each row's cards and name, the units. */

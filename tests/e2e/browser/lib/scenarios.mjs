@@ -5,7 +5,7 @@
 // action's number, and the person's from a fixed random source.
 
 import { Agent, suitOf } from './agent.mjs';
-import { check, fail, numbers, sameSet, SEATS, show, sleep } from './harness.mjs';
+import { check, DESKTOP, fail, frames, numbers, PHONE, sameSet, SEATS, show, sleep } from './harness.mjs';
 import { compare, describe, fouled, rightRows, wrongRows } from './poker.mjs';
 import { eveningC } from './evening_c.mjs';
 
@@ -407,7 +407,24 @@ async function fife(sc) {
   const inner = await ann.page.frameLocator('iframe#sheet').locator('body').textContent({ timeout: 5000 }).catch(() => '');
   check(/total/i.test(inner), 'ann: the sheet in iframe#sheet should show its TOTAL columns', { actual: inner.slice(0, 300), page: ann });
   await sc.shot(ann, 'sheet', { focus: 'iframe#sheet' });
+  await sheetOnPhone(ann);
   await ann.closeScore();
+}
+
+/** On a phone the sheet stays readable: drawn at most a little smaller
+ * than its own 1200 px (its pictures scale to the frame's width), the
+ * window scrolling sideways over it, rather than shrunk to 390 px. */
+async function sheetOnPhone(p) {
+  await p.page.setViewportSize(PHONE);
+  await frames(p.page);
+  const r = await p.page.evaluate(() => {
+    const f = document.querySelector('iframe#sheet');
+    const box = f?.parentElement;
+    return f && box ? { frame: Math.round(f.getBoundingClientRect().width), box: box.clientWidth, scroll: box.scrollWidth, overflow: getComputedStyle(box).overflowX } : null;
+  });
+  await p.page.setViewportSize(DESKTOP);
+  await frames(p.page);
+  check(r && r.frame >= 900 && r.scroll > r.box && /auto|scroll/.test(r.overflow), 'ann: at 390x844 the Fife sheet (iframe#sheet) should keep a readable size (at least 900 px wide) in a box that scrolls sideways', { expected: 'frame >= 900 px, its box scrolling', actual: r, page: p });
 }
 
 // ------------------------------------------------------------- chinese
