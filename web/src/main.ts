@@ -13,7 +13,7 @@ import { LoginView } from './ui/login';
 import { renderScore } from './ui/score';
 import { ConnView, NOTICE_MS, NoticeView, renderBanner } from './ui/status';
 import { renderTable } from './ui/table';
-import { applySuggestion } from './ui/chinese';
+import { applySuggestion, suggestRefused } from './ui/chinese';
 
 /** Chat lines kept for each scope. */
 const CHAT_KEEP = 200;
@@ -364,6 +364,7 @@ function onMessage(msg: ServerMsg): void {
         helloRefused(msg.code, msg.text);
         return;
       }
+      if (msg.re === 'suggest') suggestRefused();
       const forAct = msg.re === 'act' || msg.re === undefined || (msg.id !== undefined && msg.id === actId);
       if (forAct && state.actPending) {
         state.actPending = false;

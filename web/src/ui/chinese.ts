@@ -216,6 +216,11 @@ export function applySuggestion(state: AppState, msg: SuggestionMsg): void {
   state.ui.arrangeError = undefined;
 }
 
+/** The server refused a `suggest` (its error is shown as a notice): the button is free again. */
+export function suggestRefused(): void {
+  suggesting = null;
+}
+
 /** A row's hand as it is built: "Back: Full House, queens over fours";
  * while it is incomplete, what it holds so far and how many cards are to come. */
 function buildingName(r: RowName, cards: Card[]): string {

@@ -1,6 +1,8 @@
 // A phone is a real table (issue 22, point 7): checks at 390x844 that the
 // evening_c scenario and the Fife game's agent (lib/agent.mjs) make.
 
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { check, DESKTOP, frames, PHONE } from './harness.mjs';
 
 /** Every card of #hand: a box of at least 44x44 px, and the card itself at its centre. */
@@ -52,6 +54,11 @@ export async function phoneControlInView(p, sel, what, { withHand = false } = {}
       check(inside && r.hit, `${p.name}: at 390x844 ${what} (${sel}) should be inside the viewport and uncovered without scrolling (page at the ${from === 'top' ? 'top' : 'hand'})`, { expected: `0 <= top, bottom <= ${r.vh}`, actual: r, page: p });
       check(r.h >= 44, `${p.name}: at 390x844 ${what} (${sel}) should be at least 44 px high`, { actual: r, page: p });
       if (withHand && from === 'hand') await cardsTouchable(p, `at 390x844 with ${sel} pinned`);
+      if (from === 'hand') {
+        const name = sel.replace(/[^a-z-]/g, '');
+        mkdirSync(p.sc.opts.shots, { recursive: true });
+        await page.screenshot({ path: join(p.sc.opts.shots, `${p.sc.name}-${name}-in-view-390x844.png`) });
+      }
     }
   } finally {
     await page.setViewportSize(DESKTOP);
