@@ -125,6 +125,7 @@ function builder(ctx: Ctx): HTMLElement {
   let hint: string;
   if (!myTurn && v?.to_move) hint = `The rows are set in turn: ${SEAT_NAME[v.to_move]} first, then you.`;
   else if (!full) hint = 'Pick cards in your hand, then put them in a row: the back row the strongest, the front the weakest.';
+  else if (foul) hint = 'Your rows are complete but foul: move cards between rows, or ask for a suggestion.';
   else hint = 'Your rows are complete: set them.';
 
   return h(
