@@ -86,7 +86,7 @@ endforeach()
 # (tests/e2e/evening*.c), one test each.
 add_executable(evening ${CMAKE_SOURCE_DIR}/tests/e2e/evening.c ${CMAKE_SOURCE_DIR}/tests/e2e/evening_rules.c)
 target_link_libraries(evening PRIVATE barbu_e2e barbu_store z)
-set(EVENING_SCENARIOS compressed suggest)
+set(EVENING_SCENARIOS compressed suggest rules_pages)
 foreach(scenario ${EVENING_SCENARIOS})
   add_test(NAME evening_${scenario} COMMAND evening $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(evening_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)

@@ -271,6 +271,33 @@ int barbu_contract_times(const barbu_rules *rules, int index);
 /* The total of a contract's scores in one deal (-26 for No Tricks). */
 int barbu_contract_total(const barbu_rules *rules, int index);
 
+/*
+ * A rule set's rules in words, for rules pages (barbu rules --html, the
+ * server's /rules/PRESET and /rules/table/ID): worked out from the rule set
+ * itself, so house rules read as they are in force.  fn gets, in order,
+ * sections (id and title), subsections (id and title), paragraphs, list
+ * items (consecutive items make one list) and the rule documents a section
+ * comes from ("002, 003, 004", as docs/rules.md cites them), all as plain
+ * UTF-8 text that the caller marks up and escapes.  The ids are fixed:
+ * "game", "contracts" or "fife-calls", "contract-KEY" for each contract,
+ * "trumps", "domino", "chinese", "combinations", "silly-round", "cuts",
+ * "pass-ons", "patience", "doubling", "options", "clock".
+ */
+enum {
+    BARBU_DESC_SECTION,
+    BARBU_DESC_SUBSECTION,
+    BARBU_DESC_PARA,
+    BARBU_DESC_ITEM,
+    BARBU_DESC_SOURCE,
+};
+typedef void (*barbu_describe_fn)(void *ctx, int what, const char *id, const char *text);
+void barbu_rules_describe(const barbu_rules *rules, barbu_describe_fn fn, void *ctx);
+
+/* One sentence: what becomes of a negative contract nobody doubles under
+ * these rules (not played and shared, or played).  Returns the length like
+ * snprintf. */
+int barbu_undoubled_text(const barbu_rules *rules, char *buf, size_t cap);
+
 /* ----------------------------------------------------------------- actions */
 
 enum {

@@ -204,6 +204,181 @@ static int builtin_http(struct lws *wsi, enum lws_callback_reasons reason)
     return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
+/* ------------------------------------------------------- rules pages */
+
+/* A page made here: held in the connection's slot until it is written. */
+typedef struct made_page {
+    size_t len;
+    unsigned char data[]; /* LWS_PRE bytes of headroom, then the page */
+} made_page;
+
+/* Sends a page made here (taken: freed once written) with its status. */
+static int send_page(struct lws *wsi, void *user, int status, char *html)
+{
+    if (html == NULL || user == NULL) {
+        free(html);
+        return not_found(wsi);
+    }
+    size_t len = strlen(html);
+    made_page *pg = malloc(sizeof *pg + LWS_PRE + len);
+    if (pg == NULL) {
+        free(html);
+        return -1;
+    }
+    pg->len = len;
+    memcpy(pg->data + LWS_PRE, html, len);
+    free(html);
+    unsigned char buf[LWS_PRE + 2048], *start = buf + LWS_PRE, *p = start,
+                                       *end = buf + sizeof buf - 1;
+    if (lws_add_http_common_headers(wsi, (unsigned int)status, "text/html; charset=utf-8",
+                                    (lws_filepos_t)len, &p, end) ||
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+                                    (const unsigned char *)"no-cache", 8, &p, end) ||
+        lws_finalize_write_http_header(wsi, start, &p, end)) {
+        free(pg);
+        return -1;
+    }
+    *(made_page **)user = pg;
+    lws_callback_on_writable(wsi);
+    return 0;
+}
+
+static int write_page(struct lws *wsi, void *user)
+{
+    made_page *pg = *(made_page **)user;
+    *(made_page **)user = NULL;
+    int n = lws_write(wsi, pg->data + LWS_PRE, pg->len, LWS_WRITE_HTTP_FINAL);
+    free(pg);
+    if (n < 0)
+        return -1;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+/* A short page saying what was not found and where to go. */
+static char *missing_page(const char *sentence)
+{
+    static const char HEAD[] =
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        "<title>Not found - barbu rules</title>\n</head>\n<body>\n<main>\n<h1>Not found</h1>\n<p>";
+    static const char TAIL[] = "</p>\n</main>\n</body>\n</html>\n";
+    size_t n = strlen(HEAD) + strlen(sentence) * 6 + strlen(TAIL) + 1;
+    char *page = malloc(n);
+    if (page == NULL)
+        return NULL;
+    char *p = page + sprintf(page, "%s", HEAD);
+    for (const char *s = sentence; *s; s++) {
+        const char *esc = *s == '<'   ? "&lt;"
+                          : *s == '>' ? "&gt;"
+                          : *s == '&' ? "&amp;"
+                          : *s == '"' ? "&quot;"
+                                      : NULL;
+        if (esc)
+            p += sprintf(p, "%s", esc);
+        else
+            *p++ = *s;
+    }
+    strcpy(p, TAIL);
+    return page;
+}
+
+/* A stored table's rules as the store has them. */
+typedef struct stored_rules {
+    char preset[16];
+    char *house;
+    int revision;
+    bool found;
+} stored_rules;
+
+static void on_stored_table(void *ctx, const store_table *t, const store_seat seats[4])
+{
+    (void)seats;
+    stored_rules *st = ctx;
+    snprintf(st->preset, sizeof st->preset, "%s", t->preset ? t->preset : "");
+    st->house = strdup(t->house ? t->house : "");
+    st->revision = srv_options_revision(t->options);
+    st->found = st->house != NULL;
+}
+
+/* The rules in force at a table (in memory, else in the store): 0, or -1
+ * when there is no such table or its rules do not read.  *house is
+ * malloc'd. */
+static int table_rules(srv_server *srv, int64_t id, barbu_rules *rules, char *preset, size_t cap,
+                       char **house)
+{
+    srv_table *t = srv_table_find(srv, id);
+    if (t != NULL && !t->no_game) {
+        *rules = t->rules;
+        snprintf(preset, cap, "%s", t->preset);
+        *house = strdup(t->house ? t->house : "");
+        return *house ? 0 : -1;
+    }
+    stored_rules st = {{0}, NULL, 1, false};
+    store *db = srv->store;
+    if (db == NULL || db->ops->table_get(db, id, on_stored_table, &st) != 1 || !st.found) {
+        free(st.house);
+        return -1;
+    }
+    char why[240];
+    if (srv_table_rules(st.preset, &st.house, st.revision, rules, why, sizeof why) != 0) {
+        srv_log(srv, "table %lld: its rules do not read: %s", (long long)id, why);
+        free(st.house);
+        return -1;
+    }
+    snprintf(preset, cap, "%s", st.preset);
+    *house = st.house;
+    return 0;
+}
+
+/* GET /rules/PRESET and /rules/table/ID. */
+static int serve_rules(struct lws *wsi, srv_server *srv, void *user, const char *uri)
+{
+    const char *rest = uri + strlen("/rules/");
+    barbu_rules rules;
+    char title[120], about[300], sentence[600];
+    if (strncmp(rest, "table/", 6) == 0) {
+        const char *digits = rest + 6;
+        size_t n = strspn(digits, "0123456789");
+        char preset[16] = "";
+        char *house = NULL;
+        if (n == 0 || n > 15 || digits[n] != '\0' ||
+            table_rules(srv, strtoll(digits, NULL, 10), &rules, preset, sizeof preset, &house) !=
+                0) {
+            snprintf(sentence, sizeof sentence,
+                     "There is no table %.20s whose rules can be shown. Go back to the lobby "
+                     "and open the rules from the table itself.",
+                     n > 0 && n <= 15 ? digits : "with that number");
+            return send_page(wsi, user, HTTP_STATUS_NOT_FOUND, missing_page(sentence));
+        }
+        long long id = strtoll(digits, NULL, 10);
+        snprintf(title, sizeof title, "Table %lld: the rules in force", id);
+        snprintf(about, sizeof about, "The %s rule set%s, as this table plays it.", preset,
+                 house[0] ? " with the table's house rules" : "");
+        char *page = barbu_rules_page(&rules, title, about, house);
+        free(house);
+        return send_page(wsi, user, HTTP_STATUS_OK, page);
+    }
+    if (rest[0] == '\0')
+        return send_page(wsi, user, HTTP_STATUS_OK, barbu_rules_index_page());
+    if (barbu_rules_preset(&rules, rest) != 0) {
+        char names[300] = "";
+        for (int i = 0; barbu_preset_name(i) != NULL; i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                     barbu_preset_name(i));
+        snprintf(sentence, sizeof sentence,
+                 "There is no rule set called \"%.40s\". The rule sets are %s: the list "
+                 "at /rules/ links to each.",
+                 rest, names);
+        return send_page(wsi, user, HTTP_STATUS_NOT_FOUND, missing_page(sentence));
+    }
+    const char *line = "";
+    for (int i = 0; barbu_preset_name(i) != NULL; i++)
+        if (strcmp(barbu_preset_name(i), rest) == 0)
+            line = barbu_preset_about(i);
+    snprintf(title, sizeof title, "Barbu rules: %s", rest);
+    return send_page(wsi, user, HTTP_STATUS_OK, barbu_rules_page(&rules, title, line, NULL));
+}
+
 /* ------------------------------------------------------------ origins */
 
 /* An origin as compared: "scheme://host[:port]" in lower case, without a
@@ -293,12 +468,23 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
         return confirm_upgrade(wsi, srv);
     case LWS_CALLBACK_HTTP:
+        if (len >= 7 && strncmp(in, "/rules/", 7) == 0 && strlen(in) == len)
+            return serve_rules(wsi, srv, user, in);
         if (srv->web_root == NULL)
             return builtin_http(wsi, reason);
         return serve_file(wsi, srv, in, len);
     case LWS_CALLBACK_HTTP_WRITEABLE:
+        if (user != NULL && *(made_page **)user != NULL)
+            return write_page(wsi, user);
         if (srv->web_root == NULL)
             return builtin_http(wsi, reason);
+        break;
+    case LWS_CALLBACK_CLOSED_HTTP:
+        /* A page not yet written when the connection closed. */
+        if (user != NULL) {
+            free(*(made_page **)user);
+            *(made_page **)user = NULL;
+        }
         break;
     default:
         break;

@@ -212,6 +212,16 @@ json_t *proto_rules_json(const barbu_rules *rules)
                           "mandatory_doubles", rules->mandatory_doubles, "contracts", list);
     if (m != NULL && fife)
         json_object_set_new(m, "sets", json_integer(rules->sets));
+    /* Whether a negative contract nobody doubles is played, and if not
+     * how its points are shared, in the engine's words. */
+    bool shared = rules->doubling && rules->undoubled_shared;
+    if (m != NULL)
+        json_object_set_new(m, "undoubled_shared", json_boolean(shared));
+    if (m != NULL && shared) {
+        char text[1024];
+        barbu_undoubled_text(rules, text, sizeof text);
+        json_object_set_new(m, "undoubled_text", json_string(text));
+    }
     return m;
 }
 

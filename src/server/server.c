@@ -32,6 +32,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_HTTP:
     case LWS_CALLBACK_HTTP_WRITEABLE:
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+    case LWS_CALLBACK_CLOSED_HTTP:
         return srv_http_callback(wsi, reason, user, in, len);
     default:
         return srv_ws_callback(wsi, reason, user, in, len);

@@ -52,6 +52,18 @@ typedef struct barbu_serve_options {
  * host and maybe a port, nothing after. */
 bool barbu_serve_origin_ok(const char *text);
 
+/* The rules page of a rule set (GET /rules/PRESET and /rules/table/ID,
+ * barbu rules --html): a whole HTML document without script, every text
+ * escaped; malloc'd (the caller frees), NULL when out of memory.  title
+ * heads it ("Barbu rules: uk"); about (may be NULL) is a line under it;
+ * house (may be NULL or "") is a table's house rules, shown as written. */
+char *barbu_rules_page(const barbu_rules *rules, const char *title, const char *about,
+                       const char *house);
+
+/* The list of the rule sets, each linked to its page (GET /rules/);
+ * malloc'd, NULL when out of memory. */
+char *barbu_rules_index_page(void);
+
 /* Runs the server until SIGINT or SIGTERM.  Prints "barbu serve: listening
  * on ws://HOST:PORT/ws" on stdout (and flushes) once it accepts connections.
  * Returns 0, or 1 after printing why it could not start. */

@@ -816,8 +816,12 @@ json_t *srv_table_json(const srv_table *t, const srv_session *you)
         json_array_append_new(kib, json_string(t->kibitzers[i]->name));
     json_object_set_new(m, "kibitzers", kib);
     json_t *rule_set = t->no_game ? NULL : proto_rules_json(&t->rules);
-    if (rule_set != NULL)
+    if (rule_set != NULL) {
+        char url[48];
+        snprintf(url, sizeof url, "/rules/table/%lld", (long long)t->id);
+        json_object_set_new(rule_set, "rules_url", json_string(url));
         json_object_set_new(m, "rule_set", rule_set);
+    }
     if (srv_table_over(t)) {
         char seed[24];
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)t->seed);

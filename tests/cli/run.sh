@@ -58,6 +58,24 @@ expect_status 1 "a table that no longer sums to zero is refused" "$barbu" rules 
 grep -q "sum.rules:2: .*sum to zero" "$tmp/err" && ok "the zero-sum error names the line" || bad "the zero-sum error names the line"
 printf 'preset = uk\ncolour = blue\n' >"$tmp/key.rules"
 expect_status 1 "an unknown key is refused" "$barbu" rules "$tmp/key.rules"
+# The rules page: every preset, the house rules of a file, no script.
+"$barbu" rules --help | grep -q -- "--html" && ok "barbu rules --help mentions --html" ||
+    bad "barbu rules --help mentions --html"
+for preset in $("$barbu" rules --list | cut -d' ' -f1); do
+    "$barbu" rules --html "$preset" >"$tmp/page.html" 2>"$tmp/err" &&
+        head -c 15 "$tmp/page.html" | grep -q '<!doctype html>' &&
+        grep -q 'id="doubling"' "$tmp/page.html" && ! grep -q '<script' "$tmp/page.html" &&
+        ok "barbu rules --html $preset" || bad "barbu rules --html $preset"
+done
+"$barbu" rules --html uk | grep -q 'NT: No Tricks' && ok "the uk page spells out NT" ||
+    bad "the uk page spells out NT"
+"$barbu" rules --html fife | grep -q 'id="combinations"' && ok "the fife page has its combinations" ||
+    bad "the fife page has its combinations"
+"$barbu" rules --html "$tmp/house.rules" >"$tmp/house.html" &&
+    grep -q 'id="house-rules"' "$tmp/house.html" && grep -q 'israeli = advise' "$tmp/house.html" &&
+    grep -q 'Israeli rule.*advise' "$tmp/house.html" && ok "a rules file's page shows its house rules" ||
+    bad "a rules file's page shows its house rules"
+expect_status 1 "barbu rules --html of an unknown preset fails" "$barbu" rules --html nope
 
 # Selfplay: one JSON line per game, the same for the same seed, each game zero-sum.
 "$barbu" selfplay --seed 42 --games 3 --json >"$tmp/a.json" 2>"$tmp/err" || bad "selfplay runs"

@@ -13,6 +13,7 @@ static const struct {
 } SCENARIOS[] = {
     {"compressed", evening_compressed},
     {"suggest", evening_suggest},
+    {"rules_pages", evening_rules_pages},
     {NULL, NULL},
 };
 

@@ -14,5 +14,6 @@
  * assets. */
 void evening_compressed(void);
 void evening_suggest(void);
+void evening_rules_pages(void);
 
 #endif

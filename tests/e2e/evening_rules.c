@@ -475,3 +475,195 @@ void evening_suggest(void)
 {
     scenario_suggest();
 }
+
+/* ---------------------------------------------------------- rules pages */
+
+/* Whether the page holds text as the page writes it (escaped). */
+static bool has(const http_answer *a, const char *text)
+{
+    return a->body != NULL && strstr(a->body, text) != NULL;
+}
+
+/* Every contract of the rules: its section, its name as the heading and its
+ * abbreviation spelled out. */
+static void check_contracts(const char *what, const http_answer *a, const barbu_rules *r)
+{
+    int missing = 0;
+    char first[200] = "";
+    for (int i = 0; i < r->n_contracts; i++) {
+        const barbu_contract *c = &r->contract[i];
+        char id[60], head[60], spelled[80];
+        snprintf(id, sizeof id, "id=\"contract-%s\"", c->key);
+        snprintf(head, sizeof head, "<h3>%s</h3>", c->name);
+        snprintf(spelled, sizeof spelled, "%s: %s", c->abbr, c->name);
+        if (!has(a, id) || !has(a, head) || !has(a, spelled)) {
+            if (!missing)
+                snprintf(first, sizeof first, "%s (%s)", c->key, spelled);
+            missing++;
+        }
+    }
+    CHECK(missing == 0,
+          "%s: all %d contracts have a section, a heading and the abbreviation "
+          "spelled out (%d missing, first %s)",
+          what, r->n_contracts, missing, first);
+}
+
+static void scenario_rules_pages(void)
+{
+    e2e_server srv;
+    e2e_server_start(&srv, "rules.db");
+    http_answer a;
+    char v[200];
+
+    for (int p = 0; barbu_preset_name(p) != NULL; p++) {
+        const char *name = barbu_preset_name(p);
+        char path[80], what[96];
+        snprintf(path, sizeof path, "/rules/%s", name);
+        snprintf(what, sizeof what, "GET %s", path);
+        http_get(srv.port, path, "", &a);
+        CHECK(a.status == 200, "%s: 200 (%d)", what, a.status);
+        CHECK(strstr(http_header(&a, "Content-Type", v, sizeof v), "text/html") != NULL,
+              "%s: an HTML page (%s)", what, v);
+        CHECK(a.body && strncmp(a.body, "<!doctype html>", 15) == 0 &&
+                  has(&a, "<html lang=\"en\">"),
+              "%s: a whole document in English", what);
+        CHECK(!has(&a, "<script"), "%s: no script", what);
+        barbu_rules r;
+        REQUIRE(barbu_rules_preset(&r, name) == 0, "the engine has preset %s", name);
+        check_contracts(what, &a, &r);
+        CHECK(has(&a, "id=\"doubling\"") && has(&a, "id=\"clock\"") && has(&a, "id=\"options\""),
+              "%s: sections #doubling, #options and #clock", what);
+        CHECK(has(&a, "From the rule documents: "), "%s: cites the rule documents", what);
+        if (r.doubling && r.undoubled_shared)
+            CHECK(has(&a, "nobody doubles, it is not played: the three other players score"),
+                  "%s: says an undoubled negative contract is not played and how it is shared",
+                  what);
+        if (!r.doubling)
+            CHECK(has(&a, "There is no doubling in this rule set"), "%s: says there is no doubling",
+                  what);
+        if (barbu_contract_find(&r, "chinese") >= 0)
+            CHECK(has(&a, "id=\"chinese\"") && has(&a, "straight flush") &&
+                      has(&a, "Fouling: rows out of order") && has(&a, "a scoop") &&
+                      has(&a, "A unit is 4 points"),
+                  "%s: #chinese has the rows, the poker hands, fouling, units and scoops", what);
+        if (barbu_contract_find(&r, "trumps") >= 0)
+            CHECK(has(&a, "id=\"trumps\"") && has(&a, "must over-trump"),
+                  "%s: #trumps has the obligations", what);
+        if (r.game == BARBU_GAME_FIFE) {
+            CHECK(has(&a, "id=\"fife-calls\"") && has(&a, "id=\"patience\"") &&
+                      has(&a, "id=\"combinations\"") && has(&a, "id=\"silly-round\"") &&
+                      has(&a, "id=\"cuts\"") && has(&a, "id=\"pass-ons\""),
+                  "%s: the Fife sections (Calls, combinations, Patience, Silly Round, cuts, "
+                  "Pass-ons)",
+                  what);
+            CHECK(has(&a, "a Double: two negative Calls") && has(&a, "a Treble") &&
+                      has(&a, "a Quadruple") && has(&a, "The Lot: all five negative Calls") &&
+                      has(&a, "Double Patience") && has(&a, "at least two Doubles or a Treble"),
+                  "%s: every combination and the rule of two Doubles or a Treble", what);
+            CHECK(has(&a, "chaps") && has(&a, "the first card must be a Jack"), "%s: the Patience",
+                  what);
+        } else {
+            CHECK(has(&a, "id=\"contracts\""), "%s: a #contracts section", what);
+        }
+        http_free(&a);
+    }
+
+    /* Abbreviations spelled out, with the scores as uk has them. */
+    http_get(srv.port, "/rules/uk", "", &a);
+    CHECK(has(&a, "NT: No Tricks") && has(&a, "-2 for each trick taken") &&
+              has(&a, "the A♥ -6 instead") && has(&a, "the K♥ is taken") &&
+              has(&a, "the three other players score -9 each and the declarer +1") &&
+              has(&a, "at least twice"),
+          "uk: NT spelled out, the scores, the early end and the shares of an undoubled No "
+          "Tricks, two compulsory doubles");
+    http_free(&a);
+
+    /* A table's page shows its house rules, and the rules as they stand. */
+    e2e_client *c = e2e_client_new("rules-A", srv.port);
+    e2e_hello(c, "rules-a");
+    int table = e2e_create(c, "uk",
+                           json_pack("{s:s, s:s}", "house",
+                                     "early-end = no\nmandatory-doubles = 1\nno-tricks.per-trick "
+                                     "= -3\ntrumps.per-trick = 6\n",
+                                     "sit", "N"));
+    json_t *tm = e2e_expect(c, "table", 5000);
+    REQUIRE(tm != NULL, "create sends the table");
+    json_t *rs = json_object_get(tm, "rule_set");
+    char url[64];
+    snprintf(url, sizeof url, "/rules/table/%d", table);
+    const char *got_url = json_string_value(json_object_get(rs, "rules_url"));
+    CHECK(got_url && strcmp(got_url, url) == 0, "the table's rule_set has rules_url %s (%s)", url,
+          got_url ? got_url : "none");
+    const char *ut = json_string_value(json_object_get(rs, "undoubled_text"));
+    CHECK(json_is_true(json_object_get(rs, "undoubled_shared")) && ut && strstr(ut, "not played") &&
+              strstr(ut, "No Tricks -13 each, the declarer +0") == NULL &&
+              strstr(ut, "No Tricks -13 each, the declarer 0"),
+          "rule_set: undoubled_shared, and undoubled_text with the house scores (%s)",
+          ut ? ut : "none");
+    json_decref(tm);
+    http_get(srv.port, url, "", &a);
+    CHECK(a.status == 200, "GET %s: 200 (%d)", url, a.status);
+    CHECK(has(&a, "id=\"house-rules\"") && has(&a, "early-end = no") &&
+              has(&a, "mandatory-doubles = 1"),
+          "the table's page shows its house rules as written");
+    CHECK(has(&a, "Early ends are off in this rule set") && has(&a, "-3 for each trick taken") &&
+              has(&a, "+6 for each trick taken") && has(&a, "at least once") &&
+              !has(&a, "at least twice"),
+          "and the rules as they stand with them (no early end, -3 and +6 a trick, one "
+          "compulsory double)");
+    barbu_rules uk;
+    barbu_rules_preset(&uk, "uk");
+    check_contracts(url, &a, &uk);
+    http_free(&a);
+
+    /* A house rule that plays undoubled contracts. */
+    e2e_client *c2 = e2e_client_new("rules-B", srv.port);
+    e2e_hello(c2, "rules-b");
+    int played = e2e_create(
+        c2, "uk", json_pack("{s:s, s:s}", "house", "undoubled-not-played = no\n", "sit", "N"));
+    tm = e2e_expect(c2, "table", 5000);
+    rs = json_object_get(tm, "rule_set");
+    CHECK(json_is_false(json_object_get(rs, "undoubled_shared")) &&
+              json_object_get(rs, "undoubled_text") == NULL,
+          "undoubled-not-played = no: undoubled_shared false, no undoubled_text");
+    json_decref(tm);
+    snprintf(url, sizeof url, "/rules/table/%d", played);
+    http_get(srv.port, url, "", &a);
+    CHECK(a.status == 200 && has(&a, "it is played even if nobody doubles") &&
+              !has(&a, "nobody doubles, it is not played"),
+          "its page says a contract is played even if nobody doubles");
+    http_free(&a);
+
+    /* The list of rule sets links to every page. */
+    http_get(srv.port, "/rules/", "", &a);
+    int linked = 0, presets = 0;
+    for (int p = 0; barbu_preset_name(p) != NULL; p++, presets++) {
+        char link[64];
+        snprintf(link, sizeof link, "href=\"/rules/%s\"", barbu_preset_name(p));
+        linked += has(&a, link);
+    }
+    CHECK(a.status == 200 && linked == presets && !has(&a, "<script"),
+          "GET /rules/: the rule sets, each linked to its page (%d, %d links)", a.status, linked);
+    http_free(&a);
+
+    /* What is not there. */
+    const char *missing[] = {"/rules/nope",   "/rules/table/99999", "/rules/table/abc",
+                             "/rules/table/", "/rules/UK",          "/rules/table/1x"};
+    for (size_t i = 0; i < sizeof missing / sizeof missing[0]; i++) {
+        http_get(srv.port, missing[i], "", &a);
+        CHECK(a.status == 404 && has(&a, "<p>") && !has(&a, "<script"),
+              "GET %s: 404 with a sentence (%d)", missing[i], a.status);
+        http_free(&a);
+    }
+    http_get(srv.port, "/rules/<b>x", "", &a);
+    CHECK(a.status == 404 && !has(&a, "<b>x"), "a name with markup is escaped in the 404 (%d)",
+          a.status);
+    http_free(&a);
+
+    e2e_server_stop(&srv);
+}
+
+void evening_rules_pages(void)
+{
+    scenario_rules_pages();
+}
