@@ -240,6 +240,8 @@ export function chineseScoring(rules: TableRules | undefined): { perRow: number;
 
 function scoringText(rules: TableRules | undefined): HTMLElement {
   const { perRow, scoop } = chineseScoring(rules);
+  // The table's rules page (rule_set.rules_url, docs/protocol.md), its Chinese Poker section.
+  const rulesUrl = (rules as { rules_url?: string } | undefined)?.rules_url;
   return h(
     'div',
     { class: 'arrange-scoring', id: 'arrange-scoring' },
@@ -250,7 +252,10 @@ function scoringText(rules: TableRules | undefined): HTMLElement {
       'Each of your rows is compared with the same row of each other player: a row won is 1 unit, a row lost −1 unit, equal rows 0. ',
       `Winning all three rows against one player is a scoop: ${scoop} more units from that player (${3 + scoop} in all). `,
       `A unit is ${perRow} points. The back row must be at least as strong as the middle, and the middle as the front, or the rows foul. `,
-      'The front row of three counts only three of a kind, a pair and high card.',
+      'The front row of three counts only three of a kind, a pair and high card. ',
+      rulesUrl
+        ? h('a', { class: 'rules-link', href: `${rulesUrl}#chinese`, target: '_blank', rel: 'noopener' }, 'The rules of Chinese Poker')
+        : null,
     ),
   );
 }
