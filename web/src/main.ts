@@ -19,6 +19,7 @@ import { confirmLogout } from './ui/leave';
 import { settingsButton } from './ui/settings-dialog';
 import { turnTitle } from './turn';
 import { sentence } from './text';
+import { applySuggestion, suggestRefused } from './ui/chinese';
 
 /** Chat lines kept for each scope. */
 const CHAT_KEEP = 200;
@@ -390,6 +391,9 @@ function onMessage(msg: ServerMsg): void {
     case 'score':
       state.score = msg;
       break;
+    case 'suggestion':
+      if (state.table && msg.table === state.table.id) applySuggestion(state, msg);
+      break;
     case 'record':
       // A record asked for quietly (the review of the last deal) is not a download.
       if (msg.id !== undefined && quietIds.has(msg.id)) break;
@@ -401,6 +405,7 @@ function onMessage(msg: ServerMsg): void {
         helloRefused(msg.code, msg.text);
         return;
       }
+      if (msg.re === 'suggest') suggestRefused();
       const forAct = msg.re === 'act' || msg.re === undefined || (msg.id !== undefined && msg.id === actId);
       if (forAct && state.actPending) {
         state.actPending = false;

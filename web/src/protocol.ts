@@ -204,6 +204,10 @@ export interface ContractInfo {
   per_player: number;
   /** A Domino or Patience start rank when the rules fix it. */
   fixed_rank?: Rank;
+  /** Chinese Poker, when the server says (else docs/rules.md's 4 and 3):
+   * points a row won against one player, and the extra rows of a scoop. */
+  per_row?: number;
+  scoop?: number;
 }
 
 export interface TableRules {
@@ -390,7 +394,17 @@ export interface RecordMsg {
   id?: number;
 }
 
+/** The computer's rows for this seat's Chinese Poker arrangement (`suggest`). */
+export interface SuggestionMsg {
+  type: 'suggestion';
+  table: number;
+  at: number;
+  action: ArrangeAction;
+  id?: number;
+}
+
 export type ServerMsg =
+  | SuggestionMsg
   | WelcomeMsg
   | ByeMsg
   | ErrorMsg
@@ -449,6 +463,7 @@ export type ClientMsg =
   | { type: 'chat'; text: string; id?: number }
   | { type: 'score'; table?: number; id?: number }
   | { type: 'record'; table: number; id?: number }
+  | { type: 'suggest'; id?: number }
   | { type: 'logout'; id?: number }
   | { type: 'close'; table: number; id?: number }
   | { type: 'hand_over'; table: number; id?: number }

@@ -87,6 +87,47 @@ function frame(): SVGElement {
   });
 }
 
+// The indices and court letters are drawn from one hidden sprite of
+// <text> glyphs (<use href>), not as text inside each card: a card button's
+// name is its label ("Five of spades"), and text inside it that the name
+// does not hold ("5", "5") would break WCAG's label-in-name (2.5.3).
+let sprite: SVGElement | null = null;
+const glyphIds = new Map<string, string>();
+
+function spriteDefs(): SVGElement {
+  if (!sprite) {
+    sprite = svg(
+      'svg',
+      {
+        id: 'card-glyphs',
+        'aria-hidden': 'true',
+        focusable: 'false',
+        width: 0,
+        height: 0,
+        style: 'position:absolute;width:0;height:0;overflow:hidden',
+      },
+      svg('defs'),
+    );
+  }
+  if (!sprite.isConnected) document.body.append(sprite);
+  return sprite.firstChild as SVGElement;
+}
+
+/** A text glyph at (x, y): its shape (size, weight, anchor, length) in the
+ * sprite, its paint (fill, class) on the <use>, which the glyph inherits. */
+function glyph(text: string, attrs: Record<string, string | number>): SVGElement {
+  const { x, y, fill, class: cls, ...shape } = attrs;
+  const key = JSON.stringify([text, shape]);
+  let id = glyphIds.get(key);
+  if (id === undefined) {
+    id = `card-glyph-${glyphIds.size}`;
+    glyphIds.set(key, id);
+  }
+  const defs = spriteDefs();
+  if (!defs.querySelector(`#${id}`)) defs.append(svg('text', { id, x: 0, y: 0, ...shape }, text));
+  return svg('use', { href: `#${id}`, x: x ?? 0, y: y ?? 0, fill: fill ?? null, class: cls ?? null });
+}
+
 function root(cls: string, ...children: SVGElement[]): SVGElement {
   return svg(
     'svg',
@@ -122,7 +163,7 @@ function corner(rank: string, s: Suit, flip: boolean, big = false): SVGElement {
   const g = svg(
     'g',
     flip ? { transform: `rotate(180 50 70)` } : null,
-    svg('text', textAttrs, label),
+    glyph(label, textAttrs),
     suitShape(s, x, big ? 62 : 43, big ? 30 : 16),
   );
   return g;
@@ -136,19 +177,15 @@ function court(rank: string, s: Suit): SVGElement[] {
     svg('rect', { x: 29, y: 22, width: 42, height: 96, rx: 2, fill: 'none', stroke: col, 'stroke-width': 0.8 }),
     suitShape(s, 50, 36, 16),
     suitShape(s, 50, 104, 16, true),
-    svg(
-      'text',
-      {
-        x: 50,
-        y: 86,
-        'font-size': 44,
-        'font-weight': 700,
-        'font-family': SERIF,
-        'text-anchor': 'middle',
-        fill: col,
-      },
-      rank,
-    ),
+    glyph(rank, {
+      x: 50,
+      y: 86,
+      'font-size': 44,
+      'font-weight': 700,
+      'font-family': SERIF,
+      'text-anchor': 'middle',
+      fill: col,
+    }),
   ];
   // A small emblem: a crown for the King, a flower for the Queen, a plume for the Jack.
   if (rank === 'K') {

@@ -8,8 +8,18 @@ import { h } from '../dom';
 import type { Card, Seat } from '../protocol';
 import { findLegal, playableCards } from '../legal';
 import { cardLabel, sortHand } from '../names';
+import { setting } from '../settings';
 import { cardFace } from './cards';
 import type { Ctx } from './table';
+
+/** Tap-then-confirm (the tapConfirm setting): the card raised by the first
+ * tap, at the view it was raised in (a new view lowers it). */
+let raised: { card: Card; at: number } | null = null;
+
+export function raisedCard(ctx: Ctx): Card | null {
+  if (!raised || !ctx.vm || raised.at !== ctx.vm.at || !setting('tapConfirm') || handMode(ctx) !== 'play') return null;
+  return raised.card;
+}
 
 /** What the hand's cards do now. */
 export type HandMode = 'play' | 'pass_on' | 'arrange' | 'none';
@@ -114,8 +124,10 @@ export function renderHand(ctx: Ctx): HTMLElement {
       null;
   }
 
+  const up = raisedCard(ctx);
   const buttons = cards.map((c) => {
     const isPicked = picked.has(c);
+    const isRaised = up === c;
     let enabled = false;
     if (mode === 'play') enabled = playable.has(c);
     else if (mode === 'pass_on') enabled = isPicked || ui.picked.length < max;
@@ -125,9 +137,16 @@ export function renderHand(ctx: Ctx): HTMLElement {
     if (mode === 'play' && enabled) cls.push('playable');
     if (isPicked && mode !== 'play' && mode !== 'none') cls.push('picked');
     if (advice.has(c)) cls.push('advised');
+    if (isRaised) cls.push('raised');
     const onclick = (): void => {
       if (!enabled) return;
       if (mode === 'play') {
+        if (setting('tapConfirm') && !isRaised) {
+          raised = { card: c, at: vm?.at ?? -1 };
+          app.update();
+          return;
+        }
+        raised = null;
         const entry = findLegal(vm, { type: 'play', cards: [c] });
         if (entry) app.act(entry);
       } else if (mode === 'pass_on' || mode === 'arrange') {
@@ -141,7 +160,8 @@ export function renderHand(ctx: Ctx): HTMLElement {
         class: cls.join(' '),
         'data-card': c,
         'data-focus': `card-${c}`,
-        'aria-label': cardLabel(c),
+        'aria-label': isRaised ? `${cardLabel(c)}, raised: press again to play it` : cardLabel(c),
+        'data-raised': isRaised ? 'true' : null,
         'aria-disabled': enabled ? null : 'true',
         'aria-pressed': mode === 'pass_on' || mode === 'arrange' ? String(isPicked) : null,
         title: advice.has(c) ? 'The Israeli rule says to discard this card now' : null,
@@ -156,7 +176,7 @@ export function renderHand(ctx: Ctx): HTMLElement {
   });
 
   let label = ctx.kibitz ? 'The hand you are watching' : 'Your hand';
-  if (mode === 'play') label += ': choose a card to play';
+  if (mode === 'play') label += setting('tapConfirm') ? ': tap a card to raise it, tap it again to play it' : ': choose a card to play';
   else if (mode === 'pass_on') label += `: pick three cards to pass on (${ui.picked.length} picked)`;
   else if (mode === 'arrange') label += ': pick cards for a row';
   return h(
@@ -175,4 +195,11 @@ export function renderHand(ctx: Ctx): HTMLElement {
       ? buttons
       : h('p', { class: 'hand-empty' }, emptyText(ctx, mode)),
   );
+}
+
+/** Under tap-then-confirm, what the raised card waits for. */
+export function tapNote(ctx: Ctx): HTMLElement | null {
+  const c = raisedCard(ctx);
+  if (!c) return null;
+  return h('p', { class: 'tap-note', id: 'tap-note', role: 'status' }, `${cardLabel(c)} raised: tap it again to play it, or tap another card.`);
 }

@@ -153,7 +153,7 @@ export function renderSchedule(app: App): HTMLElement | null {
     { class: 'panel panel-schedule', id: 'schedule', 'aria-labelledby': 'schedule-title' },
     h('h2', { class: 'panel-sub', id: 'schedule-title' }, 'Contracts and scores'),
     h('p', { class: 'panel-line sched-where' }, line),
-    h('div', { class: 'sched-scroll' }, table),
+    h('div', { class: 'sched-scroll', tabindex: '0', role: 'region', 'aria-label': 'Contracts declared, by seat' }, table),
     h(
       'p',
       { class: 'panel-note sched-order' },

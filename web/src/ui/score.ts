@@ -14,6 +14,7 @@ import type { DealResult, Four, ScoreMsg, Seat, TableRules } from '../protocol';
 import { SEATS } from '../protocol';
 import { bidsInWords } from './bid';
 import { comboName } from './declare';
+import { rowResult } from './chinese';
 
 /** The score window keeps its frame (and its scroll) while the sheet is the same. */
 interface Cache {
@@ -130,6 +131,7 @@ function dealsTable(app: App, score: ScoreMsg, fife: boolean): HTMLElement {
           fin !== raw
             ? h('span', { class: 'score-settled' }, `(${points(fin)} after doubles)`)
             : null,
+          rowResult(d, s, rules),
           h('span', { class: 'score-run', title: 'running total' }, h('span', { class: 'sr-only' }, 'total '), `\u03a3 ${points(running[i])}`),
         );
       }),

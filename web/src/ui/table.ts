@@ -17,14 +17,14 @@ import { renderFife } from './fife';
 import { openScore } from './score';
 import { renderSchedule } from './schedule';
 import { cardBack, cardFace } from './cards';
-import { renderHand } from './hand';
+import { renderHand, tapNote } from './hand';
 import { renderLastTrick, renderTrick } from './trick';
 import { ordinal, renderLayout, renderLayoutActions } from './layout';
 import { pace } from '../pace';
 import { barDoubles, renderDoublesBox, renderFinished, renderReview, renderSummary } from './pacing';
 import { rulesLink } from './rules';
 import { lastTrickOf } from './trick';
-import { renderArrange, renderShowdown } from './chinese';
+import { renderArrange, renderShowdown, renderShowdownDialog, showdownButton } from './chinese';
 import { renderAgain, renderWaitingInvite } from './again';
 import { barClock, clockWords, seatClock } from './clock';
 import { leaveTable } from './leave';
@@ -141,6 +141,7 @@ function bar(ctx: Ctx): HTMLElement {
       'div',
       { class: 'bar-buttons' },
       h('button', { type: 'button', id: 'score-btn', 'data-focus': 'score-btn', onclick: () => openScore(app) }, 'Scores'),
+      showdownButton(ctx),
       h(
         'button',
         {
@@ -727,6 +728,7 @@ function drawTable(app: App): HTMLElement {
       { class: `area-bottom${myTurn ? ' my-turn' : ''}` },
       seatBox(ctx, ctx.bottom),
       handNotes(ctx),
+      tapNote(ctx),
       v && v.phase !== 'over' ? renderHand(ctx) : null,
     ),
   );
@@ -749,6 +751,7 @@ function drawTable(app: App): HTMLElement {
     banners(ctx),
     h('div', { class: 'table-main' }, felt, aside),
     pace.reviewOpen && pace.done ? renderReview(ctx, pace.done) : null,
+    renderShowdownDialog(ctx),
   );
 }
 

@@ -6,6 +6,7 @@
 // checks that nothing happened.
 
 import { check, fail, rng, sameSet, show, sleep } from './harness.mjs';
+import { phoneControlInView } from './phone.mjs';
 
 const SUITS = ['S', 'H', 'D', 'C'];
 const suitOf = (c) => c.charAt(1);
@@ -373,6 +374,7 @@ export class Agent {
 
   async cut(s) {
     await this.p.visible('button#cut', `the cut button (#cut) on ${this.seat}'s turn to cut`);
+    if (!this.seen.cut) await phoneControlInView(this.p, 'button#cut', 'the cut button');
     await this.sc.shot(this.p, 'cut', { focus: '#fife' });
     await this.p.click('button#cut');
     await this.moved(s, 'cutting (#cut)');
@@ -396,6 +398,7 @@ export class Agent {
       const pressed = await this.p.attrBecomes(`#hand button.card[data-card="${c}"]`, 'aria-pressed', 'true');
       check(pressed, `${this.p.name}: ${c} not aria-pressed after picking it for the Pass-on`, { expected: 'aria-pressed="true"', page: this.p });
     }
+    if (!this.seen.passOn) await phoneControlInView(this.p, '#pass-on-submit', 'the Pass-on button', { withHand: true });
     await this.sc.shot(this.p, 'pass-on', { focus: '#fife' });
     check(await page.locator('#pass-on-submit').isEnabled(), `${this.p.name}: #pass-on-submit is disabled with three cards picked`, { page: this.p });
     await this.p.click('#pass-on-submit');

@@ -5,9 +5,10 @@
 // action's number, and the person's from a fixed random source.
 
 import { Agent, suitOf } from './agent.mjs';
-import { check, fail, numbers, sameSet, SEATS, show, sleep } from './harness.mjs';
+import { check, DESKTOP, fail, frames, numbers, PHONE, sameSet, SEATS, show, sleep } from './harness.mjs';
 import { compare, describe, fouled, rightRows, wrongRows } from './poker.mjs';
 import { eveningB } from './evening_b.mjs';
+import { eveningC } from './evening_c.mjs';
 
 /** Seeds with North the first declarer (the draw comes from the seed). */
 export const SEEDS = { classic: 1, chinese: 1, king: 1, ravage: 1, fife: 6 };
@@ -407,7 +408,24 @@ async function fife(sc) {
   const inner = await ann.page.frameLocator('iframe#sheet').locator('body').textContent({ timeout: 5000 }).catch(() => '');
   check(/total/i.test(inner), 'ann: the sheet in iframe#sheet should show its TOTAL columns', { actual: inner.slice(0, 300), page: ann });
   await sc.shot(ann, 'sheet', { focus: 'iframe#sheet' });
+  await sheetOnPhone(ann);
   await ann.closeScore();
+}
+
+/** On a phone the sheet stays readable: drawn at most a little smaller
+ * than its own 1200 px (its pictures scale to the frame's width), the
+ * window scrolling sideways over it, rather than shrunk to 390 px. */
+async function sheetOnPhone(p) {
+  await p.page.setViewportSize(PHONE);
+  await frames(p.page);
+  const r = await p.page.evaluate(() => {
+    const f = document.querySelector('iframe#sheet');
+    const box = f?.parentElement;
+    return f && box ? { frame: Math.round(f.getBoundingClientRect().width), box: box.clientWidth, scroll: box.scrollWidth, overflow: getComputedStyle(box).overflowX } : null;
+  });
+  await p.page.setViewportSize(DESKTOP);
+  await frames(p.page);
+  check(r && r.frame >= 900 && r.scroll > r.box && /auto|scroll/.test(r.overflow), 'ann: at 390x844 the Fife sheet (iframe#sheet) should keep a readable size (at least 900 px wide) in a box that scrolls sideways', { expected: 'frame >= 900 px, its box scrolling', actual: r, page: p });
 }
 
 // ------------------------------------------------------------- chinese
@@ -469,7 +487,7 @@ async function chinese(sc) {
 /** Puts the cards in the rows through the page: pick in #hand (aria-pressed),
  * then the row's [data-row] button.  Cards in the wrong row are first taken
  * back by clicking them. */
-async function putRows(sc, p, rows) {
+export async function putRows(sc, p, rows) {
   const page = p.page;
   const where = () =>
     page.evaluate(() => {
@@ -574,5 +592,5 @@ const king = (sc) => fewDeals(sc, { rules: 'king', order: ['no-king', 'trumps', 
 // the others are quick enough to play against.
 const ravage = (sc) => fewDeals(sc, { rules: 'ravage', order: ['ravage', 'trumps', 'domino', 'no-queens'], deals: 3, level: 'medium' });
 
-export const SCENARIOS = { classic, fife, chinese, king, ravage, evening_b: eveningB };
+export const SCENARIOS = { classic, fife, chinese, king, ravage, evening_b: eveningB, evening_c: (sc) => eveningC(sc) };
 export const ALIASES = { uk: 'classic' };
