@@ -9,6 +9,7 @@ import type { Card, Seat } from '../protocol';
 import { findLegal, playableCards } from '../legal';
 import { cardLabel, sortHand } from '../names';
 import { cardFace } from './cards';
+import { offlineDisabled } from './offline';
 import type { Ctx } from './table';
 
 /** What the hand's cards do now. */
@@ -125,8 +126,8 @@ export function renderHand(ctx: Ctx): HTMLElement {
     if (mode === 'play' && enabled) cls.push('playable');
     if (isPicked && mode !== 'play' && mode !== 'none') cls.push('picked');
     if (advice.has(c)) cls.push('advised');
-    const onclick = (): void => {
-      if (!enabled) return;
+    const onclick = (e: Event): void => {
+      if (!enabled || offlineDisabled(e.currentTarget)) return;
       if (mode === 'play') {
         const entry = findLegal(vm, { type: 'play', cards: [c] });
         if (entry) app.act(entry);
