@@ -111,7 +111,7 @@ set_tests_properties(cli_connect PROPERTIES LABELS cli TIMEOUT 300)
 # with three computer players and plays by clicking, one scenario a rule set.
 # Screenshots at 1280x800 and 390x844 go to browser-shots/ in the build.
 if(BARBU_WEB)
-  foreach(scenario classic fife chinese king ravage)
+  foreach(scenario classic fife chinese king ravage evening_d)
     add_test(NAME browser_${scenario}
              COMMAND node ${CMAKE_SOURCE_DIR}/tests/e2e/browser/run.mjs --barbu $<TARGET_FILE:barbu>
                      --web ${CMAKE_BINARY_DIR}/web --shots ${CMAKE_BINARY_DIR}/browser-shots

@@ -13,6 +13,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Failure, Scenario, show } from './lib/harness.mjs';
 import { ALIASES, SCENARIOS, SEEDS } from './lib/scenarios.mjs';
+import { EVENING_D } from './lib/evening_d.mjs';
+
+Object.assign(SCENARIOS, EVENING_D);
 
 const here = dirname(fileURLToPath(import.meta.url));
 
