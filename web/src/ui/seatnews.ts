@@ -70,6 +70,13 @@ export function seatChanges(prev: TableMsg | null, next: TableMsg): string[] {
     } else if (b.name && !b.bot) {
       if (a.connected && !b.connected) out.push(`${b.name} (${seat}) lost the connection.`);
       else if (!a.connected && b.connected) out.push(`${b.name} (${seat}) is back.`);
+      else if (!a.free && b.free && !b.connected) {
+        out.push(
+          next.takeover === 'bot'
+            ? `${b.name} did not come back in time: a computer player takes ${seat}'s seat.`
+            : `${b.name} did not come back in time: ${seat}'s seat is free for a computer player or a substitute.`,
+        );
+      }
     }
   }
   return out;
