@@ -535,6 +535,9 @@ async function ownFinished(sc, p) {
   const t2 = Number((await p.attr('#table', 'aria-label')).replace(/\D+/g, ''));
   const { state: end, actions } = await playToEnd(sc, p, 60000);
   sc.log(`table ${t2}: the short game over after ${actions} actions of ${p.name}`);
+  // After the game the kibitzers talk to everybody: a player sees both logs.
+  const split = await p.page.waitForFunction(() => document.querySelector('#chat-log')?.getAttribute('data-split') === 'true' && !document.querySelector('#chat-log [data-channel=kibitzers]')?.hidden, null, { timeout: 3000 }).then(() => true, () => false);
+  check(split, `${p.name}: once the game is over a player's chat should show the players' and the kibitzers' logs apart`, { expected: '#chat-log[data-split=true] with [data-channel=kibitzers] shown', page: p });
   await p.click('[data-focus=over-leave]');
   await p.until((x) => x.lobby && !x.table, 'the lobby after the game', 10000);
   await clickIn(p, row(p, { id: t2 }).locator('button[data-kibitz=all]'), `table ${t2}'s button[data-kibitz=all] (their finished game)`);
