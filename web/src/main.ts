@@ -8,7 +8,9 @@ import { h, rerender } from './dom';
 import { Net, saved } from './net';
 import { pace } from './pace';
 import type { Action, ChatMsg, ClientMsg, RecordMsg, ServerMsg, TableSummary, ViewMsg } from './protocol';
-import { ChatView } from './ui/chat';
+import { ChatView, chatChannel } from './ui/chat';
+import { applyOffline } from './ui/offline';
+import { seatChanges } from './ui/seatnews';
 import { LobbyView } from './ui/lobby';
 import { LoginView } from './ui/login';
 import { renderScore } from './ui/score';
@@ -365,6 +367,10 @@ function onMessage(msg: ServerMsg): void {
     case 'table':
       endResync();
       if (!state.table || state.table.id !== msg.id) resetTable();
+      // A player left, lost the connection, came back: a line in the chat.
+      for (const text of seatChanges(state.table, msg)) {
+        keepChat(state.tableChat, { type: 'chat', from: '', text, scope: 'table', notice: true, system: true });
+      }
       state.table = msg;
       break;
     case 'view':
@@ -379,7 +385,7 @@ function onMessage(msg: ServerMsg): void {
         keepChat(state.lobbyChat, msg);
         if (state.table && resync) inLobbyNow();
       } else {
-        keepChat(state.tableChat, msg);
+        keepChat(state.tableChat, { ...msg, channel: chatChannel(state.table, msg) });
       }
       break;
     case 'notice':
@@ -430,6 +436,16 @@ function onMessage(msg: ServerMsg): void {
 }
 
 // ---------------------------------------------------------------- drawing
+
+/** The players' and the kibitzers' talk apart: for a kibitzer, and for
+ * everybody once the kibitzers may talk to the players (the game is over,
+ * or the table allows it) and have done so. */
+function chatSplit(): boolean {
+  const t = state.table;
+  if (!t) return false;
+  if ('kibitz' in t.you || t.state === 'over') return true;
+  return state.tableChat.some((m) => m.channel === 'kibitzers');
+}
 
 /** A kibitzer's chat goes to the kibitzers only while the game runs,
  * unless the table lets them talk to the players (docs/protocol.md, chat). */
@@ -551,7 +567,7 @@ function draw(): void {
       } catch (e) {
         console.error('renderTable', e);
       }
-      chat.update('table', state.tableChat, state.ui.showChat, kibitzAside());
+      chat.update('table', state.tableChat, state.ui.showChat, kibitzAside(), chatSplit());
       break;
   }
 
@@ -570,6 +586,10 @@ function draw(): void {
     scoreArea.replaceChildren();
   }
 
+  // While the connection is down, every button that needs the server is
+  // disabled, its title saying why (ui/offline.ts).
+  // (The handle form has its own way: it is what opens the connection.)
+  applyOffline([screenEl, scoreArea], state.conn.status === 'open' || (s !== 'lobby' && s !== 'table'));
   notice.show(state.notice);
   const title = turnTitle(state, s === 'table' && state.table ? `barbu \u00b7 table ${state.table.id}` : s === 'lobby' ? 'barbu \u00b7 lobby' : 'barbu');
   if (document.title !== title) document.title = title;

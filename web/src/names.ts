@@ -123,3 +123,10 @@ export function dealTitle(
 export function points(n: number): string {
   return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : '0';
 }
+
+/** A seat in a sentence: "you" for one's own seat ("You" at the start of a
+ * sentence), else the seat's name ("East"). */
+export function seatRef(seat: Seat, me: Seat | null | undefined, start = false): string {
+  if (seat !== me) return SEAT_NAME[seat];
+  return start ? 'You' : 'you';
+}

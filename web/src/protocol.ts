@@ -365,6 +365,12 @@ export interface ChatMsg {
   /** Set by this client, not the server: a `notice` kept among the table's
    * chat lines, so that it stays in view. */
   notice?: boolean;
+  /** Set by this client: a system line the client wrote from the table's
+   * seats (a player left, lost the connection, came back). */
+  system?: boolean;
+  /** Set by this client: whose talk it is at a table, the players' or the
+   * kibitzers' (shown apart, see ui/chat.ts). */
+  channel?: 'players' | 'kibitzers';
 }
 /** Something the people at a table should know that is nobody's doing
  * (a move the server could not save, and then saved after all). */

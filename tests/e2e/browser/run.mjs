@@ -14,8 +14,9 @@ import { fileURLToPath } from 'node:url';
 import { Failure, Scenario, show } from './lib/harness.mjs';
 import { ALIASES, SCENARIOS, SEEDS } from './lib/scenarios.mjs';
 import { eveningA, eveningAgain } from './lib/evening_a.mjs';
+import { EVENING_D } from './lib/evening_d.mjs';
 
-Object.assign(SCENARIOS, { evening_a: eveningA, evening_again: eveningAgain });
+Object.assign(SCENARIOS, { evening_a: eveningA, evening_again: eveningAgain }, EVENING_D);
 
 const here = dirname(fileURLToPath(import.meta.url));
 

@@ -7,6 +7,7 @@
 import type { App } from '../app';
 import { mySeat } from '../app';
 import { h } from '../dom';
+import { absenceText } from './seatnews';
 import { bidOptions, findLegal } from '../legal';
 import { dealTitle, SEAT_NAME } from '../names';
 import type { BidAction, BySeat, Seat, View } from '../protocol';
@@ -69,6 +70,15 @@ export function renderBid(app: App): HTMLElement | null {
 
   if (!me || v.to_move !== me || opts.length === 0) {
     if (!v.to_move) return null;
+    const absent = v.to_move !== me ? absenceText(app.state.table, v.to_move) : null;
+    if (absent) {
+      return h(
+        'div',
+        { class: 'panel panel-wait is-absent', id: 'bid-wait', role: 'status', 'aria-live': 'polite' },
+        h('span', null, absent),
+        sofar ? h('span', { class: 'panel-wait-more' }, ` So far: ${sofar}.`) : null,
+      );
+    }
     const doing = v.to_move === v.declarer ? 'redouble' : 'double';
     const verb = v.to_move === me ? 'are deciding' : 'is deciding';
     return h(
@@ -299,7 +309,8 @@ export function renderBid(app: App): HTMLElement | null {
       ),
     ),
     h('p', { class: 'panel-rules' }, appRulesLink(app, 'doubling', 'The doubling rules')),
-    h('p', { class: `panel-status${legal ? '' : ' is-warn'}`, id: 'bid-status', 'aria-live': 'polite' }, reason || `Your bid: ${label.toLowerCase() === 'pass' ? 'pass' : label}.`),
+    // A warning only once the player has changed the selection: before that it is a prompt.
+    h('p', { class: `panel-status${legal || (ui.doubles.length === 0 && ui.redoubles.length === 0) ? '' : ' is-warn'}`, id: 'bid-status', 'aria-live': 'polite' }, reason || `Your bid: ${label.toLowerCase() === 'pass' ? 'pass' : label}.`),
   );
 }
 

@@ -1,18 +1,41 @@
-// Chat: form#chat with input#chat-text and the lines in #chat-log
-// (role="log"): the lobby's in the lobby, the table's at a table, where
-// kibitzers' talk during the game (scope "kibitzers") is tagged apart.  A sidebar
-// on wide screens; on a phone a section under the table whose log folds
-// away (the toggle says how many lines came meanwhile).  Built once; lines
-// are appended as they come so a screen reader hears only the new ones.
+// Chat: form#chat with input#chat-text and the lines in #chat-log: the
+// lobby's in the lobby, the table's at a table.  At a table the players'
+// talk and the kibitzers' are two labelled logs (`[data-channel=players]`
+// and `[data-channel=kibitzers]`, each role="log"), shown apart for a
+// kibitzer and, once the game is over (when the kibitzers talk to
+// everybody), for everyone; a player during the game hears the players
+// only.  A sidebar on wide screens; on a phone a section under the table
+// whose logs fold away (the toggle says how many lines came meanwhile).
+// Built once; lines are appended as they come so a screen reader hears only
+// the new ones.
 
 import type { App } from '../app';
 import { h } from '../dom';
-import type { ChatMsg } from '../protocol';
+import type { ChatMsg, TableMsg } from '../protocol';
 
 const TEXT_MAX = 300;
 const NARROW = '(max-width: 600px)';
 
 export type ChatScope = 'lobby' | 'table';
+export type Channel = 'players' | 'kibitzers';
+
+/** Whose talk a table's line is: a kibitzer's (its scope says so while the
+ * game runs; after the game, or at a table whose kibitzers may talk to the
+ * players, the sender is among the kibitzers and not a player of record),
+ * else the players'.  The client's own lines about the table go with the
+ * players'. */
+export function chatChannel(t: TableMsg | null, m: ChatMsg): Channel {
+  if (m.scope === 'kibitzers') return 'kibitzers';
+  if (!t || m.notice || m.system) return 'players';
+  const player = t.seats.some((x) => x.name === m.from || x.player === m.from);
+  return !player && t.kibitzers.includes(m.from) ? 'kibitzers' : 'players';
+}
+
+interface ChannelView {
+  section: HTMLElement;
+  title: HTMLElement;
+  log: HTMLElement;
+}
 
 function bytes(s: string): number {
   return new TextEncoder().encode(s).length;
@@ -23,7 +46,10 @@ export class ChatView {
   private title: HTMLElement;
   private toggle: HTMLButtonElement;
   private body: HTMLElement;
-  private log: HTMLElement;
+  /** #chat-log: the logs, one for the lobby or the players, one for the kibitzers. */
+  private logs: HTMLElement;
+  private channels: Record<Channel, ChannelView>;
+  private split = false;
   private input: HTMLInputElement;
   private sendBtn: HTMLButtonElement;
   private errorEl: HTMLElement;
@@ -48,14 +74,25 @@ export class ChatView {
         this.app.update();
       },
     });
-    this.log = h('ol', {
-      id: 'chat-log',
-      class: 'chat-log',
-      role: 'log',
-      'aria-live': 'polite',
-      'aria-labelledby': 'chat-title',
-      tabindex: 0,
-    });
+    const channel = (c: Channel, title: string): ChannelView => {
+      const titleEl = h('h3', { class: 'chat-channel-title', id: `chat-title-${c}`, hidden: true }, title);
+      const log = h('ol', {
+        class: 'chat-log',
+        id: `chat-log-${c}`,
+        role: 'log',
+        'aria-live': 'polite',
+        'aria-labelledby': 'chat-title',
+        tabindex: 0,
+      });
+      const section = h('section', { class: 'chat-channel', 'data-channel': c }, titleEl, log);
+      return { section, title: titleEl, log };
+    };
+    this.channels = {
+      players: channel('players', 'Players'),
+      kibitzers: channel('kibitzers', 'Kibitzers'),
+    };
+    this.channels.kibitzers.section.hidden = true;
+    this.logs = h('div', { id: 'chat-log', class: 'chat-logs', 'data-split': 'false' }, this.channels.players.section, this.channels.kibitzers.section);
     this.input = h('input', {
       id: 'chat-text',
       name: 'text',
@@ -80,7 +117,7 @@ export class ChatView {
       e.preventDefault();
       this.submit();
     });
-    this.body = h('div', { class: 'chat-body' }, this.log);
+    this.body = h('div', { class: 'chat-body' }, this.logs);
     this.el = h(
       'aside',
       { id: 'chat-area', class: 'chat', 'aria-labelledby': 'chat-title', 'data-open': 'false' },
@@ -118,7 +155,13 @@ export class ChatView {
   }
 
   private line(m: ChatMsg, me: string | null): HTMLElement {
-    if (m.notice) return h('li', { class: 'notice-line' }, h('span', { class: 'text' }, m.text));
+    if (m.notice) {
+      return h(
+        'li',
+        { class: m.system ? 'notice-line system-line' : 'notice-line', 'data-system': m.system ? 'true' : null },
+        h('span', { class: 'text' }, m.text),
+      );
+    }
     const aside = m.scope === 'kibitzers';
     return h(
       'li',
@@ -132,47 +175,71 @@ export class ChatView {
   }
 
   /** `aside`: a kibitzer while the game runs at a table without kibitz
-   * chat, whose lines the server gives to the other kibitzers only. */
-  update(scope: ChatScope, lines: ChatMsg[], open: boolean, aside = false): void {
+   * chat, whose lines the server gives to the other kibitzers only.
+   * `split`: the players' and the kibitzers' talk in two logs. */
+  update(scope: ChatScope, lines: ChatMsg[], open: boolean, aside = false, split = false): void {
     const me = this.app.state.name;
     const narrow = window.matchMedia(NARROW).matches;
-    const atBottom = this.log.scrollHeight - this.log.scrollTop - this.log.clientHeight < 24;
-    if (scope !== this.scope || aside !== this.aside) {
+    split = split && scope === 'table';
+    const { players, kibitzers } = this.channels;
+    const atBottom = (l: HTMLElement) => l.scrollHeight - l.scrollTop - l.clientHeight < 24;
+    const bottom = { players: atBottom(players.log), kibitzers: atBottom(kibitzers.log) };
+    const resplit = split !== this.split;
+    if (scope !== this.scope || aside !== this.aside || resplit) {
       this.scope = scope;
       this.aside = aside;
+      this.split = split;
       this.title.textContent = scope === 'lobby' ? 'Lobby chat' : 'Table chat';
       this.input.placeholder =
         scope === 'lobby' ? 'Message the lobby' : aside ? 'To the kibitzers only' : 'Message the table';
       this.label.textContent = aside ? 'Message to the kibitzers only' : 'Message';
       this.input.dataset.scope = aside ? 'kibitzers' : scope;
+      this.logs.dataset.split = String(split);
+      kibitzers.section.hidden = !split;
+      players.title.hidden = !split;
+      kibitzers.title.hidden = !split;
+      kibitzers.title.textContent = aside ? 'Kibitzers (the players do not hear this)' : 'Kibitzers';
+      for (const c of [players, kibitzers]) {
+        c.log.setAttribute('aria-labelledby', split ? `chat-title ${c.title.id}` : 'chat-title');
+      }
     }
+    const into = (m: ChatMsg): ChannelView => (split && m.channel === 'kibitzers' ? kibitzers : players);
     let added = 0;
-    let mine = false;
-    let rebuild = lines !== this.list;
+    const mine = new Set<ChannelView>();
+    let rebuild = resplit || lines !== this.list;
     let at = -1;
     if (!rebuild && this.last) {
       at = lines.lastIndexOf(this.last);
       if (at < 0) rebuild = true;
     }
+    const fresh = rebuild ? [] : lines.slice(at + 1);
+    // Lines dropped from the front (only the latest are kept): draw afresh.
+    if (!rebuild && players.log.childElementCount + kibitzers.log.childElementCount + fresh.length > lines.length) rebuild = true;
     if (rebuild) {
-      this.log.replaceChildren(...lines.map((m) => this.line(m, me)));
+      players.log.replaceChildren();
+      kibitzers.log.replaceChildren();
+      for (const m of lines) into(m).log.append(this.line(m, me));
       this.unread = 0;
-      mine = true;
+      mine.add(players).add(kibitzers);
     } else {
-      for (const m of lines.slice(at + 1)) {
-        this.log.append(this.line(m, me));
+      for (const m of fresh) {
+        const c = into(m);
+        c.log.append(this.line(m, me));
         if (m.from !== me) added += 1;
-        else mine = true;
+        else mine.add(c);
       }
-      while (this.log.childElementCount > lines.length) this.log.firstElementChild?.remove();
     }
     this.list = lines;
     this.last = lines.length ? lines[lines.length - 1] : null;
-    if (lines.length === 0 && this.log.childElementCount === 0) {
-      this.log.dataset.empty = scope === 'lobby' ? 'Nobody has said anything in the lobby yet.' : 'Nothing said at this table yet.';
-    } else {
-      delete this.log.dataset.empty;
-    }
+    const empty = (c: ChannelView, text: string): void => {
+      if (c.log.childElementCount === 0) c.log.dataset.empty = text;
+      else delete c.log.dataset.empty;
+    };
+    empty(
+      players,
+      scope === 'lobby' ? 'Nobody has said anything in the lobby yet.' : split ? 'The players have said nothing yet.' : 'Nothing said at this table yet.',
+    );
+    empty(kibitzers, 'No kibitzer has said anything yet.');
 
     const shown = open || !narrow;
     if (shown) this.unread = 0;
@@ -181,6 +248,10 @@ export class ChatView {
     this.toggle.setAttribute('aria-expanded', String(shown));
     this.toggle.textContent = open ? 'Hide' : this.unread > 0 ? `Show (${this.unread} new)` : 'Show';
     this.sendBtn.disabled = this.app.state.conn.status !== 'open';
-    if (atBottom || mine) this.log.scrollTop = this.log.scrollHeight;
+    if (this.sendBtn.disabled) this.sendBtn.title = 'Not connected to the server: you can send again when the connection is back.';
+    else this.sendBtn.removeAttribute('title');
+    for (const c of [players, kibitzers]) {
+      if (bottom[c === players ? 'players' : 'kibitzers'] || mine.has(c)) c.log.scrollTop = c.log.scrollHeight;
+    }
   }
 }

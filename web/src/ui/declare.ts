@@ -9,6 +9,7 @@ import type { App } from '../app';
 import { mySeat } from '../app';
 import { appRulesLink } from './rules';
 import { h } from '../dom';
+import { absenceText } from './seatnews';
 import { declareOptions } from '../legal';
 import { contractInfo, contractName, RANK_NAME, RED, SEAT_NAME, SUIT_NAME, SUIT_SYMBOL, isSuit } from '../names';
 import type { DeclareAction, Seat, Suit, TableRules, View } from '../protocol';
@@ -136,6 +137,8 @@ export function renderDeclare(app: App): HTMLElement | null {
   const fife = !!v.fife;
   if (!me || v.to_move !== me || opts.length === 0) {
     if (!v.to_move) return null;
+    const absent = v.to_move !== me ? absenceText(app.state.table, v.to_move) : null;
+    if (absent) return h('div', { class: 'panel panel-wait is-absent', id: 'declare-wait', role: 'status', 'aria-live': 'polite' }, absent);
     const text = fife
       ? `${seatAndName(app, v.to_move)} ${v.to_move === me ? 'are' : 'is'} the Caller and ${v.to_move === me ? 'choose' : 'chooses'} the Call`
       : `${seatAndName(app, v.to_move)} ${v.to_move === me ? 'are' : 'is'} choosing the contract`;
@@ -431,7 +434,8 @@ function renderCalls(app: App, v: View, opts: DeclareAction[]): HTMLElement {
     ),
     h(
       'p',
-      { class: `panel-status${match ? '' : ' is-warn'}`, id: 'declare-reason', 'aria-live': 'polite' },
+      // Before the Caller has picked anything the line is a prompt, not an error.
+      { class: `panel-status${match || picked.length === 0 ? '' : ' is-warn'}`, id: 'declare-reason', 'aria-live': 'polite' },
       match ? `${comboKind(match.contracts)}: ${match.contracts.map((k) => contractName(k, rules)).join(' + ')}` : reason,
     ),
   );

@@ -57,6 +57,17 @@ function observe(vm: ViewMsg): Memo | null {
 
 // --------------------------------------------------------------- pieces
 
+/** Where the game is: "Set 1 of 2 · deal 3 of the Round"; once the game is
+ * over the Set counter has moved past the last Set, so it says how many
+ * were played ("1 Set played"), never "Set 2 of 1". */
+export function fifeKicker(set: number, sets: number | undefined, over: boolean, bits: readonly string[] = []): string {
+  if (over) {
+    const n = sets ?? set;
+    return `${n} Set${n === 1 ? '' : 's'} played`;
+  }
+  return `Set ${set + 1}${sets ? ` of ${sets}` : ''}${bits.length ? ` \u00b7 ${bits.join(' \u00b7 ')}` : ''}`;
+}
+
 /** A card as text: "3♥", "Joker", "Bridge"; its name for screen readers. */
 export function miniCard(c: Card): HTMLElement {
   const s = cardSuit(c);
@@ -134,7 +145,7 @@ export function renderFife(app: App): HTMLElement | null {
           { class: 'panel-line fife-call-now' },
           h('strong', null, 'Call: '),
           comboName(v.contracts, rules),
-          silly ? (f.n_cuts ? ', as cut' : ": the Round's last Call, no cut") : `, called by ${seatAndName(app, v.declarer)}`,
+          silly ? (f.n_cuts ? ', as cut' : ": the Round's last Call, no cut") : `, called by ${v.declarer === me ? 'you' : seatAndName(app, v.declarer)}`,
         ),
       );
     }
@@ -294,7 +305,7 @@ export function renderFife(app: App): HTMLElement | null {
     }
     if (!status) {
       const chosen = f.passed_on.length;
-      status = `Pass-on ${k + 1} ${dirWords(dir)}: ${chosen} of 4 have chosen${v.to_move ? `; ${seatAndName(app, v.to_move)} ${v.to_move === me ? 'are' : 'is'} choosing` : ''}.`;
+      status = `Pass-on ${k + 1} ${dirWords(dir)}: ${chosen} of 4 have chosen${v.to_move ? `; ${v.to_move === me ? 'you are' : `${seatAndName(app, v.to_move)} is`} choosing` : ''}.`;
     }
     parts.push(box);
   }
@@ -385,7 +396,7 @@ export function renderFife(app: App): HTMLElement | null {
   return h(
     'section',
     { class: 'panel panel-fife', id: 'fife', 'aria-labelledby': 'fife-title' },
-    h('p', { class: 'panel-kicker' }, `Set ${f.set + 1}${sets ? ` of ${sets}` : ''}${bits.length ? ` \u00b7 ${bits.join(' \u00b7 ')}` : ''}`),
+    h('p', { class: 'panel-kicker' }, fifeKicker(f.set, sets, over, bits)),
     h('h2', { class: 'panel-title', id: 'fife-title' }, over ? 'The game is over' : roundTitle(v)),
     h('p', { class: `panel-status fife-status${act ? ' is-turn' : ''}`, 'aria-live': 'polite' }, status),
     act,

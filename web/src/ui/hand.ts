@@ -10,6 +10,7 @@ import { findLegal, playableCards } from '../legal';
 import { cardLabel, sortHand } from '../names';
 import { setting } from '../settings';
 import { cardFace } from './cards';
+import { offlineDisabled } from './offline';
 import type { Ctx } from './table';
 
 /** Tap-then-confirm (the tapConfirm setting): the card raised by the first
@@ -138,8 +139,8 @@ export function renderHand(ctx: Ctx): HTMLElement {
     if (isPicked && mode !== 'play' && mode !== 'none') cls.push('picked');
     if (advice.has(c)) cls.push('advised');
     if (isRaised) cls.push('raised');
-    const onclick = (): void => {
-      if (!enabled) return;
+    const onclick = (e: Event): void => {
+      if (!enabled || offlineDisabled(e.currentTarget)) return;
       if (mode === 'play') {
         if (setting('tapConfirm') && !isRaised) {
           raised = { card: c, at: vm?.at ?? -1 };

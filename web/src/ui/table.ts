@@ -10,7 +10,7 @@ import { bottomSeat, mySeat } from '../app';
 import { h, rerender } from '../dom';
 import type { Card, DealResult, Seat, TableMsg, TableRules, View, ViewMsg } from '../protocol';
 import { SEATS, seatIndex } from '../protocol';
-import { SEAT_NAME, SUIT_SYMBOL, cardLabel, cardShort, cardSuit, dealTitle, placeOf, points, sortHand } from '../names';
+import { SEAT_NAME, SUIT_SYMBOL, cardLabel, cardShort, cardSuit, dealTitle, placeOf, points, seatRef, sortHand } from '../names';
 import { renderBid } from './bid';
 import { renderDeclare } from './declare';
 import { renderFife } from './fife';
@@ -28,6 +28,7 @@ import { renderArrange, renderShowdown, renderShowdownDialog, showdownButton } f
 import { renderAgain, renderWaitingInvite } from './again';
 import { barClock, clockWords, seatClock } from './clock';
 import { leaveTable } from './leave';
+import { absenceText, seatAbsence } from './seatnews';
 
 /** What every part of the table is drawn from. */
 export interface Ctx {
@@ -61,8 +62,22 @@ function awayFor(ctx: Ctx, seat: Seat): number | undefined {
   return a + (Date.now() - (seenAt.get(ctx.t) ?? Date.now())) / 1000;
 }
 
+/** A seat as a label or at the start of a sentence: "You", "East". */
 function seatWord(ctx: Ctx, s: Seat): string {
-  return s === ctx.me ? 'You' : SEAT_NAME[s];
+  return seatRef(s, ctx.me, true);
+}
+
+/** A seat in the middle of a phrase: "you", "East". */
+function seatObj(ctx: Ctx, s: Seat): string {
+  return seatRef(s, ctx.me);
+}
+
+/** Someone watching a table where they play or played (their finished
+ * game, say): this is their own seat. */
+function watchingOwn(ctx: Ctx, s: Seat): boolean {
+  const info = ctx.t.seats[seatIndex(s)];
+  const name = ctx.app.state.name;
+  return ctx.kibitz && !!name && (info.player ?? info.name) === name;
 }
 
 function isSilly(ctx: Ctx): boolean {
@@ -103,7 +118,7 @@ export function turnText(ctx: Ctx): string {
   let s: string;
   if (!who) s = '';
   else if (who === ctx.me) s = `Your turn ${phaseVerb(ctx)}`;
-  else s = `${SEAT_NAME[who]} ${phaseVerb(ctx)}`;
+  else s = seatAbsence(t, who) ?? `${SEAT_NAME[who]} ${phaseVerb(ctx)}`;
   if (t.state === 'paused') s = s ? `Paused — ${s}` : 'Paused';
   return s;
 }
@@ -370,7 +385,7 @@ function seatHand(ctx: Ctx, s: Seat): HTMLElement | null {
       { class: 'seat-hand faceup', role: 'img', 'aria-label': `${SEAT_NAME[s]}'s hand: ${cards.map(cardLabel).join(', ') || 'empty'}` },
       h(
         'div',
-        { class: 'seat-hand-cards', 'aria-hidden': 'true' },
+        { class: 'seat-hand-cards', 'aria-hidden': 'true', style: `--n: ${Math.max(2, cards.length)}` },
         cards.map((c) => h('span', { class: 'mini-card', 'data-card': c }, cardFace(c, { mini: true }))),
       ),
       h('div', { class: 'seat-hand-text', 'aria-hidden': 'true' }, handText(cards)),
@@ -397,8 +412,11 @@ function seatBox(ctx: Ctx, s: Seat): HTMLElement {
   const notes: string[] = [];
   if (info.bot && info.name && !/bot/i.test(info.name)) notes.push('computer');
   if (info.name && info.player && info.player !== info.name) notes.push(`for ${info.player}`);
+  if (!info.name && info.player && !info.bot && (t.state === 'playing' || t.state === 'paused')) notes.push(`${info.player} left`);
+  const mine = watchingOwn(ctx, s);
   let status: string | null = null;
-  if (!info.name) status = 'free';
+  if (mine) status = 'you, watching';
+  else if (!info.name) status = 'free';
   else if (away !== undefined) status = `away ${duration(away)}`;
   else if (!info.connected) status = 'offline';
 
@@ -446,8 +464,8 @@ function seatBox(ctx: Ctx, s: Seat): HTMLElement {
   if (v && (v.phase === 'bid' || v.phase === 'play' || v.phase === 'arrange')) {
     const d = v.doubles[s] ?? [];
     const r = v.redoubles[s] ?? [];
-    if (d.length > 0) bids.push(`doubled ${d.map((x) => seatWord(ctx, x)).join(', ')}`);
-    if (r.length > 0) bids.push(`redoubled ${r.map((x) => seatWord(ctx, x)).join(', ')}`);
+    if (d.length > 0) bids.push(`doubled ${d.map((x) => seatObj(ctx, x)).join(', ')}`);
+    if (r.length > 0) bids.push(`redoubled ${r.map((x) => seatObj(ctx, x)).join(', ')}`);
     if (d.length === 0 && r.length === 0 && v.bids.includes(s) && v.phase === 'bid') bids.push('passed');
   }
 
@@ -459,7 +477,7 @@ function seatBox(ctx: Ctx, s: Seat): HTMLElement {
       'data-place': place,
       'data-turn': turn ? 'true' : null,
       role: 'group',
-      'aria-label': `${SEAT_NAME[s]}: ${name}${info.knows_deals ? ', knows the deals' : ''}${turn ? ', to move' : ''}`,
+      'aria-label': `${SEAT_NAME[s]}: ${name}${mine ? ' (you, watching)' : ''}${info.knows_deals ? ', knows the deals' : ''}${turn ? ', to move' : ''}`,
     },
     h(
       'div',
@@ -467,7 +485,7 @@ function seatBox(ctx: Ctx, s: Seat): HTMLElement {
       h('span', { class: 'seat-dir', 'aria-hidden': 'true' }, s),
       h('span', { class: 'seat-name', title: name }, name),
       notes.length > 0 ? h('span', { class: 'seat-note' }, `(${notes.join(', ')})`) : null,
-      status ? h('span', { class: `seat-status ${status === 'free' ? 'free' : 'away'}` }, status) : null,
+      status ? h('span', { class: `seat-status ${mine ? 'watching' : status === 'free' ? 'free' : 'away'}` }, status) : null,
       seatClock(t, ctx.vm, s),
       badges.length > 0 ? h('span', { class: 'seat-badges' }, badges) : null,
     ),
@@ -507,11 +525,11 @@ function lastDealBox(ctx: Ctx): HTMLElement | null {
       'h3',
       null,
       `Deal ${ld.deal + 1}: ${dealTitle(ld.contracts, ctx.rules, ld.trump, ld.rank)}`,
-      ld.declarer ? ` — ${ctx.fife ? 'called' : 'declared'} by ${seatWord(ctx, ld.declarer)}` : '',
+      ld.declarer ? ` — ${ctx.fife ? 'called' : 'declared'} by ${seatObj(ctx, ld.declarer)}` : '',
     ),
     ld.played ? null : h('p', null, 'Nobody doubled: not played, the points shared out.'),
     ld.order && ld.order.length > 0
-      ? h('p', null, `Out: ${ld.order.map((s, i) => `${ordinal(i + 1)} ${seatWord(ctx, s)}`).join(', ')}`)
+      ? h('p', null, `Out: ${ld.order.map((s, i) => `${ordinal(i + 1)} ${seatObj(ctx, s)}`).join(', ')}`)
       : null,
     h(
       'ul',
@@ -548,7 +566,7 @@ function overPanel(ctx: Ctx): HTMLElement {
           'li',
           { 'data-seat': s },
           h('span', { class: 'place' }, ordinal(place)),
-          h('span', { class: 'who' }, `${who} (${SEAT_NAME[s]})${s === ctx.me ? ' — you' : ''}`),
+          h('span', { class: 'who' }, `${who} (${SEAT_NAME[s]})${s === ctx.me || watchingOwn(ctx, s) ? ' — you' : ''}`),
           h('strong', { class: totals[i] < 0 ? 'neg' : totals[i] > 0 ? 'pos' : '' }, points(totals[i])),
         );
       }),
@@ -594,12 +612,15 @@ function centre(ctx: Ctx, fifeInCentre: boolean): (HTMLElement | null)[] {
   if (v.phase === 'over') return [overPanel(ctx)];
   const who = v.to_move;
   const whoWord = who ? (who === ctx.me ? 'You' : SEAT_NAME[who]) : '';
+  // Nobody is there to act: say so rather than that the seat is acting.
+  const absent = who && who !== ctx.me ? absenceText(ctx.t, who) : null;
   const out: (HTMLElement | null)[] = [];
   switch (v.phase) {
     case 'cut':
     case 'pass_on':
       if (fifeInCentre) out.push(renderFife(app));
-      if (v.phase === 'pass_on' && who && who !== ctx.me) out.push(note(`${whoWord} is choosing three cards to pass on.`));
+      if (absent) out.push(note(absent, 'absent'));
+      else if (v.phase === 'pass_on' && who && who !== ctx.me) out.push(note(`${whoWord} is choosing three cards to pass on.`));
       else if (v.phase === 'pass_on' && who) out.push(note('Your turn: pick three cards in your hand, then pass them on.'));
       else if (v.phase === 'cut' && who && who !== ctx.me) out.push(note(`${whoWord} is cutting the Unused Pack.`));
       else if (v.phase === 'cut' && who) out.push(note('Your turn to cut the Unused Pack.'));
@@ -625,6 +646,7 @@ function centre(ctx: Ctx, fifeInCentre: boolean): (HTMLElement | null)[] {
       break;
     case 'play': {
       const f = pace.finished;
+      if (absent) out.push(note(absent, 'absent'));
       if (v.kind === 'domino' || v.kind === 'patience') {
         out.push(renderLayout(ctx), f ? renderFinished(ctx, f) : renderLayoutActions(ctx));
       } else {
@@ -755,25 +777,38 @@ function drawTable(app: App): HTMLElement {
   );
 }
 
+/** After an action the element that had the focus (a card played, a
+ * panel's button) may be gone: the focus goes back to the hand, so a
+ * keyboard player can go on.  `index`: the played card's place in the hand
+ * (the card after it takes the focus); otherwise the hand's tab stop (the
+ * first card that may be played, else the first card). */
+function focusHand(root: HTMLElement, index: number): void {
+  const cards = Array.from(root.querySelectorAll<HTMLElement>('#hand button.card'));
+  const b =
+    (index >= 0 ? cards[Math.min(index, cards.length - 1)] : undefined) ??
+    cards.find((c) => c.tabIndex === 0) ??
+    cards.find((c) => c.classList.contains('playable')) ??
+    cards[0];
+  if (!b) {
+    root.focus({ preventScroll: true });
+    return;
+  }
+  for (const c of cards) c.tabIndex = -1;
+  b.tabIndex = 0;
+  b.focus({ preventScroll: true });
+}
+
 /** Draws the table this session is at into root (the whole table area). */
 export function renderTable(root: HTMLElement, app: App): void {
-  // A card played from the keyboard leaves the hand: keep the focus in the hand.
   const active = document.activeElement;
+  const inside = active instanceof HTMLElement && active !== root && root.contains(active);
   let handIndex = -1;
-  if (active instanceof HTMLElement && root.contains(active) && active.closest('#hand')) {
+  if (inside && active.closest('#hand')) {
     handIndex = Array.from(root.querySelectorAll('#hand button.card')).indexOf(active);
   }
   rerender(root, () => drawTable(app));
-  if (handIndex >= 0) {
+  if (inside) {
     const now = document.activeElement;
-    if (!(now instanceof HTMLElement) || !root.contains(now)) {
-      const cards = Array.from(root.querySelectorAll<HTMLElement>('#hand button.card'));
-      const b = cards[Math.min(handIndex, cards.length - 1)];
-      if (b) {
-        for (const c of cards) c.tabIndex = -1;
-        b.tabIndex = 0;
-        b.focus();
-      }
-    }
+    if (!(now instanceof HTMLElement) || !root.contains(now)) focusHand(root, handIndex);
   }
 }
