@@ -203,6 +203,10 @@ json_t *proto_rules_json(const barbu_rules *rules)
                       "kind", proto_kind_name(c->kind), "per_player", c->per_player);
         if (o != NULL && c->fixed_rank >= 2 && c->fixed_rank <= BARBU_ACE)
             json_object_set_new(o, "fixed_rank", letter_json(RANK_LETTERS[c->fixed_rank]));
+        if (o != NULL && c->kind == BARBU_KIND_CHINESE) {
+            json_object_set_new(o, "per_row", json_integer(c->per_row));
+            json_object_set_new(o, "scoop", json_integer(c->scoop));
+        }
         if (o == NULL || json_array_append_new(list, o) != 0) {
             json_decref(list);
             list = NULL;

@@ -478,6 +478,9 @@ static void scenario_hand_over(void)
     char *dump = sum ? json_dumps(sum, JSON_COMPACT) : NULL;
     CHECK(sum && bots && strcmp(str_or(json_object_get(sum, "state")), "playing") == 0,
           "alice: computer players sit N, S and W, and the game plays: %s", dump ? dump : "none");
+    CHECK(sum && strcmp(str_or(json_object_get(sum, "creator")), "alice") == 0 &&
+              json_is_true(json_object_get(sum, "handed_over")),
+          "alice: the summary names alice as its creator and says it was handed over");
     free(dump);
     json_decref(sum);
 

@@ -1,6 +1,7 @@
 // The tables this player created (and those it handed to the computer
 // players), so the lobby can offer "Close" and "Hand over" on them.  The
-// lobby summary's `creator` says it when the server sends it; otherwise the
+// lobby summary's `creator` and `handed_over` say it (the server sends
+// them; `handed_over` is forgotten at a restart of the server); otherwise the
 // page remembers the ids the server gave its `create` and `again` (in
 // localStorage `barbu.mine`, by handle: the same in every tab).
 
@@ -62,6 +63,7 @@ export function createdBy(t: { id: number; creator?: string }, name: string | nu
   return of(name).created.includes(t.id);
 }
 
-export function handedOver(id: number, name: string | null): boolean {
-  return !!name && of(name).handed.includes(id);
+export function handedOver(t: { id: number; handed_over?: boolean }, name: string | null): boolean {
+  if (t.handed_over !== undefined) return t.handed_over;
+  return !!name && of(name).handed.includes(t.id);
 }

@@ -260,6 +260,8 @@ export interface TableSummary {
   clock?: number;
   /** Who created the table (when the server says so). */
   creator?: string;
+  /** Its creator handed it to the computer players. */
+  handed_over?: boolean;
 }
 
 export interface SeatInfo {

@@ -355,7 +355,7 @@ export class LobbyView {
         ),
       );
     }
-    if ((t.state === 'playing' || t.state === 'paused') && !handedOver(t.id, me)) {
+    if ((t.state === 'playing' || t.state === 'paused') && !handedOver(t, me)) {
       return h(
         'div',
         { class: 'owner-actions' },
