@@ -91,7 +91,7 @@ add_executable(evening ${CMAKE_SOURCE_DIR}/tests/e2e/evening.c
                        ${CMAKE_SOURCE_DIR}/tests/e2e/evening_refusals.c)
 target_link_libraries(evening PRIVATE barbu_e2e barbu_store z)
 set(EVENING_SCENARIOS compressed suggest rules_pages logout sit_back close hand_over again again_keep
-                      clock clock_rows clock_pass_on clock_paused refusals)
+                      clock clock_rows clock_pass_on clock_paused clock_late refusals)
 foreach(scenario ${EVENING_SCENARIOS})
   add_test(NAME evening_${scenario} COMMAND evening $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(evening_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)

@@ -129,8 +129,15 @@ static void clock_fire(lws_sorted_usec_list_t *sul)
      * it within a second): the clock is made right first. */
     srv_clock_check(t);
     int seat = t->clock_seat;
-    if (seat < 0 || t->clock_job || lws_now_usecs() < t->clock_due)
+    if (seat < 0 || lws_now_usecs() < t->clock_due)
         return;
+    /* An earlier seat's computer player is still out (its person acted
+     * meanwhile, so its answer will be dropped): look again shortly rather
+     * than leave this clock run out with nothing to act. */
+    if (t->clock_job) {
+        arm(t, LWS_US_PER_SEC / 4);
+        return;
+    }
     srv_job *job = calloc(1, sizeof *job);
     if (job == NULL) {
         arm(t, LWS_US_PER_SEC);

@@ -27,6 +27,7 @@ static const struct {
     {"clock_rows", evening_clock_rows},
     {"clock_pass_on", evening_clock_pass_on},
     {"clock_paused", evening_clock_paused},
+    {"clock_late", evening_clock_late},
     {"refusals", evening_refusals},
     {NULL, NULL},
 };

@@ -27,6 +27,7 @@ void evening_clock(void);
 void evening_clock_rows(void);
 void evening_clock_pass_on(void);
 void evening_clock_paused(void);
+void evening_clock_late(void);
 
 /* evening_refusals.c: every refusal is a sentence saying what to do. */
 void evening_refusals(void);

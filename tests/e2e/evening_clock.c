@@ -451,3 +451,51 @@ void evening_clock_paused(void)
     e2e_client_free(p[0]);
     e2e_client_free(p[1]);
 }
+
+/* A person acts just after its clock ran out, while the computer player
+ * acting for it still thinks (hard, on a worker): the next person's clock
+ * must still run out and be acted on (it once stalled for good, waiting for
+ * a job whose answer was dropped). */
+void evening_clock_late(void)
+{
+    e2e_server srv;
+    setenv("BARBU_CLOCK_SCALE", "0.001", 1);
+    e2e_server_start(&srv, "clock_late.db");
+    e2e_client *n = person_from("late-N", srv.port, "127.0.0.2");
+    e2e_client *e = person_from("late-E", srv.port, "127.0.0.3");
+    json_t *opts = json_pack("{s:s, s:i, s:i, s:[ss], s:s, s:s}", "sit", "N", "clock", 10, "delay",
+                             0, "bots", "S", "W", "level", "hard", "seed", "31");
+    int table = e2e_create(n, "uk", opts);
+    json_decref(e2e_expect(n, "table", 5000));
+    e2e_sit(e, table, 1);
+    /* North acts 30 ms into each of its turns (its 10 ms clock has run out
+     * by then); East never acts.  Count the clock notices for East. */
+    int east = 0, north_acts = 0;
+    char text[400];
+    for (long end = e2e_now_ms() + 20000; e2e_now_ms() < end && east < 3;) {
+        e2e_pump(10);
+        if (e2e_to_move(n)) {
+            long at = n->at;
+            e2e_pump(30);
+            if (e2e_to_move(n) && n->at == at) {
+                e2e_act(n);
+                north_acts++;
+            }
+        }
+        json_t *m;
+        while ((m = e2e_expect(e, "notice", 0)) != NULL) {
+            const char *s = json_string_value(json_object_get(m, "text"));
+            snprintf(text, sizeof text, "%s", s ? s : "");
+            if (strncmp(text, "East's time ran out", 19) == 0)
+                east++;
+            json_decref(m);
+        }
+        e2e_clear(e);
+    }
+    CHECK(east >= 3,
+          "East's clock keeps running out and a computer player acts for East while North acts "
+          "late (%d times; North acted %d times)",
+          east, north_acts);
+    CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
+    unsetenv("BARBU_CLOCK_SCALE");
+}
