@@ -692,8 +692,8 @@ static void options(writer *w)
     static const char *const ISRAELI[] = {
         "off (as the UK online program plays)",
         "advise: the penalty cards the rule asks you to discard are shown; play stays free",
-        "enforce: the holder of the last penalty card still in a hand, who cannot follow suit "
-        "and is doubled equally with the other three, must discard it"};
+        ("enforce: the holder of the last penalty card still in a hand, who cannot follow suit "
+         "and is doubled equally with the other three, must discard it")};
     bool israeli_contract = false;
     for (int i = 0; i < r->n_contracts; i++)
         israeli_contract |= (r->contract[i].flags & BARBU_CF_ISRAELI) != 0;
