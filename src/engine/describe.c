@@ -39,20 +39,6 @@ static void say(writer *w, int what, const char *id, const char *fmt, ...)
 #define ITEM(w, ...)        say(w, BARBU_DESC_ITEM, NULL, __VA_ARGS__)
 #define SOURCE(w, ...)      say(w, BARBU_DESC_SOURCE, NULL, __VA_ARGS__)
 
-/* Appends to buf (at most cap bytes in all) like snprintf. */
-static void add(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void add(char *buf, size_t cap, const char *fmt, ...)
-{
-    size_t n = strlen(buf);
-    if (n + 1 >= cap)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + n, cap - n, fmt, ap);
-    va_end(ap);
-}
-
 static const char *const SUIT_SYM[4] = {"♣", "♦", "♥", "♠"};
 static const char *const SUIT_ONE[4] = {"club", "diamond", "heart", "spade"};
 static const char *const RANK_ONE[15] = {"",     "",     "two",   "three", "four",
@@ -115,7 +101,7 @@ static void card_scores(const writer *w, const barbu_contract *c, char *buf, siz
             if (n > best_n)
                 best = v, best_n = n;
         }
-        add(buf, cap, "%seach %s %+d", buf[0] ? "; " : "", SUIT_ONE[s], best);
+        bb_append(buf, cap, "%seach %s %+d", buf[0] ? "; " : "", SUIT_ONE[s], best);
         for (int r = low; r <= BARBU_ACE; r++)
             base[BARBU_CARD(s, r)] = (int16_t)best, based[BARBU_CARD(s, r)] = true;
     }
@@ -128,7 +114,7 @@ static void card_scores(const writer *w, const barbu_contract *c, char *buf, siz
             whole = c->card[BARBU_CARD(s, r)] == v && !based[BARBU_CARD(s, r)];
         if (!whole || rank_done[r])
             continue;
-        add(buf, cap, "%seach %s", buf[0] ? "; " : "", RANK_ONE[r]);
+        bb_append(buf, cap, "%seach %s", buf[0] ? "; " : "", RANK_ONE[r]);
         for (int r2 = r; r2 <= BARBU_ACE; r2++) {
             bool same = true;
             for (int s = 0; s < 4 && same; s++)
@@ -136,12 +122,12 @@ static void card_scores(const writer *w, const barbu_contract *c, char *buf, siz
             if (!same)
                 continue;
             if (r2 != r)
-                add(buf, cap, " or %s", RANK_ONE[r2]);
+                bb_append(buf, cap, " or %s", RANK_ONE[r2]);
             rank_done[r2] = true;
             for (int s = 0; s < 4; s++)
                 base[BARBU_CARD(s, r2)] = (int16_t)v, based[BARBU_CARD(s, r2)] = true;
         }
-        add(buf, cap, " %+d", v);
+        bb_append(buf, cap, " %+d", v);
     }
     /* Single cards, and the exceptions to a suit or a rank. */
     for (int s = BARBU_SPADES; s >= 0; s--) {
@@ -149,8 +135,8 @@ static void card_scores(const writer *w, const barbu_contract *c, char *buf, siz
             int card = BARBU_CARD(s, r);
             if (!(deck & BARBU_BIT(card)) || c->card[card] == base[card])
                 continue;
-            add(buf, cap, "%sthe %s%s %+d%s", buf[0] ? "; " : "", RANK_SHORT[r], SUIT_SYM[s],
-                c->card[card], based[card] ? " instead" : "");
+            bb_append(buf, cap, "%sthe %s%s %+d%s", buf[0] ? "; " : "", RANK_SHORT[r], SUIT_SYM[s],
+                      c->card[card], based[card] ? " instead" : "");
         }
     }
 }
@@ -164,8 +150,8 @@ static void trick_scores(const writer *w, const barbu_contract *c, char *buf, si
     for (int i = 0; i < n && i < BARBU_MAX_TRICKS; i++) {
         if (c->trick_from_end[i] == 0)
             continue;
-        add(buf, cap, "%sthe %s%s trick %+d", buf[0] ? "; " : "", ORDINAL[n - i],
-            i == 0 ? " (last)" : "", c->trick_from_end[i]);
+        bb_append(buf, cap, "%sthe %s%s trick %+d", buf[0] ? "; " : "", ORDINAL[n - i],
+                  i == 0 ? " (last)" : "", c->trick_from_end[i]);
     }
 }
 
@@ -177,37 +163,38 @@ static void contract_scores(const writer *w, const barbu_contract *c, char *buf,
     switch (c->kind) {
     case BARBU_KIND_DOMINO:
     case BARBU_KIND_PATIENCE:
-        add(buf, cap, "By order out: ");
+        bb_append(buf, cap, "By order out: ");
         for (int i = 0; i < 4; i++)
-            add(buf, cap, c->place[i] ? "%s%s %+d" : "%s%s 0", i ? ", " : "", PLACE[i],
-                c->place[i]);
-        add(buf, cap, ".");
+            bb_append(buf, cap, c->place[i] ? "%s%s %+d" : "%s%s 0", i ? ", " : "", PLACE[i],
+                      c->place[i]);
+        bb_append(buf, cap, ".");
         return;
     case BARBU_KIND_RAVAGE:
-        add(buf, cap,
+        bb_append(
+            buf, cap,
             "At the end each player counts the cards of each suit in the tricks they took; "
             "whoever has the most cards of any one suit scores %+d. Players tied for the most "
             "share it: two %+d each, three %+d each, four %+d each.",
             c->shared, c->shared / 2, c->shared / 3, c->shared / 4);
         return;
     case BARBU_KIND_CHINESE:
-        add(buf, cap,
-            "Each player's three rows are compared with the same rows of each other player: "
-            "%+d points for each row won and %d for each row lost; winning all three rows "
-            "against one player (a scoop) wins %d more rows' worth from them.",
-            c->per_row, -c->per_row, c->scoop);
+        bb_append(buf, cap,
+                  "Each player's three rows are compared with the same rows of each other player: "
+                  "%+d points for each row won and %d for each row lost; winning all three rows "
+                  "against one player (a scoop) wins %d more rows' worth from them.",
+                  c->per_row, -c->per_row, c->scoop);
         return;
     default:
         break;
     }
     if (c->per_trick)
-        add(buf, cap, "%+d for each trick taken.", c->per_trick);
+        bb_append(buf, cap, "%+d for each trick taken.", c->per_trick);
     card_scores(w, c, part, sizeof part);
     if (part[0])
-        add(buf, cap, "%sCards taken: %s.", buf[0] ? " " : "", part);
+        bb_append(buf, cap, "%sCards taken: %s.", buf[0] ? " " : "", part);
     trick_scores(w, c, part, sizeof part);
     if (part[0])
-        add(buf, cap, "%sTricks by their place: %s.", buf[0] ? " " : "", part);
+        bb_append(buf, cap, "%sTricks by their place: %s.", buf[0] ? " " : "", part);
 }
 
 /* The card whose taking ends a deal early, in words. */
@@ -760,8 +747,8 @@ int barbu_undoubled_text(const barbu_rules *rules, char *buf, size_t cap)
         int share = -((-total + 2) / 3), decl = total - 3 * share;
         char d[16];
         snprintf(d, sizeof d, decl ? "%+d" : "0", decl);
-        add(list, sizeof list, "%s%s %+d each, the declarer %s", list[0] ? "; " : "",
-            rules->contract[i].name, share, d);
+        bb_append(list, sizeof list, "%s%s %+d each, the declarer %s", list[0] ? "; " : "",
+                  rules->contract[i].name, share, d);
     }
     return snprintf(buf, cap,
                     "A negative contract that nobody doubles is not played: its points are "

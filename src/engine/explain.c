@@ -50,11 +50,7 @@ static void cards_words(barbu_cards cards, char *buf, size_t cap)
     }
 }
 
-/* Appends to buf (at most cap bytes in all) like snprintf. */
-static void append(char *buf, size_t cap, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void append(char *buf, size_t cap, const char *fmt, ...)
+void bb_append(char *buf, size_t cap, const char *fmt, ...)
 {
     size_t n = strlen(buf);
     if (n + 1 >= cap)
@@ -202,7 +198,7 @@ void bb_layout_why(const barbu_rules *r, const barbu_table *t, barbu_cards cards
     for (barbu_cards c = ends; c; c &= c - 1) {
         char one[40];
         card_words((barbu_card)bb_lowest(c), one, sizeof one);
-        append(next, sizeof next, "%s%s", c == ends ? "" : " or ", one);
+        bb_append(next, sizeof next, "%s%s", c == ends ? "" : " or ", one);
     }
     if (t->lo[suit] == t->hi[suit])
         snprintf(buf, cap, "%s hold only the %s so far: %s does not fit, only %s", SUIT_WORDS[suit],
@@ -277,13 +273,13 @@ static void explain_declare(const barbu_rules *r, const barbu_table *t, const ba
             unsigned done = m & t->calls_done;
             buf[0] = '\0';
             for (unsigned d = done; d; d &= d - 1)
-                append(buf, cap, "%s%s",
-                       d == done       ? ""
-                       : (d & (d - 1)) ? ", "
-                                       : " and ",
-                       NAMES[__builtin_ctz(d)]);
-            append(buf, cap, " %s already been played in this Round",
-                   (done & (done - 1)) ? "have" : "has");
+                bb_append(buf, cap, "%s%s",
+                          d == done       ? ""
+                          : (d & (d - 1)) ? ", "
+                                          : " and ",
+                          NAMES[__builtin_ctz(d)]);
+            bb_append(buf, cap, " %s already been played in this Round",
+                      (done & (done - 1)) ? "have" : "has");
         } else if (err == BARBU_ESUIT) {
             snprintf(buf, cap, "a Call takes no trump suit: the Fife game has no Trumps");
         } else if (err == BARBU_ERANK) {
@@ -488,12 +484,12 @@ int barbu_hands_check(const barbu_rules *r, const barbu_cards hands[4], char *wh
         snprintf(why, cap, "%s is dealt %s:", one,
                  __builtin_popcount(holders) == 2 ? "twice" : "more than once");
         for (unsigned h = holders; h; h &= h - 1)
-            append(why, cap, "%s%s",
-                   h == holders    ? " "
-                   : (h & (h - 1)) ? ", "
-                                   : " and ",
-                   barbu_seat_name(__builtin_ctz(h)));
-        append(why, cap, " hold it");
+            bb_append(why, cap, "%s%s",
+                      h == holders    ? " "
+                      : (h & (h - 1)) ? ", "
+                                      : " and ",
+                      barbu_seat_name(__builtin_ctz(h)));
+        bb_append(why, cap, " hold it");
         return BARBU_EHANDS;
     }
     bool counts = true;
@@ -505,13 +501,13 @@ int barbu_hands_check(const barbu_rules *r, const barbu_cards hands[4], char *wh
         for (int s = 0; s < 4; s++) {
             if (barbu_count(hands[s]) == size)
                 continue;
-            append(why, cap, "%s%s holds %d", sep, barbu_seat_name(s), barbu_count(hands[s]));
+            bb_append(why, cap, "%s%s holds %d", sep, barbu_seat_name(s), barbu_count(hands[s]));
             sep = " and ";
         }
         if (all != deck) {
             barbu_cards gone = deck & ~all;
             cards_words(gone, list, sizeof list);
-            append(why, cap, " (%s %s in no hand)", list, (gone & (gone - 1)) ? "are" : "is");
+            bb_append(why, cap, " (%s %s in no hand)", list, (gone & (gone - 1)) ? "are" : "is");
         }
         return BARBU_EHANDS;
     }

@@ -151,4 +151,8 @@ void bb_layout_place_group(barbu_table *t, barbu_cards cards);
 int bb_diag(barbu_diag *diag, int line, int err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Appends to buf (at most cap bytes in all, NUL included) like snprintf;
+ * nothing once it is full (explain.c). */
+void bb_append(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #endif

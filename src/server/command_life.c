@@ -88,7 +88,9 @@ void srv_cmd_logout(srv_conn *c, const proto_msg *msg)
     srv_session *s = c->session;
     if (srv->store->ops->session_forget(srv->store, s->token) != 0) {
         srv_log(srv, "store: %s", store_error(srv->store));
-        srv_error(c, msg, "server", "the session could not be ended; try again");
+        srv_error(c, msg, "server",
+                  "The session could not be ended (the server's disk may be full): try again in a "
+                  "moment.");
         return;
     }
     if (s->table)
@@ -124,7 +126,9 @@ void srv_cmd_close(srv_conn *c, const proto_msg *msg)
     }
     if (srv->store->ops->table_set_state(srv->store, t->id, STORE_OVER) != 0) {
         srv_log(srv, "store: table %lld: %s", (long long)t->id, store_error(srv->store));
-        srv_error(c, msg, "server", "the table could not be closed; try again");
+        srv_error(c, msg, "server",
+                  "The table could not be closed (the server's disk may be full): try again in a "
+                  "moment.");
         return;
     }
     /* Those at it go back to the lobby, as after leave. */
@@ -204,7 +208,9 @@ void srv_cmd_hand_over(srv_conn *c, const proto_msg *msg)
         if (t->seats[k].bot || !srv_seat_free(t, k))
             continue;
         if (srv_seat_bot(t, k, t->level, t->started) != 0) {
-            srv_error(c, msg, "server", "a seat could not be saved; try again");
+            srv_error(c, msg, "server",
+                      "A seat could not be saved (the server's disk may be full): try again in a "
+                      "moment.");
             srv_seats_changed(t, NULL);
             return;
         }
@@ -261,7 +267,9 @@ static void join_again(srv_conn *c, const proto_msg *msg, srv_table *old, srv_ta
     if (s->table)
         srv_table_leave(s);
     if (srv_seat_person(t, seat, s) != 0) {
-        srv_error(c, msg, "server", "the seat could not be saved; try again");
+        srv_error(
+            c, msg, "server",
+            "The seat could not be saved (the server's disk may be full): try again in a moment.");
         srv_send_lobby(c, NULL);
         return;
     }
@@ -342,7 +350,8 @@ void srv_cmd_again(srv_conn *c, const proto_msg *msg)
     srv_table *n = srv_table_make(c, &m, &sat);
     if (n == NULL || !sat) {
         if (n && !sat)
-            srv_error(c, msg, "server", "the table is made but your seat could not be saved");
+            srv_error(c, msg, "server",
+                      "The table is made but your seat could not be saved: sit at it again.");
         srv_send_lobby(c, NULL);
         return;
     }
