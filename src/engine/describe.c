@@ -60,17 +60,6 @@ static int hand_size(const writer *w)
     return barbu_rules_hand_size(w->r);
 }
 
-/* "once", "twice", "3 times" */
-static const char *times(int n, char *buf, size_t cap)
-{
-    if (n == 1)
-        return "once";
-    if (n == 2)
-        return "twice";
-    snprintf(buf, cap, "%d times", n);
-    return buf;
-}
-
 /* ------------------------------------------------------------ scores */
 
 /* What the cards taken score at a contract, in words: "each heart -2,
@@ -285,8 +274,8 @@ static void how_a_game_goes(writer *w)
             const barbu_contract *c = &r->contract[i];
             char t1[16], t2[16];
             ITEM(w, "%s: played %s in a game; a player may choose it %s.", c->name,
-                 times(barbu_contract_times(r, i), t1, sizeof t1),
-                 c->per_player == 1 ? "once" : times(c->per_player, t2, sizeof t2));
+                 bb_times(barbu_contract_times(r, i), t1, sizeof t1),
+                 c->per_player == 1 ? "once" : bb_times(c->per_player, t2, sizeof t2));
         }
     }
     PARA(w, "Each player must follow suit if able; the highest card of the suit led wins the "
@@ -327,7 +316,7 @@ static void one_contract(writer *w, int i)
              fife(w) ? "" : (total < 0 ? ": a negative contract" : ": a positive contract"));
     if (!fife(w)) {
         int n = barbu_contract_times(r, i);
-        PARA(w, "Played %s in a game%s.", times(n, t1, sizeof t1),
+        PARA(w, "Played %s in a game%s.", bb_times(n, t1, sizeof t1),
              c->times == 0 && c->per_player == 1 ? ", once by each player as declarer" : "");
     }
     switch (c->kind) {
@@ -623,7 +612,7 @@ static void doubling(writer *w)
              "When the declarer's remaining contracts are no more than the doubles still owed, "
              "the double is compulsory and a bid without it is refused; the doubles owed show "
              "beside each name.",
-             times(r->mandatory_doubles, t1, sizeof t1),
+             bb_times(r->mandatory_doubles, t1, sizeof t1),
              r->rotation == BARBU_ROTATE_BLOCK ? "during that declarer's contracts, which come "
                                                  "in a row"
                                                : "over the game");

@@ -67,7 +67,7 @@ static const char *contract_name(const barbu_rules *r, int c)
 }
 
 /* "once", "twice", "3 times" */
-static const char *times_word(int n, char *buf, size_t cap)
+const char *bb_times(int n, char *buf, size_t cap)
 {
     if (n == 1)
         return "once";
@@ -76,7 +76,6 @@ static const char *times_word(int n, char *buf, size_t cap)
     snprintf(buf, cap, "%d times", n);
     return buf;
 }
-
 int barbu_waiting_for(const barbu_rules *r, const barbu_table *t, char *buf, size_t cap)
 {
     const char *who = t->to_move >= 0 ? barbu_seat_name(t->to_move) : "?";
@@ -302,7 +301,7 @@ static void explain_declare(const barbu_rules *r, const barbu_table *t, const ba
             char done[16];
             snprintf(buf, cap,
                      "%s has already chosen %s %s, as often as a player may: not a %s time", who,
-                     contract_name(r, c), times_word(used, done, sizeof done),
+                     contract_name(r, c), bb_times(used, done, sizeof done),
                      used < 8 ? NEXT[used] : "further");
         }
         return;
@@ -310,7 +309,7 @@ static void explain_declare(const barbu_rules *r, const barbu_table *t, const ba
     case BARBU_EPLAYEDOUT: {
         char n[16];
         snprintf(buf, cap, "%s has been played %s, as often as the game allows",
-                 contract_name(r, c), times_word(barbu_contract_times(r, c), n, sizeof n));
+                 contract_name(r, c), bb_times(barbu_contract_times(r, c), n, sizeof n));
         return;
     }
     case BARBU_ESUIT:

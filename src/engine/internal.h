@@ -155,4 +155,7 @@ int bb_diag(barbu_diag *diag, int line, int err, const char *fmt, ...)
  * nothing once it is full (explain.c). */
 void bb_append(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* "once", "twice", or "N times" written into buf (explain.c). */
+const char *bb_times(int n, char *buf, size_t cap);
+
 #endif

@@ -398,7 +398,7 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
     srv_seats_changed(t, sat ? s : NULL);
 }
 
-static srv_table *table_of(srv_conn *c, const proto_msg *msg)
+srv_table *srv_table_of(srv_conn *c, const proto_msg *msg)
 {
     srv_table *t = srv_table_find(c->srv, msg->table);
     if (t == NULL)
@@ -411,7 +411,7 @@ static srv_table *table_of(srv_conn *c, const proto_msg *msg)
 void srv_cmd_sit(srv_conn *c, const proto_msg *msg)
 {
     srv_session *s = c->session;
-    srv_table *t = table_of(c, msg);
+    srv_table *t = srv_table_of(c, msg);
     if (t == NULL)
         return;
     int seat = msg->seat;
@@ -500,7 +500,7 @@ void srv_cmd_sit(srv_conn *c, const proto_msg *msg)
 void srv_cmd_kibitz(srv_conn *c, const proto_msg *msg)
 {
     srv_session *s = c->session;
-    srv_table *t = table_of(c, msg);
+    srv_table *t = srv_table_of(c, msg);
     if (t == NULL)
         return;
     int seat = msg->seat;

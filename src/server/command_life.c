@@ -59,16 +59,6 @@ static bool is_creator(const srv_table *t, const srv_session *s)
     return t->creator_name[0] && strcasecmp(t->creator_name, s->name) == 0;
 }
 
-static srv_table *table_of(srv_conn *c, const proto_msg *msg)
-{
-    srv_table *t = srv_table_find(c->srv, msg->table);
-    if (t == NULL)
-        srv_error(c, msg, "no_table",
-                  "There is no table %lld: it may have closed; choose a table from the lobby.",
-                  (long long)msg->table);
-    return t;
-}
-
 static bool creator_check(srv_conn *c, const proto_msg *msg, const srv_table *t, const char *what)
 {
     if (is_creator(t, c->session))
@@ -115,7 +105,7 @@ void srv_cmd_logout(srv_conn *c, const proto_msg *msg)
 void srv_cmd_close(srv_conn *c, const proto_msg *msg)
 {
     srv_server *srv = c->srv;
-    srv_table *t = table_of(c, msg);
+    srv_table *t = srv_table_of(c, msg);
     if (t == NULL || !creator_check(c, msg, t, "close"))
         return;
     if (t->started) {
@@ -155,7 +145,7 @@ void srv_cmd_hand_over(srv_conn *c, const proto_msg *msg)
 {
     srv_server *srv = c->srv;
     srv_session *s = c->session;
-    srv_table *t = table_of(c, msg);
+    srv_table *t = srv_table_of(c, msg);
     if (t == NULL || !creator_check(c, msg, t, "hand over"))
         return;
     if (srv_table_over(t)) {
@@ -280,7 +270,7 @@ static void join_again(srv_conn *c, const proto_msg *msg, srv_table *old, srv_ta
 void srv_cmd_again(srv_conn *c, const proto_msg *msg)
 {
     srv_session *s = c->session;
-    srv_table *t = table_of(c, msg);
+    srv_table *t = srv_table_of(c, msg);
     if (t == NULL)
         return;
     if (!srv_table_over(t)) {

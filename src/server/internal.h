@@ -359,6 +359,8 @@ struct srv_table {
 srv_table *srv_table_new(srv_server *srv, int64_t id);
 void srv_table_free(srv_table *t);
 srv_table *srv_table_find(srv_server *srv, int64_t id);
+/* The table msg->table names, or NULL after answering no_table (command.c). */
+srv_table *srv_table_of(srv_conn *c, const proto_msg *msg);
 /* Removes a table from memory (it stays in the store): its people go back
  * to the lobby and the lobby hears closed. */
 void srv_table_close(srv_table *t);

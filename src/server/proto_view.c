@@ -109,6 +109,34 @@ static void put_trump_rank(builder *b, json_t *o, int trump, int rank)
         put(b, o, "rank", letter_json(RANK_LETTERS[rank]));
 }
 
+/* The doubles settled, a pair at a time, in the engine's own terms
+ * (barbu_business, as barbu_settle applies it): the first seat of `pair`
+ * takes `points` from the second (the higher raw score first; N E S W order
+ * when level).  Derived from doubles, redoubles and raw: a reader may
+ * ignore it. */
+static json_t *settled_json(builder *b, const barbu_result *res)
+{
+    json_t *list = json_array();
+    for (int x = 0; x < 4; x++) {
+        for (int y = x + 1; y < 4; y++) {
+            int level = barbu_business(res->dbl, res->rdbl, x, y);
+            if (level == 0)
+                continue;
+            int diff = level * (res->raw[x] - res->raw[y]);
+            int hi = diff >= 0 ? x : y, lo = diff >= 0 ? y : x;
+            json_t *pair = json_array();
+            append(b, pair, seat_json(hi));
+            append(b, pair, seat_json(lo));
+            json_t *o = json_object();
+            put(b, o, "pair", pair);
+            put(b, o, "level", json_integer(level));
+            put(b, o, "points", json_integer(diff >= 0 ? diff : -diff));
+            append(b, list, o);
+        }
+    }
+    return list;
+}
+
 static json_t *result_json(builder *b, const barbu_result *res)
 {
     const barbu_rules *r = b->rules;
@@ -133,6 +161,7 @@ static json_t *result_json(builder *b, const barbu_result *res)
     put(b, o, "taken", cards_by_seat(b, res->taken));
     put(b, o, "raw", ints4_json(b, res->raw, 2, true));
     put(b, o, "score", ints4_json(b, res->score, 2, true));
+    put(b, o, "settled", settled_json(b, res));
     json_t *part = json_object();
     for (int c = 0; c < r->n_contracts && c < BARBU_MAX_CONTRACTS; c++)
         if (res->part[c][0] | res->part[c][1] | res->part[c][2] | res->part[c][3])
@@ -736,10 +765,10 @@ static int rows_slot(parser *p, const json_t *v, const char *key, void *slot)
 static int parse_result(parser *p, const json_t *o, barbu_result *res)
 {
     static const char *const fields[] = {
-        "deal",        "declarer",     "contracts", "trump",  "rank",  "played",
-        "tricks_left", "doubles",      "redoubles", "tricks", "order", "taken",
-        "raw",         "score",        "part",      "rows",   "set",   "round",
-        "round_deal",  "calls_before", "piranha",   NULL};
+        "deal",        "declarer",   "contracts",    "trump",   "rank",  "played",
+        "tricks_left", "doubles",    "redoubles",    "tricks",  "order", "taken",
+        "raw",         "score",      "settled",      "part",    "rows",  "set",
+        "round",       "round_deal", "calls_before", "piranha", NULL};
     static const char *const fife_fields[] = {"set", "round", "round_deal", "calls_before",
                                               "piranha"};
     const barbu_rules *r = p->rules;

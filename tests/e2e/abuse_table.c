@@ -127,19 +127,6 @@ static void leave(e2e_client *c)
     c->kibitz = -1;
 }
 
-/* The seats whose cards a view message shows. */
-static unsigned hands_seen(const json_t *view_msg)
-{
-    unsigned seen = 0;
-    json_t *hands = json_object_get(json_object_get(view_msg, "view"), "hands");
-    for (int k = 0; k < 4; k++) {
-        char key[2] = {SEATS[k], 0};
-        if (json_array_size(json_object_get(hands, key)) > 0)
-            seen |= 1u << k;
-    }
-    return seen;
-}
-
 static bool stop_at_deal_one(const e2e_client *mover, void *ctx)
 {
     (void)ctx;
@@ -164,8 +151,8 @@ void abuse_kibitz_seats(void)
     /* The view of East follows the table message; wait for it so that it
      * cannot arrive after the next request and be taken for its answer. */
     json_t *east = e2e_expect(kib, "view", 5000);
-    CHECK(east != NULL && hands_seen(east) == 0x2, "and sees East's hand (seats 0x%x)",
-          east ? hands_seen(east) : 0);
+    CHECK(east != NULL && e2e_hands_seen(east) == 0x2, "and sees East's hand (seats 0x%x)",
+          east ? e2e_hands_seen(east) : 0);
     json_decref(east);
     json_t *t = NULL;
     const char *code = try_kibitz_msg(kib, table, "S", why, sizeof why, &t);
@@ -179,7 +166,7 @@ void abuse_kibitz_seats(void)
     unsigned later = 0;
     while (e2e_peek(kib, "view") != NULL) {
         json_t *v = e2e_expect(kib, "view", 0);
-        later |= hands_seen(v);
+        later |= e2e_hands_seen(v);
         json_decref(v);
     }
     CHECK((later & 0x4) == 0, "and gets no view of South now (seats 0x%x)", later);
@@ -224,7 +211,7 @@ void abuse_kibitz_seats(void)
             json_t *m = json_loads(kib->log[i].text, 0, NULL);
             const char *type = json_string_value(json_object_get(m, "type"));
             if (type && strcmp(type, "view") == 0 && e2e_view_int(m, "deal") == 1)
-                seen1 |= hands_seen(m);
+                seen1 |= e2e_hands_seen(m);
             json_decref(m);
         }
         if (seen1 != 0 && more == 0) {
@@ -257,7 +244,7 @@ void abuse_kibitz_seats(void)
         json_t *m = json_loads(kib->log[i].text, 0, NULL);
         const char *type = json_string_value(json_object_get(m, "type"));
         if (type && strcmp(type, "view") == 0 && e2e_view_int(m, "deal") == 0) {
-            seen |= hands_seen(m);
+            seen |= e2e_hands_seen(m);
             views++;
         }
         json_decref(m);

@@ -187,6 +187,8 @@ int e2e_new_group(void);
 /* Fields of a view message. */
 const char *e2e_view_str(const json_t *view_msg, const char *key);
 long e2e_view_int(const json_t *view_msg, const char *key);
+/* The seats whose cards a view message shows, a bit per seat (N = 1). */
+unsigned e2e_hands_seen(const json_t *view_msg);
 bool e2e_game_over(const e2e_client *c);
 
 /* ------------------------------------------------------------- cards */

@@ -1182,3 +1182,15 @@ int e2e_barbu_replay(const char *text)
     waitpid(pid, &status, 0);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
+
+unsigned e2e_hands_seen(const json_t *view_msg)
+{
+    unsigned seen = 0;
+    json_t *hands = json_object_get(json_object_get(view_msg, "view"), "hands");
+    for (int k = 0; k < 4; k++) {
+        char key[2] = {"NESW"[k], 0};
+        if (json_array_size(json_object_get(hands, key)) > 0)
+            seen |= 1u << k;
+    }
+    return seen;
+}

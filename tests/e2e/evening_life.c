@@ -56,19 +56,6 @@ static void refused(e2e_client *c, const char *code, const char *re, const char 
     json_decref(e);
 }
 
-/* The seats whose cards a view message shows, a bit per seat. */
-static unsigned hands_seen(const json_t *view_msg)
-{
-    unsigned seen = 0;
-    json_t *hands = json_object_get(json_object_get(view_msg, "view"), "hands");
-    for (int k = 0; k < 4; k++) {
-        char key[2] = {SEATS[k], 0};
-        if (json_array_size(json_object_get(hands, key)) > 0)
-            seen |= 1u << k;
-    }
-    return seen;
-}
-
 static json_t *seat_of(const json_t *table_msg, int k)
 {
     return json_array_get(json_object_get(table_msg, "seats"), (size_t)k);
@@ -119,9 +106,9 @@ static void own_hand_only(e2e_client *c, int seat, const char *what)
     json_t *v = e2e_expect(c, "view", 5000);
     CHECK(v != NULL, "%s: %s brings a view", c->label, what);
     if (v)
-        CHECK(hands_seen(v) == 1u << seat,
+        CHECK(e2e_hands_seen(v) == 1u << seat,
               "%s: after %s the view shows the hand of %c only (seen mask %u)", c->label, what,
-              SEATS[seat], hands_seen(v));
+              SEATS[seat], e2e_hands_seen(v));
     json_decref(v);
 }
 
@@ -277,7 +264,7 @@ static void scenario_sit_back(void)
      * only. */
     e2e_kibitz(alice, table, 0);
     json_t *v = e2e_expect(alice, "view", 5000);
-    CHECK(v && hands_seen(v) == 1u, "alice: watching her own seat, she sees North's hand");
+    CHECK(v && e2e_hands_seen(v) == 1u, "alice: watching her own seat, she sees North's hand");
     json_decref(v);
     e2e_clear(alice);
     send_sit(alice, table, 0);
@@ -342,7 +329,7 @@ static void scenario_sit_back(void)
     leave(alice);
     e2e_kibitz(alice, table, 4);
     v = e2e_expect(alice, "view", 5000);
-    CHECK(v && hands_seen(v) == 15u, "alice: kibitzing all, she sees every hand");
+    CHECK(v && e2e_hands_seen(v) == 15u, "alice: kibitzing all, she sees every hand");
     bool same_deal = v != NULL;
     json_decref(v);
     e2e_clear(alice);
@@ -467,7 +454,7 @@ static void scenario_hand_over(void)
     json_t *v = e2e_expect(bob, "view", 5000);
     CHECK(v != NULL, "bob: once alice hands the table over, the game starts");
     if (v)
-        CHECK(hands_seen(v) == 1u << 1, "bob: his view shows his own hand only");
+        CHECK(e2e_hands_seen(v) == 1u << 1, "bob: his view shows his own hand only");
     json_decref(v);
     json_t *sum = summary(alice, table);
     json_t *seats = json_object_get(sum, "seats");
@@ -645,7 +632,7 @@ static void scenario_again(void)
     v = e2e_expect(alice, "view", 5000);
     CHECK(v != NULL, "alice: the next game starts once bob sits");
     if (v) {
-        CHECK(hands_seen(v) == 1u, "alice: her view shows her own hand only");
+        CHECK(e2e_hands_seen(v) == 1u, "alice: her view shows her own hand only");
         json_t *h = json_object_get(json_object_get(json_object_get(v, "view"), "hands"), "N");
         CHECK(first_hand && h && !json_equal(first_hand, h),
               "alice: the next game deals other cards than the chosen seed's first deal");

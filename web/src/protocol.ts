@@ -134,6 +134,9 @@ export interface DealResult {
   taken?: BySeat<Card[]>;
   raw: Four<number>;
   score: Four<number>;
+  /** The doubles settled, a pair at a time: pair[0] takes `points` from
+   * pair[1]; `level` 1 doubled, 2 redoubled. */
+  settled?: { pair: [Seat, Seat]; level: number; points: number }[];
   part?: Record<string, Four<number>>;
   rows?: BySeat<Rows>;
   // The Fife game:

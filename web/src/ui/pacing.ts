@@ -105,37 +105,17 @@ export function doublesLines(ctx: Ctx, doubles: Partial<Record<Seat, Seat[]>>, r
   return out;
 }
 
-/** The doubles settled between each pair (docs/rules.md, Settlement): the
- * higher raw score takes the difference from the other, twice when
- * redoubled.  Amounts are shown only when they add up to the server's
- * scores (otherwise just who doubled whom). */
+/** The doubles settled between each pair, as the server gives them (the
+ * engine's settlement: docs/rules.md, Settlement); from a server without
+ * them, just who doubled whom. */
 function settled(ctx: Ctx, d: DealDone): string[] {
   const r = d.result;
-  const pairs: { a: Seat; b: Seat; re: boolean }[] = [];
-  const seen = new Set<string>();
-  for (const a of SEATS) {
-    for (const b of r.doubles[a] ?? []) {
-      const key = [a, b].sort().join();
-      if (seen.has(key)) continue;
-      seen.add(key);
-      pairs.push({ a, b, re: (r.redoubles[b] ?? []).includes(a) || (r.redoubles[a] ?? []).includes(b) });
-    }
-  }
-  const moved = [0, 0, 0, 0];
-  const amounts = pairs.map(({ a, b, re }) => {
-    const diff = (r.raw[seatIndex(a)] - r.raw[seatIndex(b)]) * (re ? 2 : 1);
-    moved[seatIndex(a)] += diff;
-    moved[seatIndex(b)] -= diff;
-    return diff;
-  });
-  const exact = SEATS.every((_, i) => r.raw[i] + moved[i] === r.score[i]);
-  return pairs.map(({ a, b, re }, k) => {
-    const what = `${cap(word(ctx, a))} doubled ${word(ctx, b)}${re ? ' (redoubled)' : ''}`;
-    if (!exact) return `${what}.`;
-    const n = amounts[k];
-    if (n === 0) return `${what}: level, nothing changes hands.`;
-    const [hi, lo] = n > 0 ? [a, b] : [b, a];
-    return `${what}: ${word(ctx, hi)} take${hi === ctx.me ? '' : 's'} ${Math.abs(n)} from ${word(ctx, lo)}.`;
+  if (!r.settled) return doublesLines(ctx, r.doubles, r.redoubles).map((l) => `${l}.`);
+  return r.settled.map(({ pair: [hi, lo], level, points }) => {
+    const [by, of] = (r.doubles[hi] ?? []).includes(lo) ? [hi, lo] : [lo, hi];
+    const what = `${cap(word(ctx, by))} doubled ${word(ctx, of)}${level === 2 ? ' (redoubled)' : ''}`;
+    if (points === 0) return `${what}: level, nothing changes hands.`;
+    return `${what}: ${word(ctx, hi)} take${hi === ctx.me ? '' : 's'} ${points} from ${word(ctx, lo)}.`;
   });
 }
 
