@@ -64,7 +64,7 @@ set_tests_properties(cli_scoresheet PROPERTIES LABELS cli TIMEOUT 300)
 add_library(barbu_e2e STATIC ${CMAKE_SOURCE_DIR}/tests/e2e/wsc.c ${CMAKE_SOURCE_DIR}/tests/e2e/e2e_lib.c
                              ${CMAKE_SOURCE_DIR}/tests/e2e/leak.c)
 target_include_directories(barbu_e2e PUBLIC ${CMAKE_SOURCE_DIR}/tests/e2e)
-target_link_libraries(barbu_e2e PUBLIC barbu_engine PkgConfig::JANSSON)
+target_link_libraries(barbu_e2e PUBLIC barbu_engine PkgConfig::JANSSON PkgConfig::OPENSSL)
 add_executable(e2e ${CMAKE_SOURCE_DIR}/tests/e2e/e2e.c)
 target_link_libraries(e2e PRIVATE barbu_e2e barbu_store)
 foreach(scenario game resume restart hostile leak rules)
@@ -130,3 +130,18 @@ if(BARBU_WEB)
     set_tests_properties(browser_${scenario} PROPERTIES LABELS browser TIMEOUT 240)
   endforeach()
 endif()
+
+# Issue 23, TLS (tests/e2e/tls.c): barbu serve --tls-cert/--tls-key with a
+# certificate the test makes (the openssl program): a whole game over wss://,
+# the pages over https://, plain ws:// refused; the files checked at start.
+add_executable(tls_e2e ${CMAKE_SOURCE_DIR}/tests/e2e/tls.c)
+target_link_libraries(tls_e2e PRIVATE barbu_e2e PkgConfig::OPENSSL)
+foreach(scenario game start)
+  add_test(NAME tls_${scenario} COMMAND tls_e2e $<TARGET_FILE:barbu> ${scenario})
+  set_tests_properties(tls_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
+endforeach()
+# barbu connect over wss:// in tmux (tests/cli/connect_tls.sh): --ca,
+# a refused self-signed certificate, --self-signed.
+add_test(NAME cli_connect_tls
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/connect_tls.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_connect_tls PROPERTIES LABELS cli TIMEOUT 180)

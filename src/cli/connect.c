@@ -4,6 +4,9 @@
  * This file reads the options (the server, the name, the token file) and
  * runs the client of src/connect until the user quits.
  */
+#include <errno.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +19,13 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: barbu connect [ws://HOST:PORT] [--name NAME] [--token-file PATH]\n"
+            "usage: barbu connect [ws://HOST:PORT | wss://HOST:PORT] [--name NAME]\n"
+            "                     [--token-file PATH] [--ca FILE | --self-signed]\n"
             "\n"
             "Join a barbu server (barbu serve) from the terminal: see its tables, create\n"
             "one, sit down and play, kibitz, chat.  The server is %s by\n"
-            "default; HOST:PORT alone works too, and wss:// for a server behind TLS.\n"
+            "default; HOST:PORT alone works too, and wss:// for a server that speaks TLS\n"
+            "(barbu serve --tls-cert, or behind a proxy that does).\n"
             "\n"
             "Options:\n"
             "  --name NAME        your name at the tables: 1-20 letters, digits, _ - .\n"
@@ -31,10 +36,21 @@ static void usage(FILE *out)
             "                     with the same name resumes the session: after a crash,\n"
             "                     a dropped network or q, you are back in your seat (a\n"
             "                     table still waiting for players frees it at once)\n"
+            "  --ca FILE          wss://: trust this certificate (PEM) too, besides the\n"
+            "                     system's authorities: a server's own self-signed one, or\n"
+            "                     a private authority's.  The server's certificate must\n"
+            "                     still name HOST\n"
+            "  --self-signed      wss://: accept whatever certificate the server shows,\n"
+            "                     for a test server.  The traffic is encrypted but nothing\n"
+            "                     proves who is at the other end, and the screen says so\n"
+            "                     ('certificate NOT checked')\n"
             "  -h, --help         this text\n"
             "\n"
             "The connection is tried again by itself when it drops (after 1, 2, 4 ... up\n"
-            "to 30 seconds); the screen says how it stands.\n"
+            "to 30 seconds); the screen says how it stands.  Over wss:// the server's\n"
+            "certificate is checked against the system's authorities (Debian's\n"
+            "ca-certificates) and must name HOST; a certificate that fails is not tried\n"
+            "again: the screen says why, and the exit status is 1.\n"
             "\n"
             "The lobby:\n"
             "  Up/Down             choose a table (the list changes as tables do)\n"
@@ -151,15 +167,45 @@ static void default_name(char *buf, size_t cap)
         snprintf(buf, cap, "player");
 }
 
+/* --ca: a certificate in PEM that can be read, kept as a path for lws. */
+static int check_ca(cn *c, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        fprintf(stderr, "barbu connect: --ca: cannot read %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    X509 *cert = PEM_read_X509(f, NULL, NULL, NULL);
+    fclose(f);
+    if (cert == NULL) {
+        fprintf(stderr,
+                "barbu connect: --ca: %s holds no certificate in PEM form "
+                "(-----BEGIN CERTIFICATE-----)\n",
+                path);
+        return -1;
+    }
+    X509_free(cert);
+    if (strlen(path) >= sizeof c->ca_file) {
+        fprintf(stderr, "barbu connect: --ca: the path is too long\n");
+        return -1;
+    }
+    snprintf(c->ca_file, sizeof c->ca_file, "%s", path);
+    return 0;
+}
+
 /* Returns -1 to go on, else the exit status. */
 static int parse_options(int argc, char **argv, cn *c)
 {
-    const char *url = NULL, *name = NULL, *token_file = NULL;
+    const char *url = NULL, *name = NULL, *token_file = NULL, *ca = NULL;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             usage(stdout);
             return 0;
+        }
+        if (strcmp(arg, "--self-signed") == 0) {
+            c->self_signed = true;
+            continue;
         }
         const char **slot = NULL;
         const char *opt = NULL;
@@ -169,6 +215,9 @@ static int parse_options(int argc, char **argv, cn *c)
         } else if (strncmp(arg, "--token-file", 12) == 0 && (arg[12] == '\0' || arg[12] == '=')) {
             slot = &token_file;
             opt = "--token-file";
+        } else if (strncmp(arg, "--ca", 4) == 0 && (arg[4] == '\0' || arg[4] == '=')) {
+            slot = &ca;
+            opt = "--ca";
         }
         if (slot != NULL) {
             const char *eq = strchr(arg, '=');
@@ -188,6 +237,12 @@ static int parse_options(int argc, char **argv, cn *c)
     }
     if (parse_url(c, url ? url : CN_DEFAULT_URL) != 0)
         return bad_usage("'%s' is not a server address (ws://HOST:PORT)", url);
+    if ((ca != NULL || c->self_signed) && !c->tls)
+        return bad_usage("%s is for a wss:// server", ca ? "--ca" : "--self-signed");
+    if (ca != NULL && c->self_signed)
+        return bad_usage("--ca or --self-signed, not both%s", "");
+    if (ca != NULL && check_ca(c, ca) != 0)
+        return 2;
     if (name != NULL)
         snprintf(c->name, sizeof c->name, "%s", name);
     else

@@ -23,7 +23,8 @@ static void usage(FILE *out)
             "                   [--hello-timeout SECONDS] [--queue-limit BYTES]\n"
             "                   [--queue-budget BYTES] [--sessions-per-address N]\n"
             "                   [--tables-per-address N] [--waiting-table-idle SECONDS]\n"
-            "                   [--create-interval SECONDS] [--seat-keep SECONDS]\n\n"
+            "                   [--create-interval SECONDS] [--seat-keep SECONDS]\n"
+            "                   [--tls-cert FILE --tls-key FILE]\n\n"
             "Hosts barbu tables for players on the network: a lobby, tables of every rule\n"
             "set with computer players, kibitzers, chat, reconnection, game records and\n"
             "score sheets.  Clients (barbu connect, the browser client) speak the barbu\n"
@@ -35,6 +36,7 @@ static void usage(FILE *out)
             "                      this machine only); 0.0.0.0:2118 serves other machines;\n"
             "                      port 0 takes any free port.  The server prints\n"
             "                      'barbu serve: listening on ws://HOST:PORT/ws' once ready\n"
+            "                      (wss:// with --tls-cert)\n"
             "  --db PATH           the SQLite database of sessions, tables and actions\n"
             "                      (default $XDG_DATA_HOME/barbu/server.db, or\n"
             "                      ~/.local/share/barbu/server.db; the directory is made).\n"
@@ -55,7 +57,21 @@ static void usage(FILE *out)
             "  --max-tables N      tables held at once (default 5000)\n"
             "  --max-bot-tables N  tables of computer players only whose games are not over\n"
             "                      (default 16; 0 allows none); one session may create one\n"
-            "  --quiet             no log lines on stderr\n\n"
+            "  --quiet             no log lines on stderr\n"
+            "  --tls-cert FILE     serve https:// and wss:// (TLS) on the port instead of\n"
+            "  --tls-key FILE      http:// and ws://: the certificate (PEM, its chain after\n"
+            "                      it) and its private key (PEM, without a passphrase).\n"
+            "                      Both or neither; they are read and matched before the\n"
+            "                      server starts, and a file that cannot be read or a key\n"
+            "                      of another certificate stops it with the reason.  The\n"
+            "                      startup lines then say wss:// and https://.  A test\n"
+            "                      certificate for this machine:\n"
+            "                        openssl req -x509 -newkey ec -pkeyopt \\\n"
+            "                          ec_paramgen_curve:P-256 -nodes -days 30 \\\n"
+            "                          -subj /CN=localhost -addext \\\n"
+            "                          subjectAltName=DNS:localhost,IP:127.0.0.1 \\\n"
+            "                          -keyout key.pem -out cert.pem\n"
+            "                      (barbu connect --ca cert.pem wss://localhost:2118)\n\n"
             "What one machine may take (docs/protocol.md, Limits).  An address is an IPv4\n"
             "address or an IPv6 /64:\n"
             "  --max-conns N       WebSocket connections at once (default 20000, and at most\n"
@@ -328,6 +344,10 @@ int cmd_serve(int argc, char **argv)
                         argv[i]);
                 return 2;
             }
+        } else if (strcmp(a, "--tls-cert") == 0 && has_value) {
+            opt.tls_cert = argv[++i];
+        } else if (strcmp(a, "--tls-key") == 0 && has_value) {
+            opt.tls_key = argv[++i];
         } else if (has_value && count_flag(a, argv[i + 1], &opt, &bad)) {
             i++;
             if (bad)
@@ -339,6 +359,12 @@ int cmd_serve(int argc, char **argv)
         }
     }
 
+    if ((opt.tls_cert == NULL) != (opt.tls_key == NULL)) {
+        fprintf(stderr, "barbu serve: %s needs %s too (the certificate and its key)\n",
+                opt.tls_cert ? "--tls-cert" : "--tls-key",
+                opt.tls_cert ? "--tls-key" : "--tls-cert");
+        return 2;
+    }
     char db[PATH_MAX];
     if (opt.db == NULL) {
         if (default_db(db, sizeof db) != 0)

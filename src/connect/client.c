@@ -224,6 +224,9 @@ int cn_run(cn *c)
         return 1;
     cn_note(c, "barbu connect %s: %s as %s%s.", BARBU_VERSION, c->url, c->name,
             c->token[0] ? " (resuming the saved session)" : "");
+    if (c->tls && c->self_signed)
+        cn_note(c, "--self-signed: the server's certificate is not checked, so anyone between you "
+                   "and the server could read and change what you send.");
     c->dirty = true;
     int status = 0;
     if (cn_net_start(c) == 0)

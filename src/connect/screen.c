@@ -84,7 +84,10 @@ static const char *conn_text(const cn *c, bool *alert, char *buf, size_t cap)
     *alert = c->conn != CN_READY;
     switch (c->conn) {
     case CN_READY:
-        snprintf(buf, cap, "connected");
+        snprintf(buf, cap, "%s",
+                 !c->tls          ? "connected"
+                 : c->self_signed ? "connected, certificate NOT checked"
+                                  : "connected (TLS)");
         break;
     case CN_CONNECTING:
     case CN_HELLO:

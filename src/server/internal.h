@@ -604,4 +604,8 @@ struct srv_server {
     int max_sockets; /* the cap on n_wsi, from the descriptor limit */
 };
 
+/* tls.c: whether the certificate and key files of --tls-cert/--tls-key can
+ * be read and belong together; 0, or -1 with why (a phrase, no capital). */
+int srv_tls_check(const char *cert_path, const char *key_path, char *why, size_t cap);
+
 #endif

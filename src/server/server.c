@@ -1,6 +1,7 @@
 /*
  * server.c - barbu serve: one libwebsockets context with one vhost that
- * serves the web client's files at / (http.c) and the protocol at /ws; a one-second
+ * serves the web client's files at / (http.c) and the protocol at /ws, over TLS
+ * when given a certificate (tls.c checks the files first); a one-second
  * tick; start-up from the store and an orderly shutdown on SIGINT/SIGTERM.
  */
 #include <signal.h>
@@ -171,6 +172,18 @@ int barbu_serve(const barbu_serve_options *options)
         fprintf(stderr, "barbu serve: --listen wants HOST:PORT, not '%s'\n", options->listen);
         return 1;
     }
+    bool tls = options->tls_cert != NULL || options->tls_key != NULL;
+    if (tls) {
+        char why[600];
+        if (options->tls_cert == NULL || options->tls_key == NULL) {
+            fprintf(stderr, "barbu serve: TLS needs both --tls-cert and --tls-key\n");
+            return 1;
+        }
+        if (srv_tls_check(options->tls_cert, options->tls_key, why, sizeof why) != 0) {
+            fprintf(stderr, "barbu serve: %s\n", why);
+            return 1;
+        }
+    }
     char err[256];
     store *db = store_sqlite_open(options->db, err, sizeof err);
     if (db == NULL) {
@@ -226,6 +239,17 @@ int barbu_serve(const barbu_serve_options *options)
     info.headers = srv_http_headers();
     /* A handshake that stalls holds a descriptor: it has as long as hello. */
     info.timeout_secs = (unsigned int)(srv->hello_timeout < 5 ? 5 : srv->hello_timeout);
+    /* TLS on the vhost: every connection to the port must begin with a
+     * TLS handshake (plain http:// and ws:// are refused, not redirected). */
+    if (tls) {
+        info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+        info.ssl_cert_filepath = options->tls_cert;
+        info.ssl_private_key_filepath = options->tls_key;
+        /* HTTP/1.1 only: the pages and the WebSocket's Upgrade are served
+         * the same as over plain TCP (lws would offer h2 by default, where
+         * the WebSocket is another protocol, RFC 8441). */
+        info.alpn = "http/1.1";
+    }
 
     srv->ctx = lws_create_context(&info);
     if (srv->ctx == NULL) {
@@ -234,7 +258,8 @@ int barbu_serve(const barbu_serve_options *options)
     }
     srv->vhost = lws_create_vhost(srv->ctx, &info);
     if (srv->vhost == NULL) {
-        fprintf(stderr, "barbu serve: cannot listen on %s:%d\n", host, port);
+        fprintf(stderr, "barbu serve: cannot listen on %s:%d%s\n", host, port,
+                tls ? " (or the TLS library refused the certificate)" : "");
         goto out;
     }
     srv->bots = srv_bots_start(srv->ctx, options->bot_threads);
@@ -256,11 +281,12 @@ int barbu_serve(const barbu_serve_options *options)
     signal(SIGXFSZ, SIG_IGN);
 
     int real_port = lws_get_vhost_listen_port(srv->vhost);
-    printf("barbu serve: listening on ws://%s%s%s:%d/ws\n", v6 ? "[" : "", host, v6 ? "]" : "",
-           real_port);
+    printf("barbu serve: listening on %s://%s%s%s:%d/ws\n", tls ? "wss" : "ws", v6 ? "[" : "", host,
+           v6 ? "]" : "", real_port);
     if (options->web_dir)
-        printf("barbu serve: the browser client is at http://%s%s%s:%d/\n", v6 ? "[" : "",
-               strcmp(host, "0.0.0.0") == 0 ? "127.0.0.1" : host, v6 ? "]" : "", real_port);
+        printf("barbu serve: the browser client is at %s://%s%s%s:%d/\n", tls ? "https" : "http",
+               v6 ? "[" : "", strcmp(host, "0.0.0.0") == 0 ? "127.0.0.1" : host, v6 ? "]" : "",
+               real_port);
     fflush(stdout);
     srv_log(srv, "%d tables restored, %d computer player threads, database %s", srv->n_tables,
             srv_bots_threads(srv->bots), options->db);

@@ -47,6 +47,11 @@ typedef struct barbu_serve_options {
      * string, or NULL (always NULL for other games).  NULL: left out. */
     char *(*sheet_html)(const barbu_rules *rules, const barbu_result *results, int n,
                         const char *const names[4]);
+
+    /* TLS: both files (PEM) or neither.  With them the one port serves
+     * https:// and wss:// only. */
+    const char *tls_cert; /* the certificate, with its chain after it */
+    const char *tls_key;  /* its private key, without a passphrase */
 } barbu_serve_options;
 
 /* Whether text is an origin --allow-origin takes: http:// or https://, a
@@ -66,7 +71,7 @@ char *barbu_rules_page(const barbu_rules *rules, const char *title, const char *
 char *barbu_rules_index_page(void);
 
 /* Runs the server until SIGINT or SIGTERM.  Prints "barbu serve: listening
- * on ws://HOST:PORT/ws" on stdout (and flushes) once it accepts connections.
+ * on ws://HOST:PORT/ws" (wss:// with TLS) on stdout (and flushes) once it accepts connections.
  * Returns 0, or 1 after printing why it could not start. */
 int barbu_serve(const barbu_serve_options *options);
 

@@ -113,6 +113,9 @@ e2e_client *e2e_client_new(const char *label, int port);
 /* The same from another local address (any 127.x.y.z: the server sees a
  * different client address), kept for reconnects; NULL is 127.0.0.1. */
 e2e_client *e2e_client_new_from(const char *label, int port, const char *source);
+/* From now on every client connects over TLS (wss://), checking the
+ * server's certificate against ca_file (not at all when NULL); off: ws://. */
+void e2e_use_tls(bool on, const char *ca_file);
 /* Connects again (after a drop or a restart) to port. */
 void e2e_client_reconnect(e2e_client *c, int port);
 /* Drops the socket at once, without a close frame. */

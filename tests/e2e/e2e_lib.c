@@ -234,10 +234,13 @@ void e2e_server_start_with(e2e_server *s, const char *dbname, const char *const 
         if (f) {
             char line[256];
             while (fgets(line, sizeof line, f)) {
-                const char *p = strstr(line, "barbu serve: listening on ws://127.0.0.1:");
-                if (p) {
-                    s->port = atoi(p + strlen("barbu serve: listening on ws://127.0.0.1:"));
-                    const char *rest = strchr(p + 40, '/');
+                /* ws://, or wss:// with TLS. */
+                const char *p = strstr(line, "barbu serve: listening on ws");
+                if (p && (strncmp(p + 28, "://127.0.0.1:", 13) == 0 ||
+                          strncmp(p + 28, "s://127.0.0.1:", 14) == 0)) {
+                    p = strstr(p, "127.0.0.1:");
+                    s->port = atoi(p + strlen("127.0.0.1:"));
+                    const char *rest = strchr(p, '/');
                     if (s->port > 0 && rest && strncmp(rest, "/ws", 3) == 0) {
                         fclose(f);
                         return;
@@ -342,11 +345,22 @@ long e2e_server_rss_kb(const e2e_server *s)
 
 /* ------------------------------------------------------------- client */
 
+static const char *tls_ca; /* e2e_use_tls: every client speaks TLS */
+static bool tls_on;
+
+void e2e_use_tls(bool on, const char *ca_file)
+{
+    tls_on = on;
+    tls_ca = ca_file;
+}
+
 static void connect_ws(e2e_client *c, int port)
 {
     char err[200];
     wsc_options opt = {c->source[0] ? c->source : NULL, NULL};
-    c->ws = wsc_connect_with("127.0.0.1", port, "/ws", &opt, 5000, err, sizeof err);
+    wsc_tls_options tls = {tls_ca, NULL};
+    c->ws = wsc_connect_tls("127.0.0.1", port, "/ws", &opt, tls_on ? &tls : NULL, 5000, err,
+                            sizeof err);
     REQUIRE(c->ws != NULL, "%s: WebSocket connection to port %d: %s", c->label, port, err);
     c->port = port;
     c->closed = false;

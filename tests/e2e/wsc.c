@@ -8,6 +8,9 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -43,6 +46,9 @@ struct wsc {
     int close_code;
     char error[160];
     uint64_t mask_state;
+    SSL_CTX *ssl_ctx; /* TLS: both NULL over plain TCP */
+    SSL *ssl;
+    short tls_want; /* the handshake waits for POLLIN or POLLOUT */
 };
 
 /* ------------------------------------------------------------- SHA-1 */
@@ -223,7 +229,23 @@ static void random_bytes(uint8_t *p, size_t n)
 
 static int write_out(wsc *w)
 {
+    if (w->state == WSC_TLS || w->state == WSC_CONNECTING)
+        return 0;
     while (w->out_off < w->out.len) {
+        if (w->ssl != NULL) {
+            size_t want = w->out.len - w->out_off;
+            int n =
+                SSL_write(w->ssl, w->out.p + w->out_off, want > (1u << 30) ? 1 << 30 : (int)want);
+            if (n <= 0) {
+                int e = SSL_get_error(w->ssl, n);
+                if (e == SSL_ERROR_WANT_WRITE || e == SSL_ERROR_WANT_READ)
+                    break;
+                const char *r = ERR_reason_error_string(ERR_get_error());
+                return fail(w, "TLS write: %s", r ? r : "the connection failed");
+            }
+            w->out_off += (size_t)n;
+            continue;
+        }
         ssize_t n = send(w->fd, w->out.p + w->out_off, w->out.len - w->out_off, MSG_NOSIGNAL);
         if (n < 0) {
             if (errno == EAGAIN || errno == EWOULDBLOCK)
@@ -501,7 +523,23 @@ static int read_in(wsc *w)
 {
     for (;;) {
         uint8_t chunk[65536];
-        ssize_t n = recv(w->fd, chunk, sizeof chunk, 0);
+        ssize_t n;
+        if (w->ssl != NULL) {
+            /* A record at a time: read until OpenSSL wants the socket. */
+            int r = SSL_read(w->ssl, chunk, (int)sizeof chunk);
+            if (r <= 0) {
+                int e = SSL_get_error(w->ssl, r);
+                if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE)
+                    return 0;
+                if (e != SSL_ERROR_ZERO_RETURN && e != SSL_ERROR_SYSCALL && e != SSL_ERROR_SSL)
+                    return fail(w, "TLS read: error %d", e);
+                ERR_clear_error();
+                r = 0; /* the end, orderly or not */
+            }
+            n = r;
+        } else {
+            n = recv(w->fd, chunk, sizeof chunk, 0);
+        }
         if (n < 0) {
             if (errno == EAGAIN || errno == EWOULDBLOCK)
                 return 0;
@@ -526,9 +564,76 @@ static int read_in(wsc *w)
         }
         if (w->state == WSC_OPEN && parse_frames(w) < 0)
             return -1;
-        if ((size_t)n < sizeof chunk)
+        if ((size_t)n < sizeof chunk && w->ssl == NULL)
             return 0;
     }
+}
+
+/* --------------------------------------------------------------- TLS */
+
+static int tls_setup(wsc *w, const char *host, const wsc_tls_options *opt, char *err, size_t cap)
+{
+    const char *name = opt->name ? opt->name : host;
+    w->ssl_ctx = SSL_CTX_new(TLS_client_method());
+    if (w->ssl_ctx == NULL) {
+        snprintf(err, cap, "TLS: no context");
+        return -1;
+    }
+    if (opt->ca_file != NULL) {
+        if (SSL_CTX_load_verify_locations(w->ssl_ctx, opt->ca_file, NULL) != 1) {
+            snprintf(err, cap, "TLS: cannot load %s", opt->ca_file);
+            return -1;
+        }
+        SSL_CTX_set_verify(w->ssl_ctx, SSL_VERIFY_PEER, NULL);
+    }
+    w->ssl = SSL_new(w->ssl_ctx);
+    if (w->ssl == NULL || SSL_set_fd(w->ssl, w->fd) != 1) {
+        snprintf(err, cap, "TLS: no connection");
+        return -1;
+    }
+    SSL_set_mode(w->ssl, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+    X509_VERIFY_PARAM *param = SSL_get0_param(w->ssl);
+    struct in_addr ip;
+    if (inet_pton(AF_INET, name, &ip) == 1) {
+        X509_VERIFY_PARAM_set1_ip_asc(param, name);
+    } else {
+        X509_VERIFY_PARAM_set1_host(param, name, 0);
+        SSL_set_tlsext_host_name(w->ssl, name);
+    }
+    SSL_set_connect_state(w->ssl);
+    return 0;
+}
+
+/* One step of the TLS handshake: 0 while under way, -1 when it failed. */
+static int tls_step(wsc *w)
+{
+    ERR_clear_error();
+    int r = SSL_connect(w->ssl);
+    if (r == 1) {
+        w->state = WSC_HANDSHAKE;
+        return write_out(w);
+    }
+    int e = SSL_get_error(w->ssl, r);
+    if (e == SSL_ERROR_WANT_READ) {
+        w->tls_want = POLLIN;
+        return 0;
+    }
+    if (e == SSL_ERROR_WANT_WRITE) {
+        w->tls_want = POLLOUT;
+        return 0;
+    }
+    long v = SSL_get_verify_result(w->ssl);
+    unsigned long code = ERR_get_error();
+    if (v != X509_V_OK)
+        return fail(w, "TLS handshake: the certificate was refused: %s",
+                    X509_verify_cert_error_string(v));
+    const char *reason = code ? ERR_reason_error_string(code) : NULL;
+    return fail(w, "TLS handshake failed: %s", reason ? reason : "the server ended the connection");
+}
+
+bool wsc_tls(const wsc *w)
+{
+    return w->ssl != NULL && w->state != WSC_TLS && w->state != WSC_CONNECTING;
 }
 
 /* ------------------------------------------------------- connections */
@@ -540,6 +645,12 @@ wsc *wsc_open(const char *host, int port, const char *path, char *err, size_t ca
 
 wsc *wsc_open_with(const char *host, int port, const char *path, const wsc_options *opt, char *err,
                    size_t cap)
+{
+    return wsc_open_tls(host, port, path, opt, NULL, err, cap);
+}
+
+wsc *wsc_open_tls(const char *host, int port, const char *path, const wsc_options *opt,
+                  const wsc_tls_options *tls, char *err, size_t cap)
 {
     wsc *w = calloc(1, sizeof *w);
     if (w == NULL) {
@@ -572,6 +683,10 @@ wsc *wsc_open_with(const char *host, int port, const char *path, const wsc_optio
             wsc_free(w);
             return NULL;
         }
+    }
+    if (tls && tls_setup(w, host, tls, err, cap) != 0) {
+        wsc_free(w);
+        return NULL;
     }
     w->state = WSC_CONNECTING;
     if (connect(w->fd, (struct sockaddr *)&addr, sizeof addr) < 0 && errno != EINPROGRESS) {
@@ -610,7 +725,13 @@ wsc *wsc_connect(const char *host, int port, const char *path, int timeout_ms, c
 wsc *wsc_connect_with(const char *host, int port, const char *path, const wsc_options *opt,
                       int timeout_ms, char *err, size_t cap)
 {
-    wsc *w = wsc_open_with(host, port, path, opt, err, cap);
+    return wsc_connect_tls(host, port, path, opt, NULL, timeout_ms, err, cap);
+}
+
+wsc *wsc_connect_tls(const char *host, int port, const char *path, const wsc_options *opt,
+                     const wsc_tls_options *tls, int timeout_ms, char *err, size_t cap)
+{
+    wsc *w = wsc_open_tls(host, port, path, opt, tls, err, cap);
     if (w == NULL)
         return NULL;
     struct timespec t0;
@@ -638,6 +759,8 @@ void wsc_free(wsc *w)
 {
     if (w == NULL)
         return;
+    SSL_free(w->ssl);
+    SSL_CTX_free(w->ssl_ctx);
     if (w->fd >= 0)
         close(w->fd);
     for (msg_node *m = w->head, *next; m; m = next) {
@@ -677,6 +800,8 @@ short wsc_events(const wsc *w)
         return 0;
     if (w->state == WSC_CONNECTING)
         return POLLOUT;
+    if (w->state == WSC_TLS)
+        return w->tls_want;
     return (short)(POLLIN | (wsc_queued(w) ? POLLOUT : 0));
 }
 
@@ -692,8 +817,20 @@ int wsc_service(wsc *w, short revents)
         getsockopt(w->fd, SOL_SOCKET, SO_ERROR, &so, &sl);
         if (so != 0)
             return fail(w, "connect: %s", strerror(so));
+        if (w->ssl != NULL) {
+            w->state = WSC_TLS;
+            return tls_step(w);
+        }
         w->state = WSC_HANDSHAKE;
         revents |= POLLOUT;
+    }
+    if (w->state == WSC_TLS) {
+        if (!(revents & (POLLIN | POLLOUT | POLLERR | POLLHUP)))
+            return 0;
+        if (tls_step(w) < 0 || w->state == WSC_TLS)
+            return w->state == WSC_CLOSED ? -1 : 0;
+        /* The server may already have answered: read what there is. */
+        revents |= POLLIN;
     }
     if ((revents & POLLOUT) && write_out(w) < 0)
         return -1;

@@ -23,6 +23,7 @@ enum {
     WSC_HANDSHAKE,  /* the Upgrade request sent, waiting for the 101 */
     WSC_OPEN,       /* messages flow */
     WSC_CLOSED,     /* a close frame was received, or the socket ended */
+    WSC_TLS,        /* TCP connected, the TLS handshake under way (then HANDSHAKE) */
 };
 
 enum {
@@ -54,9 +55,21 @@ typedef struct wsc_options {
     const char *origin; /* the Origin header's value, or NULL */
 } wsc_options;
 
+/* TLS (OpenSSL): wss:// instead of ws://.  The server's certificate must
+ * chain to ca_file (PEM) and name `name` (a host name or an IPv4 address;
+ * NULL: the host connected to); without a ca_file it is not checked. */
+typedef struct wsc_tls_options {
+    const char *ca_file;
+    const char *name;
+} wsc_tls_options;
+
 /* wsc_open with options (opt may be NULL). */
 wsc *wsc_open_with(const char *host, int port, const char *path, const wsc_options *opt, char *err,
                    size_t cap);
+
+/* wsc_open_with over TLS when tls is not NULL. */
+wsc *wsc_open_tls(const char *host, int port, const char *path, const wsc_options *opt,
+                  const wsc_tls_options *tls, char *err, size_t cap);
 
 /* wsc_open, then waits up to timeout_ms for the handshake to complete. */
 wsc *wsc_connect(const char *host, int port, const char *path, int timeout_ms, char *err,
@@ -64,6 +77,10 @@ wsc *wsc_connect(const char *host, int port, const char *path, int timeout_ms, c
 /* wsc_connect with options (opt may be NULL). */
 wsc *wsc_connect_with(const char *host, int port, const char *path, const wsc_options *opt,
                       int timeout_ms, char *err, size_t cap);
+
+/* wsc_connect_with over TLS when tls is not NULL. */
+wsc *wsc_connect_tls(const char *host, int port, const char *path, const wsc_options *opt,
+                     const wsc_tls_options *tls, int timeout_ms, char *err, size_t cap);
 
 /* Closes the socket at once (no close frame) and frees the connection.
  * Accepts NULL. */
@@ -107,6 +124,9 @@ size_t wsc_queued(const wsc *w);
 /* Sends a close frame with a code (the socket stays open until the peer
  * closes it; see wsc_free). */
 int wsc_send_close(wsc *w, int code);
+
+/* Whether the connection runs over TLS, its handshake done. */
+bool wsc_tls(const wsc *w);
 
 /* --- raw sends for the hostile tests */
 
