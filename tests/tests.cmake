@@ -121,8 +121,9 @@ if(BARBU_WEB)
   # summary and review, the rules pages, the doubles (evening_b); Chinese
   # Poker's rows, the phone's hand, the axe-core audit (evening_c);
   # kibitzers and the small things (evening_d).
+  # tls: the page over https:// and its WebSocket over wss:// (issue 23).
   foreach(scenario classic fife chinese king ravage evening_a evening_again evening_b evening_c
-                   evening_d)
+                   evening_d tls)
     add_test(NAME browser_${scenario}
              COMMAND node ${CMAKE_SOURCE_DIR}/tests/e2e/browser/run.mjs --barbu $<TARGET_FILE:barbu>
                      --web ${CMAKE_BINARY_DIR}/web --shots ${CMAKE_BINARY_DIR}/browser-shots

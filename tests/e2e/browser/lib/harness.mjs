@@ -47,8 +47,10 @@ export function show(x) {
 
 /** Starts `barbu serve` on 127.0.0.1 (port 0: the server takes a free one
  * and prints it) with its own database; resolves once it is listening. */
-export async function startServer({ barbu, web, dir, port = 0 }) {
+export async function startServer({ barbu, web, dir, port = 0, tls = null }) {
   const args = ['serve', '--listen', `127.0.0.1:${port}`, '--db', join(dir, 'db.sqlite'), '--web', web, '--quiet'];
+  // tls: {cert, key}: https:// and wss:// (barbu serve --tls-cert/--tls-key).
+  if (tls) args.push('--tls-cert', tls.cert, '--tls-key', tls.key);
   const child = spawn(barbu, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -58,10 +60,10 @@ export async function startServer({ barbu, web, dir, port = 0 }) {
     const timer = setTimeout(() => rej(new Error(`barbu serve did not print its "listening" line in 10 s; stdout: ${out} stderr: ${err}`)), 10000);
     child.stdout.on('data', (d) => {
       out += d;
-      const m = /listening on ws:\/\/([^/\s]+)\/ws/.exec(out);
+      const m = /listening on (wss?):\/\/([^/\s]+)\/ws/.exec(out);
       if (m) {
         clearTimeout(timer);
-        res(`http://${m[1]}/`);
+        res(`${m[1] === 'wss' ? 'https' : 'http'}://${m[2]}/`);
       }
     });
     child.on('error', (e) => {
@@ -167,9 +169,12 @@ export class Scenario {
     return d;
   }
 
-  async start() {
+  /** tls: {cert, key} serves the page over https:// (the browsers then
+   * accept the test's self-signed certificate: ignoreHTTPSErrors). */
+  async start({ tls = null } = {}) {
     if (this.server) return;
-    this.server = await startServer({ barbu: this.opts.barbu, web: this.opts.web, dir: this.tmp('db'), port: this.opts.port ?? 0 });
+    this.tls = tls;
+    this.server = await startServer({ barbu: this.opts.barbu, web: this.opts.web, dir: this.tmp('db'), port: this.opts.port ?? 0, tls });
     this.log('server at', this.server.url);
   }
 
@@ -186,6 +191,7 @@ export class Scenario {
       headless: true,
       args: CHROMIUM_ARGS,
       viewport: DESKTOP,
+      ignoreHTTPSErrors: !!this.tls,
     });
     if (settings) {
       await context.addInitScript((st) => {
