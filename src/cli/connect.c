@@ -21,6 +21,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: barbu connect [ws://HOST:PORT | wss://HOST:PORT] [--name NAME]\n"
             "                     [--token-file PATH] [--ca FILE | --self-signed]\n"
+            "                     [--password | --password-file FILE] [--register]\n"
             "\n"
             "Join a barbu server (barbu serve) from the terminal: see its tables, create\n"
             "one, sit down and play, kibitz, chat.  The server is %s by\n"
@@ -36,6 +37,17 @@ static void usage(FILE *out)
             "                     with the same name resumes the session: after a crash,\n"
             "                     a dropped network or q, you are back in your seat (a\n"
             "                     table still waiting for players frees it at once)\n"
+            "  --password         the name is registered: ask its password (on the terminal,\n"
+            "                     not shown) before the screen opens.  Without it the\n"
+            "                     question comes when the server says the name is\n"
+            "                     registered; a saved session's token needs none\n"
+            "  --password-file FILE\n"
+            "                     the password is the first line of FILE (for scripts; keep\n"
+            "                     the file to yourself); a wrong one stops the client\n"
+            "  --register         register the name with a password (asked twice, or\n"
+            "                     --password-file's), then play as it: nobody else may use\n"
+            "                     it, in any letter case or with look-alike letters.  A\n"
+            "                     saved guest session keeps its seat and registers\n"
             "  --ca FILE          wss://: trust this certificate (PEM) too, besides the\n"
             "                     system's authorities: a server's own self-signed one, or\n"
             "                     a private authority's.  The server's certificate must\n"
@@ -69,7 +81,8 @@ static void usage(FILE *out)
             "                      game, and a house rules file.  A * by a table's number:\n"
             "                      its creator chose the seed\n"
             "  r                   refresh the list (and reconnect when stopped)\n"
-            "  /                   chat in the lobby (Enter sends, Esc cancels)\n"
+            "  /                   chat in the lobby (Enter sends, Esc cancels); a line that\n"
+            "                      starts with / is a command (below)\n"
             "  q                   quit\n"
             "\n"
             "At a table, the screen of 'barbu play' with its keys (? lists them: the\n"
@@ -86,6 +99,30 @@ static void usage(FILE *out)
             "                      chat log.  Kibitzing every hand, v shows the next seat\n"
             "  q                   quit, after a question: your seat is kept for you\n"
             "                      while the game is on\n"
+            "\n"
+            "Commands, typed at the chat line (/ then the command, so //logout):\n"
+            "  /logout             sign out here: the saved token is deleted and the\n"
+            "                      client ends (a seat is left as by leaving)\n"
+            "  /logout all         sign out everywhere: every device of a registered name\n"
+            "  /register           as a guest: register this name with a password (keeps\n"
+            "                      the seat)\n"
+            "  /password           change the password (asked: the old, the new twice);\n"
+            "                      the other devices are signed out\n"
+            "  /report table [ID] WHY   tell the administrators about a table (the one\n"
+            "                      you are at without ID)\n"
+            "  /report NAME WHY    ... or about a player; a NAME with spaces in \"quotes\"\n"
+            "  /help               these commands\n"
+            "For administrators (barbu serve --admin NAME, signed in):\n"
+            "  /close ID WHY       close a table      /remove ID SEAT WHY  take a player\n"
+            "                                          out of a seat (N, E, S or W)\n"
+            "  /ban NAME WHY       ban a handle       /unban NAME\n"
+            "  /modlog             the last reports and acts, in the chat log; a new report\n"
+            "                      shows there as it comes\n"
+            "Seats show a guest (no registered name) as \"NAME (guest)\".  The create form's\n"
+            "Ladder makes a table for registered players only (no seed, no computer\n"
+            "players).  A table whose deals come from a secret key shows its commitment\n"
+            "(the key's hash) from the start and the key once the game is over: save the\n"
+            "record and check it with 'barbu verify'.\n"
             "\n"
             "The panel beside the table (or under it) shows the connection, the seats\n"
             "(who is away and for how long, which seats are free, the computer players),\n"
@@ -196,7 +233,7 @@ static int check_ca(cn *c, const char *path)
 /* Returns -1 to go on, else the exit status. */
 static int parse_options(int argc, char **argv, cn *c)
 {
-    const char *url = NULL, *name = NULL, *token_file = NULL, *ca = NULL;
+    const char *url = NULL, *name = NULL, *token_file = NULL, *ca = NULL, *password_file = NULL;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
@@ -207,6 +244,14 @@ static int parse_options(int argc, char **argv, cn *c)
             c->self_signed = true;
             continue;
         }
+        if (strcmp(arg, "--register") == 0) {
+            c->want_register = true;
+            continue;
+        }
+        if (strcmp(arg, "--password") == 0) {
+            c->ask_password = true;
+            continue;
+        }
         const char **slot = NULL;
         const char *opt = NULL;
         if (strncmp(arg, "--name", 6) == 0 && (arg[6] == '\0' || arg[6] == '=')) {
@@ -215,6 +260,10 @@ static int parse_options(int argc, char **argv, cn *c)
         } else if (strncmp(arg, "--token-file", 12) == 0 && (arg[12] == '\0' || arg[12] == '=')) {
             slot = &token_file;
             opt = "--token-file";
+        } else if (strncmp(arg, "--password-file", 15) == 0 &&
+                   (arg[15] == '\0' || arg[15] == '=')) {
+            slot = &password_file;
+            opt = "--password-file";
         } else if (strncmp(arg, "--ca", 4) == 0 && (arg[4] == '\0' || arg[4] == '=')) {
             slot = &ca;
             opt = "--ca";
@@ -243,11 +292,19 @@ static int parse_options(int argc, char **argv, cn *c)
         return bad_usage("--ca or --self-signed, not both%s", "");
     if (ca != NULL && check_ca(c, ca) != 0)
         return 2;
+    if (password_file != NULL && c->ask_password)
+        return bad_usage("--password or --password-file, not both%s", "");
+    if (password_file != NULL) {
+        if (password_file[0] == '\0' || strlen(password_file) >= sizeof c->password_file)
+            return bad_usage("--password-file needs a file name%s", "");
+        snprintf(c->password_file, sizeof c->password_file, "%s", password_file);
+    }
     if (name != NULL)
         snprintf(c->name, sizeof c->name, "%s", name);
     else
         default_name(c->name, sizeof c->name);
-    if ((name != NULL && strlen(name) > PROTO_MAX_NAME) || !proto_name_ok(c->name))
+    /* Up to 20 characters of UTF-8 ("Zoë"): the bytes may be four times as many. */
+    if ((name != NULL && strlen(name) > 4 * PROTO_MAX_NAME) || !proto_name_ok(c->name))
         return bad_usage("the name '%s' is not allowed: 1-20 letters, digits, _ - . and single "
                          "spaces inside",
                          name ? name : c->name);

@@ -220,8 +220,15 @@ int cn_run(cn *c)
     if (play_screen_check("barbu connect") != 0)
         return 1;
     install_signals();
+    /* A password is asked before the screen (or read from its file). */
+    if ((c->password_file[0] || c->want_register || (c->ask_password && !c->token[0]))) {
+        int rc = cn_password_before(c);
+        if (rc != 0)
+            return rc;
+    }
     if (play_screen_open("barbu connect") != 0)
         return 1;
+    c->screen_on = true;
     cn_note(c, "barbu connect %s: %s as %s%s.", BARBU_VERSION, c->url, c->name,
             c->token[0] ? " (resuming the saved session)" : "");
     if (c->tls && c->self_signed)
@@ -241,11 +248,15 @@ int cn_run(cn *c)
     snprintf(why, sizeof why, "%s", c->conn_why);
     cn_net_free(c);
     play_screen_close();
+    c->screen_on = false;
+    cn_password_wipe(c->password, sizeof c->password);
     if (interrupted)
         status = 128 + interrupted;
     if (fatal) {
         fprintf(stderr, "barbu connect: %s\n", why);
         status = 1;
+    } else if (c->signed_out) {
+        printf("barbu connect: %s; the saved token is deleted.\n", why);
     } else if (at_table) {
         printf("Your seat at table %lld is kept: 'barbu connect' with the same name takes it "
                "back.\n",

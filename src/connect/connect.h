@@ -27,7 +27,8 @@
 #include "tui.h"
 
 #define CN_DEFAULT_URL  "ws://127.0.0.1:2118"
-#define CN_NAME_CAP     48  /* a handle as shown: a player's, or a computer's */
+#define CN_NAME_CAP     96  /* a handle as shown (20 characters of UTF-8), or a computer's */
+#define CN_PASSWORD_CAP 520 /* 128 characters of UTF-8, and the NUL */
 #define CN_CHAT_LINES   200 /* chat lines kept */
 #define CN_RETRY_MAX_MS 30000
 
@@ -77,9 +78,11 @@ typedef struct cn_summary {
         bool taken;
         bool bot, away;
         char name[CN_NAME_CAP];
+        bool registered; /* a registered player's seat; a person's without: a guest's */
     } seat[4];
     int kibitzers, deal, deals;
     char seed_by[CN_NAME_CAP]; /* who chose the seed (knows the deals), or "" */
+    bool ladder;               /* registered players only */
 } cn_summary;
 
 /* A seat of the table we are at (docs/protocol.md, table). */
@@ -90,6 +93,7 @@ typedef struct cn_seat {
     bool bot, connected, free;
     bool knows_deals; /* the creator, who chose the seed */
     int away;         /* seconds away when the table message came, -1 if present */
+    bool registered;  /* a registered player (a person without it is a guest) */
 } cn_seat;
 
 typedef struct cn_table {
@@ -111,6 +115,9 @@ typedef struct cn_table {
     int kibitz_seat;     /* 0-3, PROTO_SEAT_ALL, or -1 when seated */
     int kibitz_next;     /* the seat watched from the next deal, or -1 */
     long long received;  /* ms: when the table message came (away counts on) */
+    bool ladder;         /* registered players only */
+    char commitment[65]; /* the hash of the deals' key, from the start */
+    char key[65];        /* the key, once the game is over */
 } cn_table;
 
 /* The levels the create form offers, in the order it cycles through
@@ -133,6 +140,7 @@ enum {
     CN_F_HOUSEHOLD,
     CN_F_KIBITZ_CHAT,
     CN_F_HOUSE,
+    CN_F_LADDER,
     CN_F_CREATE,
     CN_F_COUNT
 };
@@ -151,6 +159,7 @@ typedef struct cn_form {
     bool household;   /* a player's address may watch the hands */
     bool kibitz_chat; /* kibitzers may talk to the players in the game */
     char house[256];  /* a rules file to send as the house rules, "" for none */
+    bool ladder;      /* a ladder table: registered players only */
 } cn_form;
 
 typedef struct cn_net cn_net; /* net.c */
@@ -164,7 +173,7 @@ typedef struct cn {
     bool tls;
     char ca_file[4096]; /* --ca: a certificate (PEM) trusted besides the system's */
     bool self_signed;   /* --self-signed: the server's certificate is not checked */
-    char name[PROTO_MAX_NAME + 1];
+    char name[4 * PROTO_MAX_NAME + 1];
     char token_path[4096];
     char token[PROTO_TOKEN_LEN + 1];
 
@@ -222,6 +231,19 @@ typedef struct cn {
     char status[240]; /* the status line (lobby) */
     bool status_error;
     bool dirty; /* redraw after this turn of the loop */
+
+    /* Registered players and moderation (account.c). */
+    char password_file[4096];          /* --password-file: its first line */
+    bool want_register;                /* --register */
+    bool ask_password;                 /* --password: asked before the screen */
+    char password[CN_PASSWORD_CAP];    /* until the welcome, then wiped */
+    int password_tries;                /* refused passwords typed */
+    bool token_resumed;                /* the hello carried the saved token */
+    bool screen_on;                    /* curses is up: a question suspends it */
+    bool registered, admin;            /* from the welcome */
+    long long expires;                 /* when the token stops working, or 0 */
+    int logging_out;                   /* 1: /logout sent, 2: /logout all */
+    bool signed_out;                   /* our own logout was answered */
 } cn;
 
 /* ------------------------------------------------------------ client.c */
@@ -308,6 +330,31 @@ void cn_send_record(cn *c);
 
 /* Builds ui->names and the titles from the table. */
 void cn_table_names(cn *c);
+
+/* ------------------------------------------------------- account.c */
+
+/* The first line of a file as the password: 0, or -1 with why. */
+int cn_password_read_file(const char *path, char *out, size_t cap, char *why, size_t why_cap);
+/* Asks on the terminal (/dev/tty) without echo, the screen suspended if it
+ * is up (c may be NULL): 0, or -1 when nothing was typed or it failed. */
+int cn_password_prompt(cn *c, const char *prompt, char *out, size_t cap);
+void cn_password_wipe(char *p, size_t cap);
+/* Before the screen: --password-file read, --register's password asked
+ * twice, --password's asked.  0, or the exit status after saying why. */
+int cn_password_before(cn *c);
+/* The hello's password and register fields. */
+void cn_hello_fields(cn *c, json_t *hello);
+/* A hello refused with code: true when handled (the password asked and the
+ * hello sent again), false to stop with the reason. */
+bool cn_hello_refused(cn *c, const char *code, const char *text);
+/* The welcome's account fields; a resumed guest's --register. */
+void cn_welcomed(cn *c, const json_t *welcome);
+/* A chat line that is a command ("/logout all"): true when it was one. */
+bool cn_command(cn *c, const char *line);
+/* account, done, reported, report, mod_log: true when it was one. */
+bool cn_account_message(cn *c, const char *type, const json_t *m);
+/* bye logout, signed_out or banned: true when it was one. */
+bool cn_account_bye(cn *c, const char *reason);
 
 /* -------------------------------------------------------- screen.c */
 

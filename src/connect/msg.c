@@ -212,6 +212,21 @@ static int on_table(cn *c, const json_t *m, char *why, size_t cap)
     copy(t->seed_by, sizeof t->seed_by, get_str(m, "seed_chosen_by"));
     t->household = get_bool(m, "household");
     t->kibitz_chat = get_bool(m, "kibitz_chat");
+    /* A fair deal's key: its hash from the start, the key once over. */
+    bool had_key = t->key[0] != '\0', had_commitment = t->commitment[0] != '\0';
+    copy(t->commitment, sizeof t->commitment, get_str(m, "commitment"));
+    copy(t->key, sizeof t->key, get_str(m, "key"));
+    t->ladder = get_bool(m, "ladder");
+    if (t->commitment[0] && !had_commitment)
+        cn_note(c,
+                "The deals of table %lld come from a secret key whose hash is %s: it is shown "
+                "when the game is over.",
+                (long long)id, t->commitment);
+    if (t->key[0] && !had_key)
+        cn_note(c,
+                "The game is over: its key is %s. Save the record (! r) and check the deals "
+                "with: barbu verify barbu-table-%lld.txt",
+                t->key, (long long)id);
     t->grace = (int)get_int(m, "grace", 0);
     t->delay = (int)get_int(m, "delay", 0);
     t->received = cn_now_ms();
@@ -230,6 +245,7 @@ static int on_table(cn *c, const json_t *m, char *why, size_t cap)
         st->connected = get_bool(o, "connected");
         st->free = get_bool(o, "free");
         st->knows_deals = get_bool(o, "knows_deals");
+        st->registered = get_bool(o, "registered");
         if (json_is_integer(json_object_get(o, "away")))
             st->away = (int)get_int(o, "away", 0);
     }
@@ -358,7 +374,9 @@ static int read_summary(const json_t *o, cn_summary *s)
         copy(s->seat[k].name, sizeof s->seat[k].name, get_str(st, "name"));
         s->seat[k].bot = get_bool(st, "bot");
         s->seat[k].away = get_bool(st, "away");
+        s->seat[k].registered = get_bool(st, "registered");
     }
+    s->ladder = get_bool(o, "ladder");
     return 0;
 }
 
@@ -647,6 +665,7 @@ static int on_welcome(cn *c, const json_t *m, char *why, size_t cap)
     }
     cn_note(c, "Connected to %s as %s.", c->server[0] ? c->server : c->url, c->name);
     cn_status(c, false, "Connected as %s.", c->name);
+    cn_welcomed(c, m);
     return 0;
 }
 
@@ -665,6 +684,8 @@ static int on_error(cn *c, const json_t *m, char *why, size_t cap)
             cn_on_open(c);
             return 0;
         }
+        if (cn_hello_refused(c, code, text))
+            return 0;
         if (strcmp(code, "hello_twice") != 0) {
             cn_status(c, true, "The server refused us (%s): %s", code, text);
             snprintf(c->conn_why, sizeof c->conn_why, "refused: %s", text);
@@ -708,6 +729,8 @@ static int on_bye(cn *c, const json_t *m, char *why, size_t cap)
     const char *reason = get_str(m, "reason");
     if (reason == NULL)
         reason = "?";
+    if (cn_account_bye(c, reason))
+        return 0;
     if (strcmp(reason, "replaced") == 0) {
         snprintf(c->conn_why, sizeof c->conn_why,
                  "another connection took this session over (bye: replaced)");
@@ -733,6 +756,8 @@ void cn_on_open(cn *c)
     json_object_set_new(m, "lobby_chat", json_true());
     if (c->token[0])
         json_object_set_new(m, "token", json_string(c->token));
+    c->token_resumed = c->token[0] != '\0';
+    cn_hello_fields(c, m);
     cn_send(c, m);
 }
 
@@ -796,7 +821,7 @@ void cn_on_message(cn *c, const char *text, size_t len)
         rc = on_bye(c, m, why, sizeof why);
     else if (strcmp(type, "notice") == 0)
         rc = on_notice(c, m, why, sizeof why);
-    else
+    else if (!cn_account_message(c, type, m))
         rc = fail(why, sizeof why, "the type '%.40s' is unknown here", type);
     if (rc != 0)
         cn_status(c, true, "A server message was ignored: %s.", why);
@@ -880,6 +905,8 @@ void cn_send_create(cn *c)
     }
     if (f->seat < 4)
         json_object_set_new(m, "sit", json_string(barbu_seat_name(f->seat)));
+    if (f->ladder)
+        json_object_set_new(m, "ladder", json_true());
     if (send(c, m))
         cn_status(c, false, "Creating a table (%s)...", preset);
 }

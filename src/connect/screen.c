@@ -178,7 +178,9 @@ static void seat_cell(const cn_summary *s, int k, char *buf, size_t cap, attr_t 
     } else if (s->seat[k].name[0] == '\0') {
         snprintf(buf, cap, "(taken)");
     } else {
-        snprintf(buf, cap, "%s%s", s->seat[k].name, s->seat[k].away ? " (away)" : "");
+        snprintf(buf, cap, "%s%s%s", s->seat[k].name,
+                 !s->seat[k].bot && !s->seat[k].registered ? " (guest)" : "",
+                 s->seat[k].away ? " (away)" : "");
         if (s->seat[k].bot)
             *a = A_DIM;
         if (s->seat[k].away)
@@ -198,7 +200,7 @@ static void draw_form(const cn *c)
     static const char *const LABEL[CN_F_COUNT] = {
         "Rules",    "Seed",    "Your seat", "Computer players", "Their level", "Kibitzers",
         "Delay ms", "Grace s", "Takeover",  "Household",        "Kibitz chat", "House rules file",
-        ""};
+        "Ladder",   ""};
     for (int i = 0; i < CN_F_COUNT; i++) {
         int row = y + 2 + i;
         bool on = f->field == i;
@@ -269,6 +271,12 @@ static void draw_form(const cn *c)
             snprintf(note, sizeof note, "%s",
                      f->kibitz_chat ? "kibitzers may talk to the players in the game"
                                     : "kibitzers talk among themselves in the game");
+            break;
+        case CN_F_LADDER:
+            snprintf(value, sizeof value, "%s", f->ladder ? "yes" : "no");
+            snprintf(note, sizeof note, "%s",
+                     f->ladder ? "registered players only; no seed, no computer players"
+                               : "anyone may sit");
             break;
         default:
             snprintf(value, sizeof value, "%s", f->house);
@@ -354,7 +362,8 @@ static void draw_lobby(cn *c)
         char id[24];
         snprintf(id, sizeof id, "%s%lld", s->seed_by[0] ? "*" : "", (long long)s->id);
         putf(row, 1, 6, a | A_BOLD, "%5s", id);
-        putf(row, x_rules, 12, a, "%s%s", s->rules, s->house ? "+house" : "");
+        putf(row, x_rules, 12, a, "%s%s%s", s->rules, s->house ? "+house" : "",
+             s->ladder ? "+ladder" : "");
         attr_t sa = strcmp(s->state, "paused") == 0    ? scr_colour(PAIR_TURN)
                     : strcmp(s->state, "waiting") == 0 ? scr_colour(PAIR_INFO)
                                                        : A_NORMAL;
@@ -366,7 +375,7 @@ static void draw_lobby(cn *c)
                      : s->deal + (strcmp(s->state, "over") ? 1 : 0),
                  s->deals);
         for (int k = 0; k < 4; k++) {
-            char cell[CN_NAME_CAP + 16];
+            char cell[CN_NAME_CAP + 24];
             attr_t ca;
             seat_cell(s, k, cell, sizeof cell, &ca);
             scr_put_ellipsis(row, x_seats + k * nw, nw - 1, a | ca, cell);
@@ -435,13 +444,13 @@ static void draw_seats(const cn *c, int y, int x, int w, int max_rows)
         const cn_seat *st = &t->seat[s];
         bool you = t->you_seat == s;
         putf(row, x, 2, A_BOLD, "%s", barbu_seat_name(s));
-        char who[CN_NAME_CAP + 8], what[80];
+        char who[CN_NAME_CAP + 24], what[80];
         attr_t wa = A_NORMAL;
-        snprintf(who, sizeof who, "%s%s",
+        snprintf(who, sizeof who, "%s%s%s",
                  st->taken       ? st->name
                  : st->player[0] ? st->player
                                  : "-",
-                 you ? " (you)" : "");
+                 st->taken && !st->bot && !st->registered ? " (guest)" : "", you ? " (you)" : "");
         if (!st->taken && !st->player[0]) {
             snprintf(what, sizeof what, "free");
             wa = scr_colour(PAIR_INFO);
@@ -501,6 +510,10 @@ static void draw_panel(cn *c, const layout *l)
         if (t->seed[0])
             putf(y + 4, x, w, A_DIM, "seed %s%s%s", t->seed, t->seed_by[0] ? ", chosen by " : "",
                  t->seed_by);
+        else if (t->key[0])
+            putf(y + 4, x, w, A_DIM, "%skey %s", t->ladder ? "ladder, " : "", t->key);
+        else if (t->commitment[0])
+            putf(y + 4, x, w, A_DIM, "%scommitment %s", t->ladder ? "ladder, " : "", t->commitment);
         else if (t->you_seat < 0 && t->kibitz_next >= 0)
             putf(y + 4, x, w, scr_colour(PAIR_INFO), "kibitzing %s, next deal %s",
                  SEAT_WORDS[t->kibitz_seat & 3], SEAT_WORDS[t->kibitz_next & 3]);
@@ -837,8 +850,9 @@ static void chat_key(cn *c, int key)
         size_t n = strlen(p);
         while (n > 0 && p[n - 1] == ' ')
             p[--n] = '\0';
-        if (*p)
-            cn_send_chat(c, p);
+        /* A line that starts with one / is a command; // sends a /. */
+        if (*p && !cn_command(c, p))
+            cn_send_chat(c, p[0] == '/' && p[1] == '/' ? p + 1 : p);
         c->line[0] = '\0';
         return;
     }
@@ -923,6 +937,16 @@ static void form_key(cn *c, int key)
         break;
     case CN_F_GRACE:
         edit_text(f->grace, 5, key, true);
+        break;
+    case CN_F_LADDER:
+        if (step) {
+            f->ladder = !f->ladder;
+            /* A ladder table takes neither. */
+            if (f->ladder) {
+                f->seed[0] = '\0';
+                f->bots = 0;
+            }
+        }
         break;
     case CN_F_HOUSE:
         if (key != ' ' || f->house[0])

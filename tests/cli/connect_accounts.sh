@@ -1,0 +1,229 @@
+#!/bin/sh
+# barbu connect and registered players (issue 23), in tmux against a real
+# barbu serve --admin root: zoe signs up with --register (the password asked
+# twice on the terminal, not shown) and is told she is registered; a second
+# device signs in with --password-file; a client that only names zoe is
+# asked her password by the server's "registered" and signs in once it is
+# typed; carol, a guest, shows as "carol (guest)" in the lobby; "/logout
+# all" on one device signs out the others (bye signed_out) and deletes the
+# saved tokens; root, an administrator, bans mallory ("/ban"), who is cut
+# off, and "/modlog" lists the ban and carol's report.
+# usage: connect_accounts.sh BARBU SOURCE_DIR
+set -u
+barbu=$1
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "FAIL tmux is not installed (scripts/setup.sh installs it)"
+    exit 1
+fi
+tmp=$(mktemp -d)
+unset TMUX
+T() { tmux -S "$tmp/tmux.sock" "$@"; }
+server_pid=
+cleanup() {
+    T kill-server 2>/dev/null
+    if [ -n "$server_pid" ]; then
+        kill "$server_pid" 2>/dev/null
+        wait "$server_pid" 2>/dev/null
+    fi
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail=0
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+deadline=$(($(date +%s) + 200))
+
+shows() {
+    i=0
+    while [ "$i" -lt $(($3 * 10)) ] && [ "$(date +%s)" -lt "$deadline" ]; do
+        T capture-pane -p -t "$1" >"$tmp/screen" 2>/dev/null || return 1
+        grep -Eq "$2" "$tmp/screen" && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+finished() {
+    i=0
+    while [ $i -lt $(($2 * 10)) ] && [ ! -s "$tmp/$1.rc" ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    [ -s "$tmp/$1.rc" ]
+}
+# start NAME ARGS...: barbu connect ARGS in a terminal of its own (its
+# state in $tmp/state); exit status to $tmp/NAME.rc, stdout and stderr
+# after the screen to $tmp/NAME.out and $tmp/NAME.err.
+start() {
+    name=$1
+    shift
+    rm -f "$tmp/$name.rc"
+    T new-session -d -s "$name" -x 130 -y 36 \
+        "cd '$tmp' && XDG_STATE_HOME='$tmp/state' timeout --foreground 150 '$barbu' connect $* 2>'$tmp/$name.err'; echo \$? >'$tmp/$name.rc'; sleep 60"
+}
+quit() {
+    T send-keys -t "$1" q
+    shows "$1" "Quit\?" 3 && T send-keys -t "$1" y
+    finished "$1" 10
+}
+# say NAME LINE: a line at the chat line (/ opens it).
+say() {
+    T send-keys -t "$1" /
+    sleep 0.3
+    T send-keys -t "$1" -l "$2"
+    T send-keys -t "$1" Enter
+}
+
+"$barbu" serve --listen 127.0.0.1:0 --db "$tmp/server.db" --admin root >"$tmp/serve.out" 2>"$tmp/serve.err" &
+server_pid=$!
+port=
+i=0
+while [ $i -lt 100 ] && [ -z "$port" ]; do
+    port=$(sed -n 's|^barbu serve: listening on ws://127\.0\.0\.1:\([0-9]*\)/ws$|\1|p' "$tmp/serve.out")
+    [ -n "$port" ] && break
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.1
+    i=$((i + 1))
+done
+if [ -z "$port" ]; then
+    bad "barbu serve --admin root starts"
+    cat "$tmp/serve.err"
+    exit 1
+fi
+url="ws://127.0.0.1:$port"
+secret="correct horse battery"
+printf '%s\n' "$secret" >"$tmp/zoe.pw"
+printf 'wrong password!\n' >"$tmp/wrong.pw"
+printf 'root password 1\n' >"$tmp/root.pw"
+
+# ---------------------------------------------------------------- sign up
+start zoe "$url" --name zoe --register
+if shows zoe "A password to register for zoe" 10; then
+    T send-keys -t zoe -l "$secret"
+    T send-keys -t zoe Enter
+    shows zoe "The same again" 5
+    T send-keys -t zoe -l "$secret"
+    T send-keys -t zoe Enter
+    T capture-pane -p -t zoe >"$tmp/prompt.screen"
+    if grep -q "$secret" "$tmp/prompt.screen"; then
+        bad "the password does not show while it is typed"
+    else
+        ok "the password is asked twice before the screen and does not show"
+    fi
+else
+    bad "--register asks for a password"
+    cat "$tmp/screen"
+fi
+if shows zoe "Signed in as zoe, a registered player" 15; then
+    ok "zoe signs up with --register and is told she is registered"
+else
+    bad "zoe signs up with --register and is told she is registered"
+    cat "$tmp/screen" "$tmp/zoe.err"
+fi
+tokfile="$tmp/state/barbu/token-127.0.0.1-$port-zoe"
+[ -s "$tokfile" ] && ok "her token is saved" || bad "her token is saved"
+grep -rq "$secret" "$tmp/state" "$tmp/serve.err" "$tmp/server.db"* 2>/dev/null &&
+    bad "the password is in a file" || ok "the password is in no token file, log or database file"
+
+# ------------------------------------------------ sign in, password file
+start phone "$url" --name zoe --token-file "'$tmp/phone.token'" --password-file "'$tmp/zoe.pw'"
+if shows phone "Signed in as zoe, a registered player" 15; then
+    ok "a second device signs in with --password-file"
+else
+    bad "a second device signs in with --password-file"
+    cat "$tmp/screen" "$tmp/phone.err"
+fi
+start wrong "$url" --name zoe --token-file "'$tmp/wrong.token'" --password-file "'$tmp/wrong.pw'"
+if finished wrong 15 && [ "$(cat "$tmp/wrong.rc")" = 1 ] || { quit wrong && [ "$(cat "$tmp/wrong.rc")" = 1 ]; }; then
+    grep -q "password is wrong" "$tmp/wrong.err" && ok "a wrong --password-file is refused with the server's reason (exit 1)" ||
+        bad "a wrong --password-file is refused with the server's reason: $(cat "$tmp/wrong.err")"
+else
+    bad "a wrong --password-file stops the client"
+    cat "$tmp/screen"
+fi
+
+# ------------------------------------------ the server says "registered"
+start laptop "$url" --name zoe --token-file "'$tmp/laptop.token'"
+if shows laptop "Password for zoe at" 15; then
+    T send-keys -t laptop -l "$secret"
+    T send-keys -t laptop Enter
+    if shows laptop "Signed in as zoe, a registered player" 15; then
+        ok "a name alone is asked its password when the server says it is registered, then signs in"
+    else
+        bad "after the password typed, the laptop signs in"
+        cat "$tmp/screen"
+    fi
+else
+    bad "a name alone is asked its password when the server says it is registered"
+    cat "$tmp/screen" "$tmp/laptop.err"
+fi
+
+# ----------------------------------------------------------- guests, report
+start carol "$url" --name carol
+shows carol "Playing as carol, a guest" 10 && ok "carol is told she plays as a guest" ||
+    bad "carol is told she plays as a guest"
+T send-keys -t carol n
+shows carol "A new table" 5 && T send-keys -t carol Enter
+if shows zoe "carol \(guest\)" 10; then
+    ok "zoe's lobby shows carol's seat as \"carol (guest)\""
+else
+    bad "zoe's lobby shows carol's seat as \"carol (guest)\""
+    cat "$tmp/screen"
+fi
+
+# ------------------------------------------------------------ admin acts
+start root "$url" --name root --register --password-file "'$tmp/root.pw'"
+if shows root "Signed in as root, a registered player and an administrator" 15; then
+    ok "root, named by --admin, signs up and is an administrator"
+else
+    bad "root, named by --admin, signs up and is an administrator"
+    cat "$tmp/screen" "$tmp/root.err"
+fi
+start mallory "$url" --name mallory
+shows mallory "Playing as mallory" 10
+say carol "/report mallory keeps spamming the lobby"
+shows carol "Report [0-9]+ sent" 10 && ok "carol's /report is sent" || { bad "carol's /report is sent"; cat "$tmp/screen"; }
+shows root "New report [0-9]+.*carol.*mallory.*keeps spamming" 10 && ok "root sees carol's report as it comes" ||
+    { bad "root sees carol's report as it comes"; cat "$tmp/screen"; }
+say root "/ban mallory spam"
+if shows root "Done: ban" 10 && shows mallory "banned" 10; then
+    ok "root bans mallory with /ban, and mallory's client says she is banned"
+else
+    bad "root bans mallory with /ban, and mallory's client says she is banned"
+    cat "$tmp/screen"
+fi
+say root "/modlog"
+if shows root "act [0-9]+.*root: ban.*mallory: spam" 10 && grep -Eq "report [0-9]+.*carol" "$tmp/screen"; then
+    ok "/modlog lists the ban and the report"
+else
+    bad "/modlog lists the ban and the report"
+    cat "$tmp/screen"
+fi
+say carol "/ban zoe nothing"
+shows carol "Only an administrator" 10 && ok "a guest's /ban is refused by the server" ||
+    { bad "a guest's /ban is refused by the server"; cat "$tmp/screen"; }
+
+# ------------------------------------------------------ sign out everywhere
+say zoe "/logout all"
+if finished zoe 10 && [ "$(cat "$tmp/zoe.rc")" = 0 ]; then
+    ok "/logout all ends zoe's client (exit 0)"
+else
+    bad "/logout all ends zoe's client"
+    cat "$tmp/screen"
+fi
+[ ! -e "$tokfile" ] && ok "its saved token is deleted" || bad "its saved token is deleted"
+if shows phone "Signed out from another device" 10 && shows laptop "Signed out from another device" 10; then
+    ok "the other devices hear they are signed out"
+else
+    bad "the other devices hear they are signed out"
+    cat "$tmp/screen"
+fi
+[ ! -s "$tmp/phone.token" ] && ok "and forget their tokens" || bad "and forget their tokens"
+
+for s in phone laptop carol root; do quit $s; done
+kill "$server_pid"
+wait "$server_pid"
+rc=$?
+server_pid=
+[ $rc = 0 ] && ok "the server stops" || bad "the server stops (exit $rc)"
+exit $fail
