@@ -316,7 +316,7 @@ bool cn_command(cn *c, const char *line)
         return false;
     char verb[32];
     const char *p = next_word(line + 1, verb, sizeof verb);
-    char name[4 * PROTO_MAX_NAME + 8];
+    char name[PROTO_NAME_BYTES + 8];
     if (strcmp(verb, "help") == 0) {
         help(c);
     } else if (strcmp(verb, "logout") == 0) {
@@ -367,7 +367,7 @@ bool cn_command(cn *c, const char *line)
         cn_status(c, false, "%s", change ? "Changing the password..." : "Registering...");
     } else if (strcmp(verb, "report") == 0) {
         json_t *m = command(c, "report");
-        char first[4 * PROTO_MAX_NAME + 8];
+        char first[PROTO_NAME_BYTES + 8];
         const char *rest = next_word(p, first, sizeof first);
         if (strcmp(first, "table") == 0) {
             int64_t id = table_word(c, &rest);

@@ -173,7 +173,7 @@ typedef struct cn {
     bool tls;
     char ca_file[4096]; /* --ca: a certificate (PEM) trusted besides the system's */
     bool self_signed;   /* --self-signed: the server's certificate is not checked */
-    char name[4 * PROTO_MAX_NAME + 1];
+    char name[PROTO_NAME_BYTES + 1];
     char token_path[4096];
     char token[PROTO_TOKEN_LEN + 1];
 
