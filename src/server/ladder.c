@@ -121,16 +121,9 @@ static const srv_deal_player *last_row(const srv_table *t, int deal, int seat)
 
 static void row_add(srv_table *t, const srv_deal_player *p)
 {
-    /* A seat that changes hands twice before the next action: the later
-     * holder is the one who plays from there. */
-    srv_deal_player *last = (srv_deal_player *)last_row(t, p->deal, p->seat);
-    if (last && last->at == p->at) {
-        *last = *p;
-    } else {
-        if (rows_reserve(t) != 0)
-            return;
-        t->deal_players[t->n_deal_players++] = *p;
-    }
+    if (rows_reserve(t) != 0)
+        return;
+    t->deal_players[t->n_deal_players++] = *p;
     store *db = t->srv->store;
     store_deal_player sp = {
         .deal = p->deal,

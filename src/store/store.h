@@ -112,7 +112,8 @@ struct store_ops {
      * whenever a seat changes hands within it.  deal counts from 0; at is
      * the action the player took the seat before; name is the person's
      * handle or the computer player's name; level is the computer player's
-     * kind, NULL for a person.  Loaded in (deal, at, seat) order. */
+     * kind, NULL for a person.  Loaded by deal, each deal's rows in the
+     * order they were written. */
     int (*deal_player_put)(store *s, int64_t table, const store_deal_player *p);
     int (*deal_players_load)(store *s, int64_t table,
                              void (*fn)(void *ctx, const store_deal_player *p), void *ctx);

@@ -34,7 +34,7 @@
  * a version 1 file gains the tables when opened, MIGRATE_MODERATION):
  *
  *   deal_players(table_id REFERENCES tables, deal, at, seat, name,
- *                registered INTEGER, level, PRIMARY KEY(table_id, deal, at, seat))
+ *                registered INTEGER, level), in the order written (rowid)
  *   admins(key TEXT PRIMARY KEY, name, added INTEGER)
  *   bans(key TEXT PRIMARY KEY, name, at INTEGER, by, text)
  *   moderation(id INTEGER PRIMARY KEY, at INTEGER, by, act, tbl, name, text)
@@ -109,41 +109,42 @@ static const char SCHEMA[] = "CREATE TABLE sessions("
 
 /* Version 1 to 2: every statement may run again (IF NOT EXISTS), so that
  * the steps of several changes to the schema can be put in any order. */
-static const char MIGRATE_MODERATION[] = "CREATE TABLE IF NOT EXISTS deal_players("
-                                         "  table_id INTEGER NOT NULL REFERENCES tables(id),"
-                                         "  deal INTEGER NOT NULL,"
-                                         "  at INTEGER NOT NULL,"
-                                         "  seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),"
-                                         "  name TEXT NOT NULL,"
-                                         "  registered INTEGER NOT NULL,"
-                                         "  level TEXT,"
-                                         "  PRIMARY KEY (table_id, deal, at, seat)) WITHOUT ROWID;"
-                                         "CREATE TABLE IF NOT EXISTS admins("
-                                         "  key TEXT PRIMARY KEY NOT NULL,"
-                                         "  name TEXT NOT NULL,"
-                                         "  added INTEGER NOT NULL);"
-                                         "CREATE TABLE IF NOT EXISTS bans("
-                                         "  key TEXT PRIMARY KEY NOT NULL,"
-                                         "  name TEXT NOT NULL,"
-                                         "  at INTEGER NOT NULL,"
-                                         "  by TEXT NOT NULL,"
-                                         "  text TEXT NOT NULL);"
-                                         "CREATE TABLE IF NOT EXISTS moderation("
-                                         "  id INTEGER PRIMARY KEY,"
-                                         "  at INTEGER NOT NULL,"
-                                         "  by TEXT NOT NULL,"
-                                         "  act TEXT NOT NULL,"
-                                         "  tbl INTEGER,"
-                                         "  name TEXT,"
-                                         "  text TEXT NOT NULL);"
-                                         "CREATE TABLE IF NOT EXISTS reports("
-                                         "  id INTEGER PRIMARY KEY,"
-                                         "  at INTEGER NOT NULL,"
-                                         "  by TEXT NOT NULL,"
-                                         "  tbl INTEGER,"
-                                         "  name TEXT,"
-                                         "  text TEXT NOT NULL);"
-                                         "PRAGMA user_version = 2;";
+static const char MIGRATE_MODERATION[] =
+    "CREATE TABLE IF NOT EXISTS deal_players("
+    "  table_id INTEGER NOT NULL REFERENCES tables(id),"
+    "  deal INTEGER NOT NULL,"
+    "  at INTEGER NOT NULL,"
+    "  seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),"
+    "  name TEXT NOT NULL,"
+    "  registered INTEGER NOT NULL,"
+    "  level TEXT);"
+    "CREATE INDEX IF NOT EXISTS deal_players_of ON deal_players(table_id, deal);"
+    "CREATE TABLE IF NOT EXISTS admins("
+    "  key TEXT PRIMARY KEY NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  added INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS bans("
+    "  key TEXT PRIMARY KEY NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  at INTEGER NOT NULL,"
+    "  by TEXT NOT NULL,"
+    "  text TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS moderation("
+    "  id INTEGER PRIMARY KEY,"
+    "  at INTEGER NOT NULL,"
+    "  by TEXT NOT NULL,"
+    "  act TEXT NOT NULL,"
+    "  tbl INTEGER,"
+    "  name TEXT,"
+    "  text TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS reports("
+    "  id INTEGER PRIMARY KEY,"
+    "  at INTEGER NOT NULL,"
+    "  by TEXT NOT NULL,"
+    "  tbl INTEGER,"
+    "  name TEXT,"
+    "  text TEXT NOT NULL);"
+    "PRAGMA user_version = 2;";
 
 /* The background checkpointer: a thread with its own connection. */
 typedef struct checkpointer {
@@ -221,12 +222,10 @@ static const struct {
      "SELECT n, action FROM actions WHERE table_id = ?1 ORDER BY n"},
     {offsetof(bb_sqlite, deal_player_put),
      "INSERT INTO deal_players(table_id, deal, at, seat, name, registered, level) "
-     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
-     "ON CONFLICT(table_id, deal, at, seat) DO UPDATE SET name = excluded.name, "
-     "registered = excluded.registered, level = excluded.level"},
+     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
     {offsetof(bb_sqlite, deal_players_load),
      "SELECT deal, at, seat, name, registered, level FROM deal_players WHERE table_id = ?1 "
-     "ORDER BY deal, at, seat"},
+     "ORDER BY deal, rowid"},
     {offsetof(bb_sqlite, admin_put), "INSERT INTO admins(key, name, added) VALUES (?1, ?2, ?3) "
                                      "ON CONFLICT(key) DO UPDATE SET name = excluded.name"},
     {offsetof(bb_sqlite, admins_load), "SELECT key, name FROM admins ORDER BY added, key"},
