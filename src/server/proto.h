@@ -30,6 +30,7 @@
 #define PROTO_PASSWORD_MIN   8 /* characters in a new password */
 #define PROTO_PASSWORD_MAX   128
 #define PROTO_PASSWORD_BYTES 512 /* bytes of UTF-8 in a password */
+#define PROTO_MAX_REPORT     300 /* characters in a report's or a moderator's text */
 
 /* Client messages. */
 enum {
@@ -51,6 +52,13 @@ enum {
     PROTO_AGAIN,
     PROTO_REGISTER,
     PROTO_PASSWORD,
+    /* Moderation (issue 23): administrators' acts and players' reports. */
+    PROTO_MOD_CLOSE,
+    PROTO_MOD_REMOVE,
+    PROTO_BAN,
+    PROTO_UNBAN,
+    PROTO_REPORT,
+    PROTO_MOD_LOG,
     PROTO_N_TYPES
 };
 
@@ -121,6 +129,12 @@ typedef struct proto_msg {
     char new_password[PROTO_PASSWORD_BYTES + 1];
     bool reg;        /* hello: register the name with the password */
     bool everywhere; /* logout: every token of a registered account */
+    /* create: a ladder table (registered players only, no seed, no bots) */
+    bool ladder;
+    /* mod_close, mod_remove, ban, unban, report: the reason or the report,
+     * trimmed, at most PROTO_MAX_REPORT characters ("" when not sent; a
+     * report needs one); ban, unban, report: the handle in name. */
+    char mod_text[PROTO_MAX_REPORT * 4 + 1];
 } proto_msg;
 
 /* Why a message was refused: an error code of docs/protocol.md ("bad_field")

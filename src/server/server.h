@@ -54,6 +54,10 @@ typedef struct barbu_serve_options {
      * https:// and wss:// only. */
     const char *tls_cert; /* the certificate, with its chain after it */
     const char *tls_key;  /* its private key, without a passphrase */
+    /* Handles named administrators (--admin, repeatable): kept in the
+     * database at start; each acts as one once registered and signed in. */
+    const char *const *admins;
+    int n_admins;
 } barbu_serve_options;
 
 /* Whether text is an origin --allow-origin takes: http:// or https://, a

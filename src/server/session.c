@@ -199,6 +199,10 @@ void srv_hello(srv_conn *c, const proto_msg *msg)
                           "signed out): say hello with a name instead.");
             return;
         }
+        if (srv_mod_banned(srv, s->name)) {
+            srv_mod_refuse_banned(c, msg, s->name);
+            return;
+        }
         if (msg->name[0] && !srv_handle_equal(msg->name, s->name)) {
             srv_error(c, msg, "bad_name",
                       "This session's name is %s: say hello with its token alone, or with that "
@@ -231,6 +235,10 @@ void srv_hello(srv_conn *c, const proto_msg *msg)
         if (key[0] && !srv_auth_guest_allowed(c, msg, msg->name, key))
             return;
         srv_error(c, msg, "bad_name", "%s", why);
+        return;
+    }
+    if (srv_mod_banned(srv, display)) {
+        srv_mod_refuse_banned(c, msg, display);
         return;
     }
     if (msg->password[0]) {
