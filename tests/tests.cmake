@@ -168,3 +168,10 @@ foreach(scenario ladder_refusals ladder_players close_remove ban report admin_la
   add_test(NAME moderation_${scenario} COMMAND moderation $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(moderation_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
 endforeach()
+# barbu connect and registered players in tmux (tests/cli/connect_accounts.sh):
+# sign up with --register, sign in with --password-file and by the password
+# asked when the server says the name is registered, guests marked, an
+# administrator's /ban and /modlog, /logout all revoking another device.
+add_test(NAME cli_connect_accounts
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/connect_accounts.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_connect_accounts PROPERTIES LABELS cli TIMEOUT 240)

@@ -59,7 +59,7 @@ static void on_session(void *ctx, const char *token, const char *name)
     srv_handle_key(name, key);
     if (r->srv->store->ops->account_get(r->srv->store, key, &acct) > 0) {
         s->registered = true;
-        s->admin = acct.admin;
+        s->admin = acct.admin || srv_mod_admin_named(r->srv, name);
     }
 }
 

@@ -2,12 +2,15 @@
 # barbu connect and registered players (issue 23), in tmux against a real
 # barbu serve --admin root: zoe signs up with --register (the password asked
 # twice on the terminal, not shown) and is told she is registered; a second
-# device signs in with --password-file; a client that only names zoe is
-# asked her password by the server's "registered" and signs in once it is
-# typed; carol, a guest, shows as "carol (guest)" in the lobby; "/logout
-# all" on one device signs out the others (bye signed_out) and deletes the
-# saved tokens; root, an administrator, bans mallory ("/ban"), who is cut
-# off, and "/modlog" lists the ban and carol's report.
+# device signs in with --password-file (and takes the session over: one
+# session a name); a wrong password file stops with the server's reason; a
+# client that only names zoe is asked her password by the server's
+# "registered" and signs in once it is typed; carol, a guest, shows as
+# "carol (guest)" in the lobby; root, named by --admin, signs up and is an
+# administrator: sees carol's report as it comes, bans mallory ("/ban"), who
+# is cut off, and "/modlog" lists the ban and the report, while carol's
+# /ban is refused; "/logout all" on one device ends it and deletes its token,
+# and another device's saved token no longer works (asked the password).
 # usage: connect_accounts.sh BARBU SOURCE_DIR
 set -u
 barbu=$1
@@ -133,6 +136,10 @@ else
     bad "a second device signs in with --password-file"
     cat "$tmp/screen" "$tmp/phone.err"
 fi
+shows zoe "Another connection took this session over" 10 &&
+    ok "the first device hears the second took the session over" ||
+    bad "the first device hears the second took the session over"
+quit zoe
 start wrong "$url" --name zoe --token-file "'$tmp/wrong.token'" --password-file "'$tmp/wrong.pw'"
 if finished wrong 15 && [ "$(cat "$tmp/wrong.rc")" = 1 ] || { quit wrong && [ "$(cat "$tmp/wrong.rc")" = 1 ]; }; then
     grep -q "password is wrong" "$tmp/wrong.err" && ok "a wrong --password-file is refused with the server's reason (exit 1)" ||
@@ -164,10 +171,10 @@ shows carol "Playing as carol, a guest" 10 && ok "carol is told she plays as a g
     bad "carol is told she plays as a guest"
 T send-keys -t carol n
 shows carol "A new table" 5 && T send-keys -t carol Enter
-if shows zoe "carol \(guest\)" 10; then
-    ok "zoe's lobby shows carol's seat as \"carol (guest)\""
+if shows laptop "carol \(guest\)" 10; then
+    ok "the lobby shows carol's seat as \"carol (guest)\""
 else
-    bad "zoe's lobby shows carol's seat as \"carol (guest)\""
+    bad "the lobby shows carol's seat as \"carol (guest)\""
     cat "$tmp/screen"
 fi
 
@@ -204,23 +211,31 @@ shows carol "Only an administrator" 10 && ok "a guest's /ban is refused by the s
     { bad "a guest's /ban is refused by the server"; cat "$tmp/screen"; }
 
 # ------------------------------------------------------ sign out everywhere
-say zoe "/logout all"
-if finished zoe 10 && [ "$(cat "$tmp/zoe.rc")" = 0 ]; then
-    ok "/logout all ends zoe's client (exit 0)"
+quit phone
+say laptop "/logout all"
+if finished laptop 10 && [ "$(cat "$tmp/laptop.rc")" = 0 ]; then
+    ok "/logout all ends the laptop's client (exit 0)"
 else
-    bad "/logout all ends zoe's client"
+    bad "/logout all ends the laptop's client"
     cat "$tmp/screen"
 fi
-[ ! -e "$tokfile" ] && ok "its saved token is deleted" || bad "its saved token is deleted"
-if shows phone "Signed out from another device" 10 && shows laptop "Signed out from another device" 10; then
-    ok "the other devices hear they are signed out"
+[ ! -s "$tmp/laptop.token" ] && ok "its saved token is deleted" || bad "its saved token is deleted"
+# The phone's saved token was signed out too: the server no longer takes
+# it, and the name asks for its password again.
+[ -s "$tmp/phone.token" ] || bad "the phone kept its token file"
+start phone2 "$url" --name zoe --token-file "'$tmp/phone.token'"
+if shows phone2 "Password for zoe at" 15; then
+    ok "after /logout all the phone's saved token no longer works: the password is asked"
+    T send-keys -t phone2 -l "$secret"
+    T send-keys -t phone2 Enter
+    shows phone2 "Signed in as zoe, a registered player" 15 && ok "and the password signs it in again" ||
+        { bad "and the password signs it in again"; cat "$tmp/screen"; }
 else
-    bad "the other devices hear they are signed out"
+    bad "after /logout all the phone's saved token no longer works: the password is asked"
     cat "$tmp/screen"
 fi
-[ ! -s "$tmp/phone.token" ] && ok "and forget their tokens" || bad "and forget their tokens"
 
-for s in phone laptop carol root; do quit $s; done
+for s in phone2 carol root; do quit $s; done
 kill "$server_pid"
 wait "$server_pid"
 rc=$?
