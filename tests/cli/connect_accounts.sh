@@ -9,8 +9,11 @@
 # "carol (guest)" in the lobby; root, named by --admin, signs up and is an
 # administrator: sees carol's report as it comes, bans mallory ("/ban"), who
 # is cut off, and "/modlog" lists the ban and the report, while carol's
-# /ban is refused; "/logout all" on one device ends it and deletes its token,
-# and another device's saved token no longer works (asked the password).
+# /ban is refused; root makes a ladder table with the form's Ladder field;
+# "/logout all" on one device ends it and deletes its token, and another
+# device's saved token no longer works (asked the password); /password
+# changes the password (the old one then fails), and carol's /register
+# registers her name.
 # usage: connect_accounts.sh BARBU SOURCE_DIR
 set -u
 barbu=$1
@@ -210,6 +213,24 @@ say carol "/ban zoe nothing"
 shows carol "Only an administrator" 10 && ok "a guest's /ban is refused by the server" ||
     { bad "a guest's /ban is refused by the server"; cat "$tmp/screen"; }
 
+# ------------------------------------------------------------ a ladder table
+# root's form: Up from Rules goes round to Create, then Ladder.
+T send-keys -t root n
+if shows root "A new table" 5; then
+    T send-keys -t root Up
+    T send-keys -t root Up
+    T send-keys -t root Right
+    shows root "Ladder +. yes . +registered players only" 5 && ok "the form's Ladder field says what it means" ||
+        { bad "the form's Ladder field says what it means"; cat "$tmp/screen"; }
+    T send-keys -t root Enter
+fi
+if shows laptop "uk\+ladder" 10; then
+    ok "root's ladder table shows as uk+ladder in the lobby"
+else
+    bad "root's ladder table shows as uk+ladder in the lobby"
+    cat "$tmp/screen"
+fi
+
 # ------------------------------------------------------ sign out everywhere
 quit phone
 say laptop "/logout all"
@@ -232,6 +253,43 @@ if shows phone2 "Password for zoe at" 15; then
         { bad "and the password signs it in again"; cat "$tmp/screen"; }
 else
     bad "after /logout all the phone's saved token no longer works: the password is asked"
+    cat "$tmp/screen"
+fi
+
+# ------------------------------------------------- /password, /register
+# answer NAME TEXT: types a password at the question on NAME's terminal.
+answer() {
+    T send-keys -t "$1" -l "$2"
+    T send-keys -t "$1" Enter
+}
+say phone2 "/password"
+if shows phone2 "The password of zoe now" 5; then
+    answer phone2 "$secret"
+    shows phone2 "The new password for zoe" 5 && answer phone2 "a new secret 2"
+    shows phone2 "The same again" 5 && answer phone2 "a new secret 2"
+fi
+if shows phone2 "The password of zoe is changed" 15; then
+    ok "/password changes the password (asked: the old, the new twice)"
+else
+    bad "/password changes the password"
+    cat "$tmp/screen"
+fi
+start zoe3 "$url" --name zoe --token-file "'$tmp/zoe3.token'" --password-file "'$tmp/zoe.pw'"
+if { finished zoe3 15 || quit zoe3; } && grep -q "password is wrong" "$tmp/zoe3.err"; then
+    ok "the old password no longer signs in"
+else
+    bad "the old password no longer signs in"
+    cat "$tmp/screen" "$tmp/zoe3.err"
+fi
+say carol "/register"
+if shows carol "A password for carol" 5; then
+    answer carol "carol's secret"
+    shows carol "The same again" 5 && answer carol "carol's secret"
+fi
+if shows carol "carol is registered" 15 && grep -q "barbu connect table 1 " "$tmp/screen"; then
+    ok "a guest's /register registers her name and keeps her at her table"
+else
+    bad "a guest's /register registers her name"
     cat "$tmp/screen"
 fi
 
