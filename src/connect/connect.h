@@ -1,12 +1,15 @@
 /*
  * connect.h - barbu connect, the terminal client of barbu serve.
  *
- * Four files share one client value:
+ * Five files share one client value:
  *   client.c  the token file, the status line and notes, the run
  *   net.c     the WebSocket (libwebsockets): connecting, reconnecting with
  *             backoff, the outbound queue; the keyboard and a timer on the
  *             same loop
  *   msg.c     the protocol: what the server says, and what we send
+ *   account.c registered players and moderation: the password (a file, or
+ *             asked without echo), the /commands of the chat line, their
+ *             answers
  *   screen.c  the lobby, the create form, the panels around the table, and
  *             the keys; the table itself is the terminal table of src/tui
  *             (play_paint, play_key) drawing the view the server sent
