@@ -12,6 +12,7 @@
 import type { App } from '../app';
 import { h } from '../dom';
 import type { ChatMsg, TableMsg } from '../protocol';
+import { guestMark } from '../account';
 
 const TEXT_MAX = 300;
 const NARROW = '(max-width: 600px)';
@@ -165,10 +166,11 @@ export class ChatView {
     const aside = m.scope === 'kibitzers';
     return h(
       'li',
-      { class: m.from === me ? 'mine' : null, 'data-scope': m.scope },
+      { class: m.from === me ? 'mine' : null, 'data-scope': m.scope, 'data-guest': m.registered ? null : 'true' },
       aside ? h('span', { class: 'scope-tag', title: 'Heard by the kibitzers only' }, 'kibitzers') : null,
       aside ? h('span', { class: 'sr-only' }, ': ') : null,
       h('span', { class: 'from' }, m.from),
+      guestMark(m.registered),
       h('span', { class: 'sep', 'aria-hidden': 'true' }, ': '),
       h('span', { class: 'text' }, m.text),
     );
