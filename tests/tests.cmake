@@ -130,3 +130,19 @@ if(BARBU_WEB)
     set_tests_properties(browser_${scenario} PROPERTIES LABELS browser TIMEOUT 240)
   endforeach()
 endif()
+
+# Issue 23 in the browser (tests/e2e/browser/lib/accounts.mjs): signing up,
+# in and out (here and everywhere), the password changed, guests marked, a
+# ladder table refusing a guest (accounts); the commitment at the start and
+# the key at the end, checked by b2sum and barbu verify (fair_deals); a
+# report reaching an administrator's panel, a player removed, banned and
+# unbanned (moderation).
+if(BARBU_WEB)
+  foreach(scenario accounts fair_deals moderation)
+    add_test(NAME browser_${scenario}
+             COMMAND node ${CMAKE_SOURCE_DIR}/tests/e2e/browser/run.mjs --barbu $<TARGET_FILE:barbu>
+                     --web ${CMAKE_BINARY_DIR}/web --shots ${CMAKE_BINARY_DIR}/browser-shots
+                     --only ${scenario})
+    set_tests_properties(browser_${scenario} PROPERTIES LABELS browser TIMEOUT 240)
+  endforeach()
+endif()

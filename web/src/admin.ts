@@ -13,19 +13,21 @@
 //   `button[data-mod-remove=X]`;
 // - `form#admin-handle`: `input#admin-name`, `button#admin-ban`,
 //   `button#admin-unban`;
+// - `ol#admin-banned`: the handles banned now, each `li[data-banned=NAME]`
+//   with `button[data-unban=NAME]`;
 // - `ol#admin-acts`: the acts kept (`mod_log`'s `acts`), `li[data-act=ban]`.
 //
 // Every act asks first in `dialog#confirm` with a reason
-// (`input#confirm-reason`; `unban` takes none in the protocol).  While the
+// (`input#confirm-reason`), kept with the act.  While the
 // panel is closed, new reports count on `button#admin-open`
 // (`data-new`).
 
 import type { App } from './app';
 import { h } from './dom';
 import { SEAT_NAME } from './names';
-import type { ActInfo, ClientMsg, ReportInfo, Seat, TableSummary } from './protocol';
+import type { ActInfo, ClientMsg, ModLogMsg, ReportInfo, Seat, TableSummary } from './protocol';
 import { SEATS } from './protocol';
-import { ask, askReason } from './ui/confirm';
+import { askReason } from './ui/confirm';
 import { sentence } from './text';
 
 const KEEP = 100;
@@ -51,6 +53,8 @@ export class AdminPanel {
   private dialog: HTMLDialogElement | null = null;
   private reports: ReportInfo[] = [];
   private acts: ActInfo[] = [];
+  private banned: NonNullable<ModLogMsg['banned']> = [];
+  private bannedList!: HTMLElement;
   private unseen = 0;
   private status!: HTMLElement;
   private reportList!: HTMLElement;
@@ -85,6 +89,7 @@ export class AdminPanel {
   reset(): void {
     this.reports = [];
     this.acts = [];
+    this.banned = [];
     this.unseen = 0;
     if (this.dialog?.open) this.dialog.close();
   }
@@ -106,6 +111,7 @@ export class AdminPanel {
     if (!this.dialog.open) this.dialog.showModal();
     this.tablesDrawn = -1;
     this.drawReports();
+    this.drawBanned();
     this.drawActs();
     this.drawTables();
     this.app.update();
@@ -124,6 +130,8 @@ export class AdminPanel {
       const live = this.reports.filter((x) => !r.reports.some((y) => y.id === x.id));
       this.reports = [...live, ...r.reports].sort((a, b) => b.id - a.id).slice(0, KEEP);
       this.acts = [...r.acts].sort((a, b) => b.id - a.id).slice(0, KEEP);
+      this.banned = r.banned ?? [];
+      this.drawBanned();
       this.drawReports();
       this.drawActs();
     } else if (r.type === 'error') {
@@ -135,6 +143,7 @@ export class AdminPanel {
     this.status = h('p', { id: 'admin-status', class: 'admin-status', role: 'status', 'aria-live': 'polite' });
     this.reportList = h('ol', { id: 'admin-reports', class: 'admin-list' });
     this.actList = h('ol', { id: 'admin-acts', class: 'admin-list' });
+    this.bannedList = h('ol', { id: 'admin-banned', class: 'admin-list' });
     this.tableList = h('div', { id: 'admin-tables', class: 'admin-tables' });
     this.nameInput = h('input', { type: 'text', id: 'admin-name', name: 'name', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false', maxlength: 40 });
     const handleForm = h(
@@ -167,6 +176,7 @@ export class AdminPanel {
       h('section', { 'aria-labelledby': 'admin-reports-title' }, h('h3', { id: 'admin-reports-title' }, 'Reports'), this.reportList),
       h('section', { 'aria-labelledby': 'admin-tables-title' }, h('h3', { id: 'admin-tables-title' }, 'Tables'), this.tableList),
       h('section', { 'aria-labelledby': 'admin-handle-title' }, h('h3', { id: 'admin-handle-title' }, 'Ban or unban a handle'), handleForm),
+      h('section', { 'aria-labelledby': 'admin-banned-title' }, h('h3', { id: 'admin-banned-title' }, 'Banned'), this.bannedList),
       h('section', { 'aria-labelledby': 'admin-acts-title' }, h('h3', { id: 'admin-acts-title' }, 'Acts'), this.actList),
     );
     document.body.append(d);
@@ -211,6 +221,24 @@ export class AdminPanel {
               : null,
             r.name ? h('button', { type: 'button', class: 'btn small danger', 'data-ban': r.name, onclick: () => void this.ban(r.name as string) }, `Ban ${r.name}`) : null,
           ),
+        ),
+      ),
+    );
+  }
+
+  private drawBanned(): void {
+    if (!this.bannedList) return;
+    if (this.banned.length === 0) {
+      this.bannedList.replaceChildren(h('li', { class: 'hint' }, 'Nobody is banned.'));
+      return;
+    }
+    this.bannedList.replaceChildren(
+      ...this.banned.map((b) =>
+        h(
+          'li',
+          { class: 'admin-table', 'data-banned': b.name },
+          h('span', null, h('strong', null, b.name), ` banned by ${b.by}, ${when(b.at)}`, b.text ? h('span', { class: 'act-why' }, `: ${b.text}`) : null),
+          h('button', { type: 'button', class: 'btn small', 'data-unban': b.name, onclick: () => void this.unban(b.name) }, `Unban ${b.name}`),
         ),
       ),
     );
@@ -331,12 +359,13 @@ export class AdminPanel {
       this.nameInput.focus();
       return;
     }
-    const yes = await ask({
+    const text = await askReason({
       title: `Unban ${name}?`,
-      text: [`${name} may sign in and play again. The act is kept.`],
+      text: [`${name} may sign in, sign up and play again.`, 'The act and its reason are kept.'],
+      reason: 'Reason (kept with the act)',
       yes: `Unban ${name}`,
       no: 'Not now',
     });
-    if (yes) await this.act({ type: 'unban', name }, `${name} is unbanned.`);
+    if (text) await this.act({ type: 'unban', name, text }, `${name} is unbanned.`);
   }
 }

@@ -473,6 +473,8 @@ export interface ModLogMsg {
   type: 'mod_log';
   reports: ReportInfo[];
   acts: ActInfo[];
+  /** The handles banned now. */
+  banned?: { name: string; at: number; by: string; text?: string }[];
   id?: number;
 }
 /** An administrator's act was done. */
@@ -484,6 +486,8 @@ export interface DoneMsg {
 /** A report was taken. */
 export interface ReportedMsg {
   type: 'reported';
+  /** The report's number. */
+  report?: number;
   id?: number;
 }
 
@@ -567,7 +571,7 @@ export type ClientMsg =
   | { type: 'mod_close'; table: number; text: string; id?: number }
   | { type: 'mod_remove'; table: number; seat: Seat; text: string; id?: number }
   | { type: 'ban'; name: string; text: string; id?: number }
-  | { type: 'unban'; name: string; id?: number }
+  | { type: 'unban'; name: string; text?: string; id?: number }
   | { type: 'close'; table: number; id?: number }
   | { type: 'hand_over'; table: number; id?: number }
   | { type: 'again'; table: number; id?: number };

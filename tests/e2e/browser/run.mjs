@@ -15,8 +15,9 @@ import { Failure, Scenario, show } from './lib/harness.mjs';
 import { ALIASES, SCENARIOS, SEEDS } from './lib/scenarios.mjs';
 import { eveningA, eveningAgain } from './lib/evening_a.mjs';
 import { EVENING_D } from './lib/evening_d.mjs';
+import { ACCOUNTS } from './lib/accounts.mjs';
 
-Object.assign(SCENARIOS, { evening_a: eveningA, evening_again: eveningAgain }, EVENING_D);
+Object.assign(SCENARIOS, { evening_a: eveningA, evening_again: eveningAgain }, EVENING_D, ACCOUNTS);
 
 const here = dirname(fileURLToPath(import.meta.url));
 
