@@ -23,7 +23,8 @@ static void usage(FILE *out)
             "                   [--hello-timeout SECONDS] [--queue-limit BYTES]\n"
             "                   [--queue-budget BYTES] [--sessions-per-address N]\n"
             "                   [--tables-per-address N] [--waiting-table-idle SECONDS]\n"
-            "                   [--create-interval SECONDS] [--seat-keep SECONDS]\n\n"
+            "                   [--create-interval SECONDS] [--seat-keep SECONDS]\n"
+            "                   [--admin HANDLE]...\n\n"
             "Hosts barbu tables for players on the network: a lobby, tables of every rule\n"
             "set with computer players, kibitzers, chat, reconnection, game records and\n"
             "score sheets.  Clients (barbu connect, the browser client) speak the barbu\n"
@@ -55,7 +56,12 @@ static void usage(FILE *out)
             "  --max-tables N      tables held at once (default 5000)\n"
             "  --max-bot-tables N  tables of computer players only whose games are not over\n"
             "                      (default 16; 0 allows none); one session may create one\n"
-            "  --quiet             no log lines on stderr\n\n"
+            "  --quiet             no log lines on stderr\n"
+            "  --admin HANDLE      make HANDLE an administrator (repeatable): kept in the\n"
+            "                      database, it applies once HANDLE is registered and signed\n"
+            "                      in (sign up as HANDLE with a password).  Administrators\n"
+            "                      close tables, remove players, ban and unban handles and\n"
+            "                      read the players' reports (docs/protocol.md, Moderation)\n\n"
             "What one machine may take (docs/protocol.md, Limits).  An address is an IPv4\n"
             "address or an IPv6 /64:\n"
             "  --max-conns N       WebSocket connections at once (default 20000, and at most\n"
@@ -277,8 +283,9 @@ int cmd_serve(int argc, char **argv)
     barbu_serve_options opt = {
         .listen = "127.0.0.1:2118", .sheet_text = sheet_text, .sheet_html = sheet_html};
     const char *web = NULL;
-    enum { MAX_ORIGINS = 32 };
+    enum { MAX_ORIGINS = 32, MAX_ADMINS = 64 };
     const char *origins[MAX_ORIGINS];
+    const char *admins[MAX_ADMINS];
     bool bad = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -309,6 +316,13 @@ int cmd_serve(int argc, char **argv)
             }
             origins[opt.n_allow_origins++] = o;
             opt.allow_origins = origins;
+        } else if (strcmp(a, "--admin") == 0 && has_value) {
+            if (opt.n_admins == MAX_ADMINS) {
+                fprintf(stderr, "barbu serve: at most %d --admin\n", MAX_ADMINS);
+                return 2;
+            }
+            admins[opt.n_admins++] = argv[++i];
+            opt.admins = admins;
         } else if (strcmp(a, "--bot-threads") == 0 && has_value) {
             if (parse_count(argv[++i], 1, 256, &opt.bot_threads) != 0) {
                 fprintf(stderr, "barbu serve: --bot-threads takes 1 to 256, not '%s'\n", argv[i]);

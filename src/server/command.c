@@ -304,6 +304,7 @@ srv_table *srv_table_make(srv_conn *c, const proto_msg *msg, bool *sat)
     proto_t.kibitz_chat = msg->kibitz_chat;
     proto_t.clock = msg->clock;
     proto_t.seed_chosen = msg->has_seed;
+    proto_t.ladder = msg->ladder;
     snprintf(proto_t.creator_name, sizeof proto_t.creator_name, "%s", s->name);
     snprintf(proto_t.level, sizeof proto_t.level, "%s", level);
     char *options = srv_options_text(&proto_t);
@@ -357,6 +358,7 @@ srv_table *srv_table_make(srv_conn *c, const proto_msg *msg, bool *sat)
     t->kibitz_chat = proto_t.kibitz_chat;
     t->clock = proto_t.clock;
     t->seed_chosen = proto_t.seed_chosen;
+    t->ladder = proto_t.ladder;
     snprintf(t->creator_name, sizeof t->creator_name, "%s", s->name);
     snprintf(t->level, sizeof t->level, "%s", level);
 
@@ -384,7 +386,7 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
                   (long long)s->table->id);
         return;
     }
-    if (!srv_create_allowed(c, msg, msg->bots == 0xF))
+    if (!srv_ladder_create_ok(c, msg) || !srv_create_allowed(c, msg, msg->bots == 0xF))
         return;
     bool sat = false;
     srv_table *t = srv_table_make(c, msg, &sat);
@@ -442,6 +444,8 @@ void srv_cmd_sit(srv_conn *c, const proto_msg *msg)
                   (long long)t->id);
         return;
     }
+    if (!srv_ladder_sit_ok(c, msg, t) || !srv_mod_sit_ok(c, msg, t))
+        return;
     const srv_seat *st = &t->seats[seat];
     /* A player comes back to its own seat at once, from a computer player
      * too (which stands up for it); a person who took it keeps it. */
@@ -655,6 +659,8 @@ void srv_cmd_bot(srv_conn *c, const proto_msg *msg)
                   "are done.");
         return;
     }
+    if (!srv_ladder_bot_ok(c, msg, t))
+        return;
     srv_seat *st = &t->seats[seat];
     if (st->bot || (st->person && st->person->conn)) {
         srv_error(c, msg, "seat_taken",

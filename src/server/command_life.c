@@ -146,7 +146,7 @@ void srv_cmd_hand_over(srv_conn *c, const proto_msg *msg)
     srv_server *srv = c->srv;
     srv_session *s = c->session;
     srv_table *t = srv_table_of(c, msg);
-    if (t == NULL || !creator_check(c, msg, t, "hand over"))
+    if (t == NULL || !creator_check(c, msg, t, "hand over") || !srv_ladder_bot_ok(c, msg, t))
         return;
     if (srv_table_over(t)) {
         srv_error(c, msg, "over",
@@ -326,6 +326,7 @@ void srv_cmd_again(srv_conn *c, const proto_msg *msg)
     m.household = t->household;
     m.kibitz_chat = t->kibitz_chat;
     m.clock = t->clock;
+    m.ladder = t->ladder;
     snprintf(m.level, sizeof m.level, "%s", t->level);
     m.sit = (int8_t)seat;
     m.seat = -1;

@@ -336,6 +336,24 @@ static void dispatch(srv_conn *c, const proto_msg *msg)
     case PROTO_AGAIN:
         srv_cmd_again(c, msg);
         break;
+    case PROTO_MOD_CLOSE:
+        srv_cmd_mod_close(c, msg);
+        break;
+    case PROTO_MOD_REMOVE:
+        srv_cmd_mod_remove(c, msg);
+        break;
+    case PROTO_BAN:
+        srv_cmd_ban(c, msg);
+        break;
+    case PROTO_UNBAN:
+        srv_cmd_unban(c, msg);
+        break;
+    case PROTO_REPORT:
+        srv_cmd_report(c, msg);
+        break;
+    case PROTO_MOD_LOG:
+        srv_cmd_mod_log(c, msg);
+        break;
     default:
         srv_error(c, msg, "bad_type",
                   "This server does not know that message type: see docs/protocol.md for the "

@@ -23,10 +23,13 @@ typedef struct game {
     uint32_t n;
     const barbu_result *results;
     int n_results;
+    const srv_deal_player *deal_players; /* who played which deals (ladder.c) */
+    int n_deal_players;
 
     /* Owned when loaded from the store. */
     barbu_action *own_actions;
     barbu_result *own_results;
+    srv_deal_player *own_deal_players;
     uint32_t cap;
     bool found, bad;
     char preset[16];
@@ -52,6 +55,8 @@ static void game_from_table(game *g, const srv_table *t)
     g->n = t->n;
     g->results = t->results;
     g->n_results = t->n_results;
+    g->deal_players = t->deal_players;
+    g->n_deal_players = t->n_deal_players;
 }
 
 static void on_table(void *ctx, const store_table *t, const store_seat seats[4])
@@ -101,6 +106,7 @@ static void game_free(game *g)
 {
     free(g->own_actions);
     free(g->own_results);
+    free(g->own_deal_players);
     free(g->house);
 }
 
@@ -156,6 +162,9 @@ static int game_load(srv_server *srv, int64_t id, game *g)
     }
     g->results = g->own_results;
     g->over = barbu_over(&st);
+    /* Without them the score still reads: its deals name no players. */
+    if (srv_deal_players_load(srv, id, &g->own_deal_players, &g->n_deal_players) == 0)
+        g->deal_players = g->own_deal_players;
     return 1;
 }
 
@@ -209,7 +218,13 @@ void srv_cmd_score(srv_conn *c, const proto_msg *msg)
     for (int k = 0; k < 4; k++)
         json_array_append_new(players, g.players[k][0] ? json_string(g.players[k]) : json_null());
     for (int i = 0; i < g.n_results; i++) {
-        json_array_append_new(deals, proto_result_json(&g.rules, &g.results[i]));
+        json_t *deal = proto_result_json(&g.rules, &g.results[i]);
+        json_t *who = srv_deal_players_json(g.deal_players, g.n_deal_players, g.results[i].deal);
+        if (deal && who)
+            json_object_set_new(deal, "players", who);
+        else
+            json_decref(who);
+        json_array_append_new(deals, deal);
         for (int k = 0; k < 4; k++)
             totals[k] += g.results[i].score[k];
     }

@@ -27,6 +27,9 @@
  *   history.c  score and record, for tables in memory or in the store
  *   restore.c  rebuilding sessions and tables from the store at start-up
  *   util.c     a string-keyed hash map, random numbers, the clock, logging
+ *   ladder.c   ladder tables (registered players only) and who played which
+ *              deals at every table
+ *   moderation.c  administrators, bans, reports and the moderation log
  */
 #ifndef BARBU_SERVER_INTERNAL_H
 #define BARBU_SERVER_INTERNAL_H
@@ -100,6 +103,11 @@
  * default of --max-bot-tables) and created by one session. */
 #define SRV_BOT_TABLES_MAX     16
 #define SRV_BOT_TABLES_SESSION 1
+/* Reports one session may send in SRV_REPORTS_WINDOW seconds, and the
+ * entries mod_log lists of reports and of acts. */
+#define SRV_REPORTS_MAX        5
+#define SRV_REPORTS_WINDOW     600
+#define SRV_MOD_LOG_MAX        100
 
 typedef struct srv_server srv_server;
 typedef struct srv_conn srv_conn;
@@ -251,6 +259,11 @@ struct srv_session {
     char place_addr[SRV_ADDR_CAP];
     char device[PROTO_DEVICE_MAX + 1];
     srv_session *prev, *next;
+    bool registered; /* signed in to a registered account */
+    bool admin;      /* ... which is an administrator's (moderation.c) */
+    /* When it sent its last reports, a ring (moderation.c's limit). */
+    int64_t reports_at[SRV_REPORTS_MAX];
+    int n_reports;
 };
 
 void srv_hello(srv_conn *c, const proto_msg *msg);
@@ -344,6 +357,9 @@ struct srv_table {
     int64_t reserved_until;         /* until when (srv_now); 0 when none */
     int64_t reserved_wall;          /* the same on the wall clock, for the texts */
     bool no_game;                   /* broken before any game could be rebuilt: nothing to show */
+    bool ladder;                    /* registered players only (ladder.c) */
+    struct srv_deal_player *deal_players; /* who played which deals, in order */
+    int n_deal_players, cap_deal_players;
 
     /* The move clock (clock.c): the seat whose clock runs (-1 for none),
      * for the action t->n was then, until clock_due (lws_now_usecs). */
@@ -554,6 +570,63 @@ void srv_cmd_record(srv_conn *c, const proto_msg *msg);
 /* Loads sessions and tables from the store; 0 or -1 (with a message). */
 int srv_restore(srv_server *srv);
 
+/* ---------------------------------------------------------------- ladder.c */
+
+/* Who held a seat from an action of a deal on (a row of deal_players). */
+typedef struct srv_deal_player {
+    int deal;
+    uint32_t at;
+    int seat;
+    bool registered;
+    bool bot;
+    char name[SRV_NAME_CAP];
+    char level[16];
+} srv_deal_player;
+
+/* create: a ladder table's conditions (sends the error and returns false
+ * when they are not met). */
+bool srv_ladder_create_ok(srv_conn *c, const proto_msg *msg);
+/* sit: only registered players sit at a ladder table. */
+bool srv_ladder_sit_ok(srv_conn *c, const proto_msg *msg, const srv_table *t);
+/* bot, hand_over: no computer player sits down at a ladder table before its
+ * game (it may keep an away player's seat during the game). */
+bool srv_ladder_bot_ok(srv_conn *c, const proto_msg *msg, const srv_table *t);
+/* A seat was written: during a deal, a new holder is recorded. */
+void srv_deal_players_seat(srv_table *t, int seat);
+/* A deal starts (the first one, or the next): its four players. */
+void srv_deal_players_deal(srv_table *t);
+/* After a restart: the rows of a restored table. */
+void srv_deal_players_restore(srv_table *t);
+/* {"N": "Zoë", ...} for one deal of rows (NULL when none). */
+json_t *srv_deal_players_json(const srv_deal_player *rows, int n, int deal);
+/* The rows of a table from the store (malloc'd into *rows); 0 or -1. */
+int srv_deal_players_load(srv_server *srv, int64_t table, srv_deal_player **rows, int *n);
+
+/* ------------------------------------------------------------ moderation.c */
+
+typedef struct srv_mod srv_mod;
+
+/* Loads the administrators and bans, and keeps the --admin handles as
+ * administrators in the store; 0 or -1 (with a message). */
+int srv_mod_start(srv_server *srv);
+void srv_mod_free(srv_server *srv);
+/* The key moderation knows a handle by (its case and look-alikes folded). */
+void srv_mod_key(const char *name, char *key, size_t cap);
+bool srv_mod_banned(const srv_server *srv, const char *name);
+/* Whether a handle is named an administrator (--admin or the store). */
+bool srv_mod_admin_named(const srv_server *srv, const char *name);
+/* The refusal of a banned handle's hello. */
+void srv_mod_refuse_banned(srv_conn *c, const proto_msg *msg, const char *name);
+void srv_cmd_mod_close(srv_conn *c, const proto_msg *msg);
+void srv_cmd_mod_remove(srv_conn *c, const proto_msg *msg);
+void srv_cmd_ban(srv_conn *c, const proto_msg *msg);
+void srv_cmd_unban(srv_conn *c, const proto_msg *msg);
+void srv_cmd_report(srv_conn *c, const proto_msg *msg);
+void srv_cmd_mod_log(srv_conn *c, const proto_msg *msg);
+/* sit: a handle an administrator removed from a table does not sit there
+ * again. */
+bool srv_mod_sit_ok(srv_conn *c, const proto_msg *msg, const srv_table *t);
+
 /* ---------------------------------------------------------------- server.c */
 
 struct srv_server {
@@ -602,6 +675,7 @@ struct srv_server {
     long refused;                      /* connections refused since the last tick */
     int n_wsi;       /* lws's sockets of every kind (handshakes, HTTP, WebSockets) */
     int max_sockets; /* the cap on n_wsi, from the descriptor limit */
+    srv_mod *mod;    /* administrators, bans, removals (moderation.c) */
 };
 
 #endif

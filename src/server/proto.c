@@ -12,8 +12,9 @@
 #include "proto.h"
 
 static const char *const TYPE_NAMES[PROTO_N_TYPES] = {
-    "hello", "tables", "create", "sit",     "kibitz", "leave", "bot",       "act",
-    "chat",  "score",  "record", "suggest", "logout", "close", "hand_over", "again",
+    "hello",     "tables",     "create", "sit",     "kibitz", "leave",   "bot",       "act",
+    "chat",      "score",      "record", "suggest", "logout", "close",   "hand_over", "again",
+    "mod_close", "mod_remove", "ban",    "unban",   "report", "mod_log",
 };
 
 /* The fields each message may carry, besides "type" and "id". */
@@ -21,7 +22,7 @@ static const char *const TYPE_FIELDS[PROTO_N_TYPES][16] = {
     [PROTO_HELLO] = {"version", "name", "token", "device", "lobby_chat"},
     [PROTO_TABLES] = {0},
     [PROTO_CREATE] = {"rules", "house", "seed", "kibitz", "grace", "takeover", "bots", "level",
-                      "delay", "sit", "household", "kibitz_chat", "clock"},
+                      "delay", "sit", "household", "kibitz_chat", "clock", "ladder"},
     [PROTO_SIT] = {"table", "seat"},
     [PROTO_KIBITZ] = {"table", "seat"},
     [PROTO_LEAVE] = {0},
@@ -34,6 +35,12 @@ static const char *const TYPE_FIELDS[PROTO_N_TYPES][16] = {
     [PROTO_CLOSE] = {"table"},
     [PROTO_HAND_OVER] = {"table"},
     [PROTO_AGAIN] = {"table"},
+    [PROTO_MOD_CLOSE] = {"table", "text"},
+    [PROTO_MOD_REMOVE] = {"table", "seat", "text"},
+    [PROTO_BAN] = {"name", "text"},
+    [PROTO_UNBAN] = {"name", "text"},
+    [PROTO_REPORT] = {"table", "name", "text"},
+    [PROTO_MOD_LOG] = {0},
 };
 
 static const char *const ACTION_NAMES[] = {"declare", "bid", "play",   "pass",
@@ -990,7 +997,8 @@ static int decode_create(reader *rd, const json_t *o, proto_msg *m)
         memcpy(m->level, text, len + 1);
     }
     if (get_bool(rd, o, "household", &m->household) < 0 ||
-        get_bool(rd, o, "kibitz_chat", &m->kibitz_chat) < 0)
+        get_bool(rd, o, "kibitz_chat", &m->kibitz_chat) < 0 ||
+        get_bool(rd, o, "ladder", &m->ladder) < 0)
         return -1;
     return get_seat(rd, o, "sit", false, false, &m->sit) < 0 ? -1 : 0;
 }
@@ -1018,6 +1026,68 @@ static int decode_chat(reader *rd, const json_t *o, proto_msg *m)
                           PROTO_MAX_CHAT);
     memcpy(m->text, text, len);
     m->text[len] = '\0';
+    return 0;
+}
+
+/* The moderation messages (docs/protocol.md, Moderation): a table, a
+ * handle and a text, as each one takes them.  The text is one line others
+ * read, like a chat line, of at most PROTO_MAX_REPORT characters. */
+static int decode_moderation(reader *rd, const json_t *o, proto_msg *m)
+{
+    json_int_t n;
+    int got;
+    bool table_needed = m->type == PROTO_MOD_CLOSE || m->type == PROTO_MOD_REMOVE;
+    if (m->type != PROTO_BAN && m->type != PROTO_UNBAN) {
+        if ((got = get_int(rd, o, "table", table_needed, 1, INT64_MAX, &n)) < 0)
+            return -1;
+        m->table = got > 0 ? (int64_t)n : 0;
+    }
+    if (m->type == PROTO_MOD_REMOVE && get_seat(rd, o, "seat", true, false, &m->seat) < 0)
+        return -1;
+    const char *text;
+    size_t len;
+    if (m->type == PROTO_BAN || m->type == PROTO_UNBAN || m->type == PROTO_REPORT) {
+        got = get_string(rd, o, "name", m->type != PROTO_REPORT, &text, &len);
+        if (got < 0)
+            return -1;
+        if (got > 0) {
+            if (len >= sizeof m->name || !proto_name_ok(text))
+                return proto_fail(
+                    rd->err, "bad_name",
+                    "The field \"name\" in %s is a player's handle, and this is none: "
+                    "give the name as the lobby shows it.",
+                    rd->msg);
+            memcpy(m->name, text, len + 1);
+        }
+        if (m->type == PROTO_REPORT && m->table == 0 && m->name[0] == '\0')
+            return proto_fail(rd->err, "bad_field",
+                              "A report names a table, a player's handle or both: add \"table\" "
+                              "or \"name\".");
+    }
+    got = get_string(rd, o, "text", m->type == PROTO_REPORT, &text, &len);
+    if (got <= 0)
+        return got;
+    char why[80];
+    if (shown_text_check((const unsigned char *)text, len, false, why, sizeof why) != 0)
+        return proto_fail(rd->err, "bad_text",
+                          "The text of %s may not hold %s (no control characters, bidi controls "
+                          "or invisible characters): remove it and send it again.",
+                          rd->msg, why);
+    while (len > 0 && text[0] == ' ')
+        text++, len--;
+    while (len > 0 && text[len - 1] == ' ')
+        len--;
+    size_t chars = 0;
+    for (size_t i = 0; i < len; i++)
+        chars += ((unsigned char)text[i] & 0xc0) != 0x80;
+    if ((m->type == PROTO_REPORT && chars < 1) || chars > PROTO_MAX_REPORT)
+        return proto_fail(rd->err, "bad_text",
+                          "The text of %s must be %s%d characters long: say what happened in "
+                          "a few words.",
+                          rd->msg, m->type == PROTO_REPORT ? "1 to " : "at most ",
+                          PROTO_MAX_REPORT);
+    memcpy(m->mod_text, text, len);
+    m->mod_text[len] = '\0';
     return 0;
 }
 
@@ -1083,6 +1153,12 @@ static int decode_fields(reader *rd, const json_t *o, proto_msg *m)
             return -1;
         m->table = (int64_t)n;
         return 0;
+    case PROTO_MOD_CLOSE:
+    case PROTO_MOD_REMOVE:
+    case PROTO_BAN:
+    case PROTO_UNBAN:
+    case PROTO_REPORT:
+        return decode_moderation(rd, o, m);
     default:
         return 0;
     }

@@ -26,6 +26,7 @@
 #define PROTO_SEAT_ALL    4    /* "all": kibitz every hand (BARBU_ALL_SEATS) */
 #define PROTO_DEVICE_MIN  16   /* characters in a browser's device id */
 #define PROTO_DEVICE_MAX  64
+#define PROTO_MAX_REPORT  300 /* characters in a report's or a moderator's text */
 
 /* Client messages. */
 enum {
@@ -45,6 +46,13 @@ enum {
     PROTO_CLOSE,
     PROTO_HAND_OVER,
     PROTO_AGAIN,
+    /* Moderation (issue 23): administrators' acts and players' reports. */
+    PROTO_MOD_CLOSE,
+    PROTO_MOD_REMOVE,
+    PROTO_BAN,
+    PROTO_UNBAN,
+    PROTO_REPORT,
+    PROTO_MOD_LOG,
     PROTO_N_TYPES
 };
 
@@ -107,6 +115,13 @@ typedef struct proto_msg {
 
     /* chat: trimmed, valid UTF-8 without control characters */
     char text[PROTO_MAX_CHAT + 1];
+
+    /* create: a ladder table (registered players only, no seed, no bots) */
+    bool ladder;
+    /* mod_close, mod_remove, ban, unban, report: the reason or the report,
+     * trimmed, at most PROTO_MAX_REPORT characters ("" when not sent; a
+     * report needs one); ban, unban, report: the handle in name. */
+    char mod_text[PROTO_MAX_REPORT * 4 + 1];
 } proto_msg;
 
 /* Why a message was refused: an error code of docs/protocol.md ("bad_field")

@@ -372,6 +372,8 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
             }
         }
     }
+    if (t->started)
+        srv_deal_players_restore(t);
     t->listed_deal = t->started ? t->state.t.deal : -1;
     srv_log(srv, "table %lld restored: %s, %u actions%s", (long long)t->id, srv_table_state_name(t),
             t->n,

@@ -199,7 +199,7 @@ int barbu_serve(const barbu_serve_options *options)
         fprintf(stderr, "barbu serve: cannot open the web folder %s\n", options->web_dir);
         goto out;
     }
-    if (srv_restore(srv) != 0)
+    if (srv_mod_start(srv) != 0 || srv_restore(srv) != 0)
         goto out;
 
     lws_set_log_level(options->quiet ? 0 : LLL_ERR, lws_log_line);
@@ -302,6 +302,7 @@ out:
     srv_map_free(&srv->table_map);
     srv_lobby_forget(srv);
     srv_sessions_free(srv);
+    srv_mod_free(srv);
     addrs_free(srv);
     store_close(srv->store);
     free(srv->web_root);

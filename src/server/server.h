@@ -47,6 +47,11 @@ typedef struct barbu_serve_options {
      * string, or NULL (always NULL for other games).  NULL: left out. */
     char *(*sheet_html)(const barbu_rules *rules, const barbu_result *results, int n,
                         const char *const names[4]);
+
+    /* Handles named administrators (--admin, repeatable): kept in the
+     * database at start; each acts as one once registered and signed in. */
+    const char *const *admins;
+    int n_admins;
 } barbu_serve_options;
 
 /* Whether text is an origin --allow-origin takes: http:// or https://, a

@@ -159,6 +159,10 @@ void srv_hello(srv_conn *c, const proto_msg *msg)
                       "with a name instead.");
             return;
         }
+        if (srv_mod_banned(srv, s->name)) {
+            srv_mod_refuse_banned(c, msg, s->name);
+            return;
+        }
         if (msg->name[0] && strcmp(msg->name, s->name) != 0) {
             srv_error(c, msg, "bad_name",
                       "This session's name is %s: say hello with its token alone, or with that "
@@ -193,6 +197,10 @@ void srv_hello(srv_conn *c, const proto_msg *msg)
         srv_error(c, msg, "bad_name",
                   "A name is 1 to 20 letters, digits, '_', '-', '.' and single inner spaces: "
                   "choose one like that.");
+        return;
+    }
+    if (srv_mod_banned(srv, msg->name)) {
+        srv_mod_refuse_banned(c, msg, msg->name);
         return;
     }
     char key[SRV_NAME_CAP];

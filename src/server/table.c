@@ -73,6 +73,7 @@ void srv_table_free(srv_table *t)
     free(t->results);
     free(t->kibitzers);
     free(t->watches);
+    free(t->deal_players);
     free(t);
 }
 
@@ -175,6 +176,8 @@ char *srv_options_text(const srv_table *t)
         json_object_set_new(o, "seed_chosen", json_true());
     if (o && t->clock > 0)
         json_object_set_new(o, "clock", json_integer(t->clock));
+    if (o && t->ladder)
+        json_object_set_new(o, "ladder", json_true());
     char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);
     return text;
@@ -210,6 +213,7 @@ void srv_options_parse(srv_table *t, const char *text)
     t->household = json_is_true(json_object_get(o, "household"));
     t->kibitz_chat = json_is_true(json_object_get(o, "kibitz_chat"));
     t->seed_chosen = json_is_true(json_object_get(o, "seed_chosen"));
+    t->ladder = json_is_true(json_object_get(o, "ladder"));
     json_decref(o);
     t->revision = srv_options_revision(text);
 }
@@ -275,6 +279,7 @@ int srv_seat_store(srv_table *t, int seat)
                 store_error(db));
         return -1;
     }
+    srv_deal_players_seat(t, seat);
     return 0;
 }
 
@@ -418,6 +423,7 @@ bool srv_table_maybe_start(srv_table *t)
         return false;
     }
     t->started = true;
+    srv_deal_players_deal(t);
     srv_log(t->srv, "table %lld: the game starts (%s, %s %s %s %s)", (long long)t->id, t->preset,
             t->seats[0].name, t->seats[1].name, t->seats[2].name, t->seats[3].name);
     return true;
@@ -476,6 +482,8 @@ int srv_table_commit(srv_table *t, const barbu_action *a)
     if (t->state.t.deal != deal)
         push_result(t, &t->state.t.last);
     bool over = barbu_over(&t->state);
+    if (t->state.t.deal != deal && !over)
+        srv_deal_players_deal(t);
     /* Whatever was saved, a person's move or the computer player's held
      * one, the store writes again. */
     if (t->store_failing) {
@@ -819,6 +827,8 @@ json_t *srv_table_json(const srv_table *t, const srv_session *you)
         json_object_set_new(m, "seed_chosen_by", json_string(t->creator_name));
     if (t->clock > 0)
         json_object_set_new(m, "clock", json_integer(t->clock));
+    if (t->ladder)
+        json_object_set_new(m, "ladder", json_true());
     json_object_set_new(m, "state", json_string(srv_table_state_name(t)));
     if (t->broken)
         json_object_set_new(m, "broken", json_true());

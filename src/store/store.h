@@ -48,6 +48,30 @@ typedef struct store_seat {
     const char *level; /* the bot's kind, NULL for a person */
 } store_seat;
 
+/* A row of deal_players. */
+typedef struct store_deal_player {
+    int deal;          /* from 0 */
+    uint32_t at;       /* the action from which this player held the seat */
+    int seat;          /* 0-3 */
+    const char *name;  /* the person's handle, or the computer player's name */
+    bool registered;   /* a registered player's */
+    const char *level; /* the computer player's kind; NULL for a person */
+} store_deal_player;
+
+/* A row of moderation (act set), of reports (act NULL) or of bans (key
+ * set): who did it and when, the table (0 for none), the handle (NULL for
+ * none) and the text ("" for none). */
+typedef struct store_mod_row {
+    int64_t id;
+    int64_t at; /* seconds since the epoch */
+    const char *by;
+    const char *act; /* "close", "remove", "ban", "unban"; NULL for a report */
+    int64_t table;
+    const char *name;
+    const char *key; /* bans: the handle's key */
+    const char *text;
+} store_mod_row;
+
 typedef struct store store;
 
 struct store {
@@ -83,6 +107,31 @@ struct store_ops {
     int (*action_append)(store *s, int64_t table, uint32_t n, const char *text);
     int (*actions_load)(store *s, int64_t table,
                         void (*fn)(void *ctx, uint32_t n, const char *text), void *ctx);
+
+    /* Who played which deals (ladder.c): a row when a deal starts and
+     * whenever a seat changes hands within it.  deal counts from 0; at is
+     * the action the player took the seat before; name is the person's
+     * handle or the computer player's name; level is the computer player's
+     * kind, NULL for a person.  Loaded by deal, each deal's rows in the
+     * order they were written. */
+    int (*deal_player_put)(store *s, int64_t table, const store_deal_player *p);
+    int (*deal_players_load)(store *s, int64_t table,
+                             void (*fn)(void *ctx, const store_deal_player *p), void *ctx);
+
+    /* Moderation (moderation.c).  Administrators named at start, by handle
+     * key; banned handles, by key; acts and reports, each given an id. */
+    int (*admin_put)(store *s, const char *key, const char *name);
+    int (*admins_load)(store *s, void (*fn)(void *ctx, const char *key, const char *name),
+                       void *ctx);
+    int (*ban_put)(store *s, const store_mod_row *ban);
+    int (*ban_delete)(store *s, const char *key);
+    int (*bans_load)(store *s, void (*fn)(void *ctx, const store_mod_row *ban), void *ctx);
+    int (*mod_act_add)(store *s, const store_mod_row *act, int64_t *id);
+    int (*report_add)(store *s, const store_mod_row *report, int64_t *id);
+    /* The newest `limit` acts (act set) and reports (act NULL), newest
+     * first. */
+    int (*mod_log_load)(store *s, int limit, void (*fn)(void *ctx, const store_mod_row *row),
+                        void *ctx);
 };
 
 /* Opens (creating when needed) a SQLite database in WAL mode.  NULL on

@@ -30,6 +30,16 @@
  *   actions(table_id REFERENCES tables, n INTEGER, action TEXT,
  *           PRIMARY KEY(table_id, n))
  *
+ * Schema version 2 adds who played which deals and moderation (issue 23;
+ * a version 1 file gains the tables when opened, MIGRATE_MODERATION):
+ *
+ *   deal_players(table_id REFERENCES tables, deal, at, seat, name,
+ *                registered INTEGER, level), in the order written (rowid)
+ *   admins(key TEXT PRIMARY KEY, name, added INTEGER)
+ *   bans(key TEXT PRIMARY KEY, name, at INTEGER, by, text)
+ *   moderation(id INTEGER PRIMARY KEY, at INTEGER, by, act, tbl, name, text)
+ *   reports(id INTEGER PRIMARY KEY, at INTEGER, by, tbl, name, text)
+ *
  * The seed is kept as decimal text: a uint64_t does not fit SQLite's signed
  * integers, and text reads the same in the sqlite3 shell as in the game.
  * Each statement is prepared once at open and reset after every use.
@@ -52,7 +62,7 @@
 
 #include "store.h"
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2
 
 /* How long a statement waits for another connection's lock before giving up. */
 #define BUSY_TIMEOUT_MS 5000
@@ -97,6 +107,45 @@ static const char SCHEMA[] = "CREATE TABLE sessions("
                              "  PRIMARY KEY (table_id, n)) WITHOUT ROWID;"
                              "PRAGMA user_version = 1;";
 
+/* Version 1 to 2: every statement may run again (IF NOT EXISTS), so that
+ * the steps of several changes to the schema can be put in any order. */
+static const char MIGRATE_MODERATION[] =
+    "CREATE TABLE IF NOT EXISTS deal_players("
+    "  table_id INTEGER NOT NULL REFERENCES tables(id),"
+    "  deal INTEGER NOT NULL,"
+    "  at INTEGER NOT NULL,"
+    "  seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),"
+    "  name TEXT NOT NULL,"
+    "  registered INTEGER NOT NULL,"
+    "  level TEXT);"
+    "CREATE INDEX IF NOT EXISTS deal_players_of ON deal_players(table_id, deal);"
+    "CREATE TABLE IF NOT EXISTS admins("
+    "  key TEXT PRIMARY KEY NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  added INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS bans("
+    "  key TEXT PRIMARY KEY NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  at INTEGER NOT NULL,"
+    "  by TEXT NOT NULL,"
+    "  text TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS moderation("
+    "  id INTEGER PRIMARY KEY,"
+    "  at INTEGER NOT NULL,"
+    "  by TEXT NOT NULL,"
+    "  act TEXT NOT NULL,"
+    "  tbl INTEGER,"
+    "  name TEXT,"
+    "  text TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS reports("
+    "  id INTEGER PRIMARY KEY,"
+    "  at INTEGER NOT NULL,"
+    "  by TEXT NOT NULL,"
+    "  tbl INTEGER,"
+    "  name TEXT,"
+    "  text TEXT NOT NULL);"
+    "PRAGMA user_version = 2;";
+
 /* The background checkpointer: a thread with its own connection. */
 typedef struct checkpointer {
     pthread_t thread;
@@ -123,6 +172,17 @@ typedef struct bb_sqlite {
     sqlite3_stmt *action_append;
     sqlite3_stmt *action_next;
     sqlite3_stmt *actions_load;
+    sqlite3_stmt *deal_player_put;
+    sqlite3_stmt *deal_players_load;
+    sqlite3_stmt *admin_put;
+    sqlite3_stmt *admins_load;
+    sqlite3_stmt *ban_put;
+    sqlite3_stmt *ban_delete;
+    sqlite3_stmt *bans_load;
+    sqlite3_stmt *mod_act_add;
+    sqlite3_stmt *report_add;
+    sqlite3_stmt *mod_acts_load;
+    sqlite3_stmt *reports_load;
 } bb_sqlite;
 
 static const struct {
@@ -160,6 +220,29 @@ static const struct {
      "SELECT coalesce(max(n) + 1, 0) FROM actions WHERE table_id = ?1"},
     {offsetof(bb_sqlite, actions_load),
      "SELECT n, action FROM actions WHERE table_id = ?1 ORDER BY n"},
+    {offsetof(bb_sqlite, deal_player_put),
+     "INSERT INTO deal_players(table_id, deal, at, seat, name, registered, level) "
+     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
+    {offsetof(bb_sqlite, deal_players_load),
+     "SELECT deal, at, seat, name, registered, level FROM deal_players WHERE table_id = ?1 "
+     "ORDER BY deal, rowid"},
+    {offsetof(bb_sqlite, admin_put), "INSERT INTO admins(key, name, added) VALUES (?1, ?2, ?3) "
+                                     "ON CONFLICT(key) DO UPDATE SET name = excluded.name"},
+    {offsetof(bb_sqlite, admins_load), "SELECT key, name FROM admins ORDER BY added, key"},
+    {offsetof(bb_sqlite, ban_put),
+     "INSERT INTO bans(key, name, at, by, text) VALUES (?1, ?2, ?3, ?4, ?5) "
+     "ON CONFLICT(key) DO UPDATE SET name = excluded.name, at = excluded.at, by = excluded.by, "
+     "text = excluded.text"},
+    {offsetof(bb_sqlite, ban_delete), "DELETE FROM bans WHERE key = ?1"},
+    {offsetof(bb_sqlite, bans_load), "SELECT key, name, at, by, text FROM bans ORDER BY at, key"},
+    {offsetof(bb_sqlite, mod_act_add),
+     "INSERT INTO moderation(at, by, act, tbl, name, text) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
+    {offsetof(bb_sqlite, report_add),
+     "INSERT INTO reports(at, by, tbl, name, text) VALUES (?1, ?2, ?3, ?4, ?5)"},
+    {offsetof(bb_sqlite, mod_acts_load),
+     "SELECT id, at, by, act, tbl, name, text FROM moderation ORDER BY id DESC LIMIT ?1"},
+    {offsetof(bb_sqlite, reports_load),
+     "SELECT id, at, by, NULL, tbl, name, text FROM reports ORDER BY id DESC LIMIT ?1"},
 };
 
 #define N_STATEMENTS (sizeof STATEMENTS / sizeof STATEMENTS[0])
@@ -641,6 +724,211 @@ static int actions_load(store *s, int64_t table,
     return 0;
 }
 
+/* ------------------------------------------------------ deals' players */
+
+static int deal_player_put(store *s, int64_t table, const store_deal_player *p)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->deal_player_put;
+    if (!p || !p->name || p->seat < 0 || p->seat > 3 || p->deal < 0) {
+        fail(s, "a deal's player needs a deal, a seat from 0 to 3 and a name");
+        return -1;
+    }
+    if (sqlite3_bind_int64(st, 1, table) || sqlite3_bind_int(st, 2, p->deal) ||
+        sqlite3_bind_int64(st, 3, p->at) || sqlite3_bind_int(st, 4, p->seat) ||
+        bind_text(st, 5, p->name) || sqlite3_bind_int(st, 6, p->registered ? 1 : 0) ||
+        bind_text(st, 7, p->level))
+        return fail_sql(q, st, "save a deal's player");
+    return run(q, st, "save a deal's player");
+}
+
+static int deal_players_load(store *s, int64_t table,
+                             void (*fn)(void *ctx, const store_deal_player *p), void *ctx)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->deal_players_load;
+    if (busy(q, st, "deal_players_load"))
+        return -1;
+    if (sqlite3_bind_int64(st, 1, table))
+        return fail_sql(q, st, "load the deals' players");
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 3);
+        int seat = sqlite3_column_int(st, 2);
+        if (name == NULL || seat < 0 || seat > 3)
+            continue; /* a damaged row names nobody */
+        store_deal_player p = {
+            .deal = sqlite3_column_int(st, 0),
+            .at = (uint32_t)sqlite3_column_int64(st, 1),
+            .seat = seat,
+            .name = name,
+            .registered = sqlite3_column_int(st, 4) != 0,
+            .level = (const char *)sqlite3_column_text(st, 5),
+        };
+        fn(ctx, &p);
+    }
+    if (rc != SQLITE_DONE)
+        return fail_sql(q, st, "load the deals' players");
+    finish(st);
+    return 0;
+}
+
+/* -------------------------------------------------------------- moderation */
+
+static int admin_put(store *s, const char *key, const char *name)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->admin_put;
+    if (!key || !name) {
+        fail(s, "an administrator needs a key and a name");
+        return -1;
+    }
+    if (bind_text(st, 1, key) || bind_text(st, 2, name) ||
+        sqlite3_bind_int64(st, 3, (sqlite3_int64)time(NULL)))
+        return fail_sql(q, st, "save an administrator");
+    return run(q, st, "save an administrator");
+}
+
+static int admins_load(store *s, void (*fn)(void *ctx, const char *key, const char *name),
+                       void *ctx)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->admins_load;
+    if (busy(q, st, "admins_load"))
+        return -1;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *key = (const char *)sqlite3_column_text(st, 0);
+        const char *name = (const char *)sqlite3_column_text(st, 1);
+        if (key && name)
+            fn(ctx, key, name);
+    }
+    if (rc != SQLITE_DONE)
+        return fail_sql(q, st, "load the administrators");
+    finish(st);
+    return 0;
+}
+
+static int ban_put(store *s, const store_mod_row *ban)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->ban_put;
+    if (!ban || !ban->key || !ban->name || !ban->by) {
+        fail(s, "a ban needs a key, a name and who banned");
+        return -1;
+    }
+    if (bind_text(st, 1, ban->key) || bind_text(st, 2, ban->name) ||
+        sqlite3_bind_int64(st, 3, ban->at) || bind_text(st, 4, ban->by) ||
+        bind_text(st, 5, ban->text ? ban->text : ""))
+        return fail_sql(q, st, "save a ban");
+    return run(q, st, "save a ban");
+}
+
+static int ban_delete(store *s, const char *key)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    if (bind_text(q->ban_delete, 1, key))
+        return fail_sql(q, q->ban_delete, "lift a ban");
+    return run(q, q->ban_delete, "lift a ban");
+}
+
+static int bans_load(store *s, void (*fn)(void *ctx, const store_mod_row *ban), void *ctx)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->bans_load;
+    if (busy(q, st, "bans_load"))
+        return -1;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        store_mod_row row = {
+            .key = (const char *)sqlite3_column_text(st, 0),
+            .name = (const char *)sqlite3_column_text(st, 1),
+            .at = sqlite3_column_int64(st, 2),
+            .by = (const char *)sqlite3_column_text(st, 3),
+            .text = (const char *)sqlite3_column_text(st, 4),
+        };
+        if (row.key && row.name && row.by && row.text)
+            fn(ctx, &row);
+    }
+    if (rc != SQLITE_DONE)
+        return fail_sql(q, st, "load the bans");
+    finish(st);
+    return 0;
+}
+
+/* An act (act set) or a report: the row's id in *id. */
+static int mod_row_add(bb_sqlite *q, sqlite3_stmt *st, const store_mod_row *row, int64_t *id,
+                       const char *what)
+{
+    if (!row || !row->by) {
+        fail(&q->base, "could not %s: who did it is missing", what);
+        return -1;
+    }
+    int k = 1;
+    if (sqlite3_bind_int64(st, k++, row->at) || bind_text(st, k++, row->by) ||
+        (row->act && bind_text(st, k++, row->act)) ||
+        (row->table ? sqlite3_bind_int64(st, k, row->table) : sqlite3_bind_null(st, k)) ||
+        bind_text(st, k + 1, row->name) || bind_text(st, k + 2, row->text ? row->text : ""))
+        return fail_sql(q, st, what);
+    if (run(q, st, what) < 0)
+        return -1;
+    if (id)
+        *id = sqlite3_last_insert_rowid(q->db);
+    return 0;
+}
+
+static int mod_act_add(store *s, const store_mod_row *act, int64_t *id)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    if (!act || !act->act) {
+        fail(s, "a moderation act needs its kind");
+        return -1;
+    }
+    return mod_row_add(q, q->mod_act_add, act, id, "save a moderation act");
+}
+
+static int report_add(store *s, const store_mod_row *report, int64_t *id)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    if (!report || report->act) {
+        fail(s, "a report has no act");
+        return -1;
+    }
+    return mod_row_add(q, q->report_add, report, id, "save a report");
+}
+
+static int mod_log_load(store *s, int limit, void (*fn)(void *ctx, const store_mod_row *row),
+                        void *ctx)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *both[2] = {q->mod_acts_load, q->reports_load};
+    for (int i = 0; i < 2; i++) {
+        sqlite3_stmt *st = both[i];
+        if (busy(q, st, "mod_log_load"))
+            return -1;
+        if (sqlite3_bind_int(st, 1, limit))
+            return fail_sql(q, st, "load the moderation log");
+        int rc;
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+            store_mod_row row = {
+                .id = sqlite3_column_int64(st, 0),
+                .at = sqlite3_column_int64(st, 1),
+                .by = (const char *)sqlite3_column_text(st, 2),
+                .act = (const char *)sqlite3_column_text(st, 3),
+                .table = sqlite3_column_int64(st, 4),
+                .name = (const char *)sqlite3_column_text(st, 5),
+                .text = (const char *)sqlite3_column_text(st, 6),
+            };
+            if (row.by && row.text)
+                fn(ctx, &row);
+        }
+        if (rc != SQLITE_DONE)
+            return fail_sql(q, st, "load the moderation log");
+        finish(st);
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------ checkpoints */
 
 /* One round: passive checkpoints, which copy the WAL back without stopping
@@ -838,6 +1126,16 @@ static const struct store_ops SQLITE_OPS = {
     .seat_put = seat_put,
     .action_append = action_append,
     .actions_load = actions_load,
+    .deal_player_put = deal_player_put,
+    .deal_players_load = deal_players_load,
+    .admin_put = admin_put,
+    .admins_load = admins_load,
+    .ban_put = ban_put,
+    .ban_delete = ban_delete,
+    .bans_load = bans_load,
+    .mod_act_add = mod_act_add,
+    .report_add = report_add,
+    .mod_log_load = mod_log_load,
 };
 
 /* Reads PRAGMA user_version; -1 on error. */
@@ -893,7 +1191,7 @@ static int prepare_db(sqlite3 *db, const char *path, char *err, size_t cap)
 
     if (version == SCHEMA_VERSION)
         return 0;
-    /* A new file.  The version is read again under the write lock, in case
+    /* A new or older file.  The version is read again under the write lock, in case
      * another process created the schema in the meantime. */
     if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
         snprintf(err, cap, "could not create the schema of %s: %s", path, sqlite3_errmsg(db));
@@ -905,6 +1203,17 @@ static int prepare_db(sqlite3 *db, const char *path, char *err, size_t cap)
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
+    if (version == 0)
+        version = 1;
+    /* An older file is brought up to date in the same transaction. */
+    if (version == 1 && sqlite3_exec(db, MIGRATE_MODERATION, NULL, NULL, NULL) != SQLITE_OK) {
+        snprintf(err, cap, "could not bring the schema of %s to version 2: %s", path,
+                 sqlite3_errmsg(db));
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    if (version == 1)
+        version = 2;
     if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
         snprintf(err, cap, "could not create the schema of %s: %s", path, sqlite3_errmsg(db));
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
