@@ -213,6 +213,9 @@ export class AccountMenu {
         this.close(true);
       }
     });
+    window.addEventListener('resize', () => {
+      if (!this.menu.hidden) this.place();
+    });
     document.addEventListener('click', (e) => {
       if (!this.menu.hidden && e.target instanceof Node && !this.el.contains(e.target)) this.close(false);
     });
@@ -220,10 +223,22 @@ export class AccountMenu {
 
   private toggle(): void {
     if (this.menu.hidden) {
+      this.place();
       this.menu.hidden = false;
       this.btn.setAttribute('aria-expanded', 'true');
       this.menu.querySelector<HTMLElement>('button')?.focus();
     } else this.close(true);
+  }
+
+  /** Under its button, kept inside the screen (the button is on the left
+   * of a phone's header, on the right of a wide one). */
+  private place(): void {
+    const r = this.btn.getBoundingClientRect();
+    const w = Math.min(320, window.innerWidth - 24);
+    const left = Math.max(12, Math.min(r.right - w, window.innerWidth - 12 - w));
+    this.menu.style.top = `${Math.round(r.bottom + 6)}px`;
+    this.menu.style.left = `${Math.round(left)}px`;
+    this.menu.style.width = `${w}px`;
   }
 
   close(focus: boolean): void {

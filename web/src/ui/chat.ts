@@ -77,15 +77,15 @@ export class ChatView {
     });
     const channel = (c: Channel, title: string): ChannelView => {
       const titleEl = h('h3', { class: 'chat-channel-title', id: `chat-title-${c}`, hidden: true }, title);
+      // The list stays a list (its lines are list items); the live log
+      // is the section around it.
       const log = h('ol', {
         class: 'chat-log',
         id: `chat-log-${c}`,
-        role: 'log',
-        'aria-live': 'polite',
         'aria-labelledby': 'chat-title',
         tabindex: 0,
       });
-      const section = h('section', { class: 'chat-channel', 'data-channel': c }, titleEl, log);
+      const section = h('section', { class: 'chat-channel', 'data-channel': c, role: 'log', 'aria-live': 'polite', 'aria-labelledby': 'chat-title' }, titleEl, log);
       return { section, title: titleEl, log };
     };
     this.channels = {
@@ -203,6 +203,7 @@ export class ChatView {
       kibitzers.title.textContent = aside ? 'Kibitzers (the players do not hear this)' : 'Kibitzers';
       for (const c of [players, kibitzers]) {
         c.log.setAttribute('aria-labelledby', split ? `chat-title ${c.title.id}` : 'chat-title');
+        c.section.setAttribute('aria-labelledby', split ? `chat-title ${c.title.id}` : 'chat-title');
       }
     }
     const into = (m: ChatMsg): ChannelView => (split && m.channel === 'kibitzers' ? kibitzers : players);
