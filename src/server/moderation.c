@@ -22,7 +22,7 @@
 
 #include "internal.h"
 
-#define KEY_CAP 256
+#define KEY_CAP SRV_KEY_CAP
 
 typedef struct ban {
     char name[SRV_NAME_CAP];
@@ -41,8 +41,8 @@ static char MARK; /* the value of a set's entries */
 
 void srv_mod_key(const char *name, char *key, size_t cap)
 {
-    char buf[SRV_NAME_CAP];
-    srv_name_key(name, buf);
+    char buf[SRV_KEY_CAP];
+    srv_handle_key(name, buf);
     snprintf(key, cap, "%s", buf);
 }
 
