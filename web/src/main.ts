@@ -296,14 +296,21 @@ function download(r: RecordMsg): void {
 function helloRefused(code: string, text: string): void {
   const byToken = joining === 'token' || (joining === null && state.token !== null);
   switch (code) {
-    case 'bad_token':
+    case 'bad_token': {
+      const was = saved.session() ?? saved.last();
       saved.forget(null);
       net.stop();
       forgetAll();
       joining = null;
-      loginError =
-        'The server no longer knows that session (it was idle for an hour, or the server was reset). Choose a handle to play again.';
+      if (was?.registered) {
+        login.prefill(was.name, 'signin');
+        loginError = `That sign-in no longer works (signed out, the password changed, or it expired): sign in as ${was.name} again with the password.`;
+      } else {
+        loginError =
+          'The server no longer knows that session (it was idle for an hour, or the server was reset). Choose a handle to play again.';
+      }
       break;
+    }
     case 'name_taken':
     case 'bad_name':
     case 'registered':
@@ -340,7 +347,7 @@ function onMessage(msg: ServerMsg): void {
       state.name = msg.name;
       state.token = msg.token;
       state.account = { registered: !!msg.registered, admin: !!msg.admin, expires: msg.expires };
-      saved.save({ name: msg.name, token: msg.token });
+      saved.save({ name: msg.name, token: msg.token, registered: !!msg.registered });
       net.setCreds({ token: msg.token, name: msg.name });
       welcomed = true;
       joiningMode = null;
@@ -366,7 +373,7 @@ function onMessage(msg: ServerMsg): void {
       state.name = msg.name;
       state.token = msg.token;
       state.account = { registered: msg.registered, admin: !!msg.admin, expires: msg.expires };
-      saved.save({ name: msg.name, token: msg.token });
+      saved.save({ name: msg.name, token: msg.token, registered: msg.registered });
       net.setCreds({ token: msg.token, name: msg.name });
       break;
     case 'report':

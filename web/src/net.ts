@@ -12,6 +12,8 @@ import { PROTOCOL_VERSION } from './protocol';
 export interface Saved {
   name: string;
   token: string;
+  /** A registered player's session (a refused token offers signing in again). */
+  registered?: boolean;
 }
 
 /** This tab's session (a reload resumes it at once). */
@@ -31,7 +33,7 @@ function read(store: () => Storage, key: string): Saved | null {
       typeof (v as Saved).token === 'string' &&
       /^[0-9a-f]{64}$/.test((v as Saved).token)
     )
-      return { name: (v as Saved).name, token: (v as Saved).token };
+      return { name: (v as Saved).name, token: (v as Saved).token, registered: (v as Saved).registered === true };
   } catch {
     /* storage refused or garbage: nothing saved */
   }

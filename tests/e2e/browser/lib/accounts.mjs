@@ -217,7 +217,9 @@ async function accounts(sc) {
   // The first browser's token was revoked: taking the session back fails.
   await a.click('#take-back');
   await a.until((s) => s.login, 'the start form: the old token is refused after the password changed', 10000);
-  sc.log(`the revoked token was refused: "${(await a.page.locator('#login-error').textContent()).trim()}"`);
+  const revoked = (await a.page.locator('#login-error').textContent()).trim();
+  check(/sign in as Zoë again/.test(revoked) && (await a.attr('form#login', 'data-mode')) === 'signin' && (await a.page.locator('#handle').inputValue()) === 'Zoë', 'the start form offers signing in as Zoë again', { actual: revoked, page: a });
+  sc.log(`the revoked token was refused: "${revoked}"`);
   await startForm(a, 'signin', 'Zoë', PW2);
   await b.until((s) => s.conn === 'closed', 'the phone replaced in turn', 10000);
   await noSecret(a, PW2);
@@ -285,7 +287,7 @@ async function accounts(sc) {
   b.sc.stats.reloads++;
   await b.until((s) => s.login && !s.lobby, "the phone's start form: its token no longer works", 15000);
   const gone = (await b.page.locator('#login-error').textContent()).trim();
-  check(gone.length > 0, 'the phone says why it is at the start form', { actual: gone, page: b });
+  check(/no longer works/.test(gone), 'the phone says why it is at the start form', { actual: gone, page: b });
   await noSecret(a, PW2);
   sc.log(`signed out everywhere; the phone says: "${gone}"`);
 }
@@ -338,8 +340,7 @@ async function fairDeals(sc) {
 // ------------------------------------------------------------- moderation
 
 async function moderation(sc) {
-  sc.serverArgs = ['--admin', 'Root'];
-  await sc.start();
+  await sc.start(); // with --admin Root (SERVER_ARGS)
   const root = await person(sc, 'root');
   const carol = await person(sc, 'carol');
   const bob = await person(sc, 'bob');
@@ -434,3 +435,5 @@ async function moderation(sc) {
 }
 
 export const ACCOUNTS = { accounts, fair_deals: fairDeals, moderation };
+/** Flags for a scenario's barbu serve (run.mjs passes them). */
+export const SERVER_ARGS = { moderation: ['--admin', 'Root'] };
