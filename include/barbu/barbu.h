@@ -131,6 +131,9 @@ int barbu_seat_parse(const char *text);
 
 /* -------------------------------------------------------------- randomness */
 
+/* The bytes of a keyed game's key (barbu_init_keyed). */
+#define BARBU_KEY_BYTES 32
+
 /* SplitMix64: small, fast and exactly reproducible on every machine. */
 typedef struct barbu_rng {
     uint64_t s;
@@ -499,7 +502,28 @@ typedef struct barbu_state {
     uint8_t n_forced;
     const barbu_rules *rules; /* must outlive the state */
     uint64_t seed;
+    /* A keyed game (barbu_init_keyed) draws from its key through ChaCha20
+     * instead of from the seed; the key is as secret as the hands. */
+    bool keyed;
+    uint8_t key[BARBU_KEY_BYTES];
 } barbu_state;
+
+/* Starts a game whose every draw, deal and cut comes from a 256-bit secret
+ * key through ChaCha20 (docs/internals.md), for games that must be fair to
+ * people who may look for the seed.  The key is copied into the state. */
+int barbu_init_keyed(barbu_state *state, const barbu_rules *rules,
+                     const uint8_t key[BARBU_KEY_BYTES]);
+
+/* The commitment to a key: BLAKE2b-256 of its 32 bytes and nothing else,
+ * published before the first card (`xxd -r -p | b2sum -l 256` checks it). */
+void barbu_key_commitment(const uint8_t key[BARBU_KEY_BYTES], uint8_t out[BARBU_KEY_BYTES]);
+
+/* A key or a commitment as 64 lowercase hex digits (buf holds at least
+ * BARBU_KEY_HEX bytes), and back: exactly 64 hex digits of either case,
+ * else BARBU_EINVAL. */
+#define BARBU_KEY_HEX (2 * BARBU_KEY_BYTES + 1)
+void barbu_key_format(const uint8_t key[BARBU_KEY_BYTES], char *buf);
+int barbu_key_parse(const char *text, uint8_t key[BARBU_KEY_BYTES]);
 
 /* Reads a seed: a whole number from 0 to 2^64 - 1 in decimal digits only
  * (no sign, no space).  0, or BARBU_EINVAL. */
