@@ -957,6 +957,15 @@ int barbu_record_actions(const barbu_record *rec);
 int barbu_record_withhold(barbu_record *rec);
 bool barbu_record_withheld(const barbu_record *rec);
 
+/* A new empty record of a keyed game (format 3): it keeps the key (which
+ * barbu_record_withhold hides) and the key's commitment. */
+barbu_record *barbu_record_new_keyed(const barbu_rules *rules, const uint8_t key[BARBU_KEY_BYTES]);
+bool barbu_record_keyed(const barbu_record *rec);
+/* The commitment of a keyed record (false for a seeded one), and its key
+ * (false for a seeded record or a withheld key). */
+bool barbu_record_commitment(const barbu_record *rec, uint8_t out[BARBU_KEY_BYTES]);
+bool barbu_record_key(const barbu_record *rec, uint8_t out[BARBU_KEY_BYTES]);
+
 /* Starts *state as the record's game (its rules, seed, first declarer). */
 int barbu_record_start(const barbu_record *rec, barbu_state *state);
 
@@ -965,6 +974,16 @@ int barbu_record_start(const barbu_record *rec, barbu_state *state);
  * callback, if any, sees each deal's result as it completes. */
 typedef void (*barbu_result_fn)(const barbu_result *result, void *ctx);
 int barbu_record_replay(const barbu_record *rec, barbu_state *state, barbu_result_fn on_result,
+                        void *ctx, barbu_diag *diag);
+
+/* Checks that the record's game is the one its key (or seed) deals: the
+ * commitment is the key's hash, and the first declarer, each deal's hands,
+ * the Silly Rounds' first dealers and every cut the record gives are the
+ * ones drawn; then replays every action as barbu_record_replay does.
+ * BARBU_EINVAL for a record whose key or seed is withheld; otherwise 0 or
+ * the first difference, with *diag saying it (BARBU_EMISMATCH for what was
+ * dealt, drawn or cut). */
+int barbu_record_verify(const barbu_record *rec, barbu_state *state, barbu_result_fn on_result,
                         void *ctx, barbu_diag *diag);
 
 /* Reads a record from text; *out is NULL on error.  Checks its syntax, not
