@@ -533,6 +533,11 @@ int barbu_seed_parse(const char *text, uint64_t *seed);
  * seed.  *rules is not copied and must outlive the state. */
 int barbu_init(barbu_state *state, const barbu_rules *rules, uint64_t seed);
 
+/* The hands the state's seed or key deals for deal number `deal` (0-based)
+ * with `dealer` dealing, one card at a time from the dealer's left: what
+ * the engine deals when that deal starts. */
+void barbu_dealt_hands(const barbu_state *state, int deal, int dealer, barbu_cards hands[4]);
+
 /* Replaces the current deal's hands before its first action (a composed deal,
  * or a record's).  The hands must hold each card of the pack once. */
 int barbu_set_hands(barbu_state *state, const barbu_cards hands[4]);

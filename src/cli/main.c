@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "cli.h"
 
 static const struct {
@@ -42,6 +44,11 @@ int main(int argc, char **argv)
     if (argc < 2) {
         usage(stderr);
         return 2;
+    }
+    /* libsodium chooses its fastest code for this machine (keyed deals). */
+    if (sodium_init() < 0) {
+        fprintf(stderr, "barbu: libsodium cannot start (sodium_init failed)\n");
+        return 1;
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {

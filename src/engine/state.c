@@ -95,17 +95,22 @@ static int draw_first(const barbu_state *s)
     return bb_draw_high(&st, pack, n, rank_value, NULL);
 }
 
-/* Deals the pack one card at a time from the dealer's left. */
-static void deal_hands(barbu_state *s)
+void barbu_dealt_hands(const barbu_state *s, int deal, int dealer, barbu_cards hands[4])
 {
     bb_stream st;
-    bb_stream_open(&st, s, BB_SEED_DEAL, s->t.deal);
+    bb_stream_open(&st, s, BB_SEED_DEAL, deal);
     barbu_card pack[52];
     int n = pack_of(s->rules, pack);
     bb_shuffle(&st, pack, n);
-    memset(s->hand, 0, sizeof s->hand);
+    memset(hands, 0, 4 * sizeof hands[0]);
     for (int k = 0; k < n; k++)
-        s->hand[(s->t.dealer + 1 + k) & 3] |= BARBU_BIT(pack[k]);
+        hands[(dealer + 1 + k) & 3] |= BARBU_BIT(pack[k]);
+}
+
+/* Deals the pack one card at a time from the dealer's left. */
+static void deal_hands(barbu_state *s)
+{
+    barbu_dealt_hands(s, s->t.deal, s->t.dealer, s->hand);
     memcpy(s->dealt, s->hand, sizeof s->hand);
 }
 
