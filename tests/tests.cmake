@@ -36,6 +36,12 @@ add_test(NAME cli
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/run.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli PROPERTIES LABELS cli)
 
+# barbu verify: keyed and seeded records checked against their key or seed,
+# and tampered ones refused with what differs.
+add_test(NAME cli_verify
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/verify.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_verify PROPERTIES LABELS cli)
+
 # barbu arena: duplicate matches, their JSON, and the same figures whatever
 # the number of threads.
 add_test(NAME cli_arena

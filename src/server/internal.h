@@ -424,7 +424,19 @@ struct srv_table {
     lws_sorted_usec_list_t clock_sul;
 
     srv_table *prev, *next;
+
+    /* Fair deals: a table made without a chosen seed deals from a 256-bit
+     * key of libsodium's (its seed is then only its computer players'),
+     * committed to from the start and shown once the game is over. */
+    bool keyed;
+    uint8_t key[BARBU_KEY_BYTES];
 };
+
+/* Starts the table's game from its key or its seed (t->state). */
+int srv_table_init_game(srv_table *t, bool no_game);
+/* A keyed table's commitment, and its key once the game is over, into a
+ * table message or a lobby summary. */
+void srv_table_key_json(const srv_table *t, json_t *o);
 
 srv_table *srv_table_new(srv_server *srv, int64_t id);
 void srv_table_free(srv_table *t);

@@ -10,6 +10,8 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <sodium.h>
+
 #include "internal.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -182,6 +184,13 @@ int barbu_serve(const barbu_serve_options *options)
     if (parse_listen(options->listen ? options->listen : "127.0.0.1:2118", host, sizeof host,
                      &port) != 0) {
         fprintf(stderr, "barbu serve: --listen wants HOST:PORT, not '%s'\n", options->listen);
+        return 1;
+    }
+    /* Keys of fair deals come from libsodium's random source: no server
+     * without it. */
+    if (sodium_init() < 0) {
+        fprintf(stderr, "barbu serve: libsodium cannot start (sodium_init failed), so there is "
+                        "no random source for the keys of fair deals\n");
         return 1;
     }
     char err[256];

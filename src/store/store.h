@@ -36,6 +36,10 @@ typedef struct store_table {
      * they read ("" for text that is not there, 0 for numbers). */
     const char *damage;
     bool seed_lost; /* the seed did not read: the game cannot be rebuilt */
+    /* A keyed table deals from its key (the seed is then its computer
+     * players' own); the key did not read: seed_lost. */
+    bool keyed;
+    uint8_t key[BARBU_KEY_BYTES];
 } store_table;
 
 typedef struct store_seat {

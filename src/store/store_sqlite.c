@@ -27,7 +27,7 @@
  *            admin INTEGER, banned INTEGER)
  *   tokens(hash TEXT PRIMARY KEY, key, created INTEGER, expires INTEGER)
  *   tables(id INTEGER PRIMARY KEY, preset, house, seed TEXT, options,
- *          state INTEGER, created INTEGER)
+ *          state INTEGER, created INTEGER, key TEXT)
  *   seats(table_id REFERENCES tables, seat 0-3, name, player, token,
  *         bot INTEGER, level, PRIMARY KEY(table_id, seat))
  *   actions(table_id REFERENCES tables, n INTEGER, action TEXT,
@@ -47,6 +47,9 @@
  * database adds the account tables and hashes its tokens in place, in one
  * transaction.
  *
+ * Version 2 added tables.key: a keyed table's key, 64 hex digits (NULL for
+ * a seeded table), kept so that a restart deals the same cards; a version 1
+ * database is migrated when opened (its tables are all seeded).
  * The seed is kept as decimal text: a uint64_t does not fit SQLite's signed
  * integers, and text reads the same in the sqlite3 shell as in the game.
  * Each statement is prepared once at open and reset after every use.
@@ -97,7 +100,8 @@ static const char SCHEMA[] = "CREATE TABLE sessions("
                              "  seed TEXT NOT NULL,"
                              "  options TEXT NOT NULL,"
                              "  state INTEGER NOT NULL,"
-                             "  created INTEGER NOT NULL);"
+                             "  created INTEGER NOT NULL,"
+                             "  key TEXT);"
                              "CREATE TABLE seats("
                              "  table_id INTEGER NOT NULL REFERENCES tables(id),"
                              "  seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),"
@@ -168,6 +172,9 @@ static const char MIGRATE_MODERATION[] =
     "  text TEXT NOT NULL);"
     "PRAGMA user_version = 2;";
 
+/* From version 1: the keys of keyed tables. */
+static const char MIGRATE_KEYS[] = "ALTER TABLE tables ADD COLUMN key TEXT;";
+
 /* The background checkpointer: a thread with its own connection. */
 typedef struct checkpointer {
     pthread_t thread;
@@ -226,13 +233,13 @@ static const struct {
     {offsetof(bb_sqlite, sessions_load),
      "SELECT token, name FROM sessions ORDER BY created, token"},
     {offsetof(bb_sqlite, table_create),
-     "INSERT INTO tables(preset, house, seed, options, state, created) "
-     "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
+     "INSERT INTO tables(preset, house, seed, options, state, created, key) "
+     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
     {offsetof(bb_sqlite, table_set_state), "UPDATE tables SET state = ?2 WHERE id = ?1"},
     {offsetof(bb_sqlite, tables_load),
-     "SELECT id, preset, house, seed, options, state, created FROM tables ORDER BY id"},
+     "SELECT id, preset, house, seed, options, state, created, key FROM tables ORDER BY id"},
     {offsetof(bb_sqlite, table_get),
-     "SELECT id, preset, house, seed, options, state, created FROM tables WHERE id = ?1"},
+     "SELECT id, preset, house, seed, options, state, created, key FROM tables WHERE id = ?1"},
     {offsetof(bb_sqlite, seats_of),
      "SELECT seat, name, player, token, bot, level FROM seats WHERE table_id = ?1 ORDER BY seat"},
     {offsetof(bb_sqlite, seat_put),
@@ -419,6 +426,11 @@ static int table_create(store *s, const store_table *t, int64_t *id)
         bind_text(st, 3, seed) || bind_text(st, 4, t->options ? t->options : "") ||
         sqlite3_bind_int(st, 5, t->state) || sqlite3_bind_int64(st, 6, t->created))
         return fail_sql(q, st, "create a table");
+    char key[BARBU_KEY_HEX];
+    if (t->keyed)
+        barbu_key_format(t->key, key);
+    if ((t->keyed ? bind_text(st, 7, key) : sqlite3_bind_null(st, 7)) != 0)
+        return fail_sql(q, st, "create a table");
     if (run(q, st, "create a table") < 0)
         return -1;
     if (id)
@@ -562,6 +574,15 @@ static int read_table(bb_sqlite *q, sqlite3_stmt *st, loaded_table *lt)
                 seed ? seed : "NULL");
         lt->t.seed = 0;
         lt->t.seed_lost = true;
+    }
+    /* A keyed table's key: without it its deals cannot be dealt again. */
+    if (sqlite3_column_type(st, 7) != SQLITE_NULL) {
+        const char *key = (const char *)sqlite3_column_text(st, 7);
+        lt->t.keyed = true;
+        if (barbu_key_parse(key, lt->t.key) != 0) {
+            damaged(lt, "its key is not 64 hex digits");
+            lt->t.seed_lost = true;
+        }
     }
     lt->t.state = (int)want_int(lt, st, 5, STORE_WAITING, STORE_OVER, "state");
     lt->t.created = want_int(lt, st, 6, 0, INT64_MAX, "creation time");
@@ -1435,6 +1456,7 @@ static int prepare_db(sqlite3 *db, const char *path, char *err, size_t cap)
     if (version == 1 &&
         (migrate_1(db) != 0 ||
          sqlite3_exec(db, MIGRATE_MODERATION, NULL, NULL, NULL) != SQLITE_OK ||
+         sqlite3_exec(db, MIGRATE_KEYS, NULL, NULL, NULL) != SQLITE_OK ||
          sqlite3_exec(db, "PRAGMA user_version = 2", NULL, NULL, NULL) != SQLITE_OK)) {
         snprintf(err, cap, "could not bring %s from schema version 1 to 2: %s", path,
                  sqlite3_errmsg(db));

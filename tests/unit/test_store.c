@@ -930,6 +930,101 @@ static void test_migrate_1(void **state)
     sqlite3_close(db);
 }
 
+/* ------------------------------------------------------------ keyed tables */
+
+typedef struct key_seen {
+    int n;
+    bool keyed[4], lost[4];
+    uint8_t key[4][BARBU_KEY_BYTES];
+    uint64_t seed[4];
+} key_seen;
+
+static void on_key_table(void *ctx, const store_table *t, const store_seat seats[4])
+{
+    (void)seats;
+    key_seen *k = ctx;
+    if (k->n == 4)
+        return;
+    k->keyed[k->n] = t->keyed;
+    k->lost[k->n] = t->seed_lost;
+    memcpy(k->key[k->n], t->key, BARBU_KEY_BYTES);
+    k->seed[k->n++] = t->seed;
+}
+
+/* A keyed table keeps its key (and its own seed for the computer
+ * players); a schema version 1 database is migrated, its tables seeded;
+ * a key that does not read is damage that leaves the game unbuildable. */
+static void test_keyed_tables(void **state)
+{
+    (void)state;
+    char path[128];
+    db_path(path, sizeof path, "v1keys");
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(
+            db,
+            "CREATE TABLE sessions(token TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL "
+            "UNIQUE, created INTEGER NOT NULL);"
+            "CREATE TABLE tables(id INTEGER PRIMARY KEY, preset TEXT NOT NULL, house TEXT "
+            "NOT NULL, seed TEXT NOT NULL, options TEXT NOT NULL, state INTEGER NOT NULL, "
+            "created INTEGER NOT NULL);"
+            "CREATE TABLE seats(table_id INTEGER NOT NULL REFERENCES tables(id), seat "
+            "INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3), name TEXT, player TEXT, token "
+            "TEXT, bot INTEGER NOT NULL, level TEXT, PRIMARY KEY (table_id, seat)) WITHOUT "
+            "ROWID;"
+            "CREATE TABLE actions(table_id INTEGER NOT NULL REFERENCES tables(id), n "
+            "INTEGER NOT NULL, action TEXT NOT NULL, PRIMARY KEY (table_id, n)) WITHOUT "
+            "ROWID;"
+            "INSERT INTO tables VALUES (1, 'uk', '', '42', '{}', 1, 1000);"
+            "PRAGMA user_version = 1;",
+            NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(db);
+
+    store *s = open_ok(path);
+    store_table t = {.preset = "fife",
+                     .house = "",
+                     .seed = 77,
+                     .options = "{}",
+                     .state = STORE_PLAYING,
+                     .created = 2000,
+                     .keyed = true};
+    for (int i = 0; i < BARBU_KEY_BYTES; i++)
+        t.key[i] = (uint8_t)(255 - i);
+    int64_t id = 0;
+    assert_int_equal(s->ops->table_create(s, &t, &id), 0);
+    assert_int_equal(id, 2);
+    key_seen k = {0};
+    assert_int_equal(s->ops->tables_load(s, on_key_table, &k), 0);
+    assert_int_equal(k.n, 2);
+    assert_false(k.keyed[0]);
+    assert_true(k.seed[0] == 42);
+    assert_true(k.keyed[1]);
+    assert_false(k.lost[1]);
+    assert_memory_equal(k.key[1], t.key, BARBU_KEY_BYTES);
+    assert_true(k.seed[1] == 77);
+    store_close(s);
+
+    /* The file is version 2 now, and opens again as it is. */
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(st, 0), 2);
+    sqlite3_finalize(st);
+    assert_int_equal(
+        sqlite3_exec(db, "UPDATE tables SET key = 'zz' WHERE id = 2", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    s = open_ok(path);
+    memset(&k, 0, sizeof k);
+    assert_int_equal(s->ops->tables_load(s, on_key_table, &k), 0);
+    assert_int_equal(k.n, 2);
+    assert_true(k.keyed[1]);
+    assert_true(k.lost[1]);
+    store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -947,6 +1042,7 @@ int main(void)
         cmocka_unit_test(test_second_open_refused),
         cmocka_unit_test(test_accounts),
         cmocka_unit_test(test_migrate_1),
+        cmocka_unit_test(test_keyed_tables),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }
