@@ -10,8 +10,9 @@
 //   and in her chat; Zoë is not marked on his page.  Zoë makes a ladder
 //   table (the box only for a registered player: bob's form has none); bob's
 //   Sit is refused with the server's sentence.  Zoë signs out everywhere:
-//   the other browser, reloaded, is back at the start form.  The password
-//   is never in localStorage, sessionStorage or the console.
+//   the other browser, reloaded, is back at the start form.  bob registers
+//   his handle from the account menu (the saved token replaced).  The
+//   password is never in localStorage, sessionStorage or the console.
 // - `fair_deals`: an unseeded short game shows the commitment from the
 //   start ("Deals committed to: 3fa1c2…"), no key; played to its end, the
 //   key, whose BLAKE2b-256 (b2sum -l 256) is the commitment, and the record
@@ -290,6 +291,23 @@ async function accounts(sc) {
   check(/no longer works/.test(gone), 'the phone says why it is at the start form', { actual: gone, page: b });
   await noSecret(a, PW2);
   sc.log(`signed out everywhere; the phone says: "${gone}"`);
+
+  // bob registers the handle he plays under, from the account menu: the
+  // page keeps the server's new token (the old one is revoked).
+  const before = await bob.page.evaluate(() => JSON.parse(sessionStorage.getItem('barbu.session') ?? 'null'));
+  await menuItem(bob, 'register-btn');
+  await bob.visible('dialog#password-dialog', 'the password dialog to register');
+  check(!(await bob.page.locator('#pw-current').isVisible()), 'registering asks no current password', { page: bob });
+  await bob.page.locator('#pw-new').fill(PW1);
+  await bob.page.locator('#pw-repeat').fill(PW1);
+  await bob.click('#password-submit');
+  await notice(bob, /registered to you/i, 'the notice that bob-a is registered');
+  const after = await bob.page.evaluate(() => JSON.parse(sessionStorage.getItem('barbu.session') ?? 'null'));
+  check(before && after && after.name === 'bob-a' && after.token !== before.token && after.registered === true, "bob's saved session holds the new token of the registered account", { actual: { before: before?.token.slice(0, 8), after: after?.token.slice(0, 8) }, page: bob });
+  const bobWho = await accountText(bob);
+  check(!bobWho.includes('(guest)'), "bob's account button no longer says (guest)", { actual: bobWho, page: bob });
+  await noSecret(bob, PW1);
+  sc.log('bob registered his handle; the page keeps the new token');
 }
 
 // ------------------------------------------------------------- fair deals
