@@ -36,6 +36,12 @@ add_test(NAME cli
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/run.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli PROPERTIES LABELS cli)
 
+# barbu verify: keyed and seeded records checked against their key or seed,
+# and tampered ones refused with what differs.
+add_test(NAME cli_verify
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/verify.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_verify PROPERTIES LABELS cli)
+
 # barbu arena: duplicate matches, their JSON, and the same figures whatever
 # the number of threads.
 add_test(NAME cli_arena
@@ -175,3 +181,19 @@ endforeach()
 add_test(NAME cli_connect_accounts
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/connect_accounts.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_connect_accounts PROPERTIES LABELS cli TIMEOUT 240)
+
+# Issue 23 in the browser (tests/e2e/browser/lib/accounts.mjs): signing up,
+# in and out (here and everywhere), the password changed, guests marked, a
+# ladder table refusing a guest (accounts); the commitment at the start and
+# the key at the end, checked by b2sum and barbu verify (fair_deals); a
+# report reaching an administrator's panel, a player removed, banned and
+# unbanned (moderation).
+if(BARBU_WEB)
+  foreach(scenario accounts fair_deals moderation)
+    add_test(NAME browser_${scenario}
+             COMMAND node ${CMAKE_SOURCE_DIR}/tests/e2e/browser/run.mjs --barbu $<TARGET_FILE:barbu>
+                     --web ${CMAKE_BINARY_DIR}/web --shots ${CMAKE_BINARY_DIR}/browser-shots
+                     --only ${scenario})
+    set_tests_properties(browser_${scenario} PROPERTIES LABELS browser TIMEOUT 240)
+  endforeach()
+endif()

@@ -131,6 +131,9 @@ int barbu_seat_parse(const char *text);
 
 /* -------------------------------------------------------------- randomness */
 
+/* The bytes of a keyed game's key (barbu_init_keyed). */
+#define BARBU_KEY_BYTES 32
+
 /* SplitMix64: small, fast and exactly reproducible on every machine. */
 typedef struct barbu_rng {
     uint64_t s;
@@ -499,7 +502,28 @@ typedef struct barbu_state {
     uint8_t n_forced;
     const barbu_rules *rules; /* must outlive the state */
     uint64_t seed;
+    /* A keyed game (barbu_init_keyed) draws from its key through ChaCha20
+     * instead of from the seed; the key is as secret as the hands. */
+    bool keyed;
+    uint8_t key[BARBU_KEY_BYTES];
 } barbu_state;
+
+/* Starts a game whose every draw, deal and cut comes from a 256-bit secret
+ * key through ChaCha20 (docs/internals.md), for games that must be fair to
+ * people who may look for the seed.  The key is copied into the state. */
+int barbu_init_keyed(barbu_state *state, const barbu_rules *rules,
+                     const uint8_t key[BARBU_KEY_BYTES]);
+
+/* The commitment to a key: BLAKE2b-256 of its 32 bytes and nothing else,
+ * published before the first card (`xxd -r -p | b2sum -l 256` checks it). */
+void barbu_key_commitment(const uint8_t key[BARBU_KEY_BYTES], uint8_t out[BARBU_KEY_BYTES]);
+
+/* A key or a commitment as 64 lowercase hex digits (buf holds at least
+ * BARBU_KEY_HEX bytes), and back: exactly 64 hex digits of either case,
+ * else BARBU_EINVAL. */
+#define BARBU_KEY_HEX (2 * BARBU_KEY_BYTES + 1)
+void barbu_key_format(const uint8_t key[BARBU_KEY_BYTES], char *buf);
+int barbu_key_parse(const char *text, uint8_t key[BARBU_KEY_BYTES]);
 
 /* Reads a seed: a whole number from 0 to 2^64 - 1 in decimal digits only
  * (no sign, no space).  0, or BARBU_EINVAL. */
@@ -508,6 +532,11 @@ int barbu_seed_parse(const char *text, uint64_t *seed);
 /* Starts a game: draws the first declarer and deals the first hands from the
  * seed.  *rules is not copied and must outlive the state. */
 int barbu_init(barbu_state *state, const barbu_rules *rules, uint64_t seed);
+
+/* The hands the state's seed or key deals for deal number `deal` (0-based)
+ * with `dealer` dealing, one card at a time from the dealer's left: what
+ * the engine deals when that deal starts. */
+void barbu_dealt_hands(const barbu_state *state, int deal, int dealer, barbu_cards hands[4]);
 
 /* Replaces the current deal's hands before its first action (a composed deal,
  * or a record's).  The hands must hold each card of the pack once. */
@@ -933,6 +962,15 @@ int barbu_record_actions(const barbu_record *rec);
 int barbu_record_withhold(barbu_record *rec);
 bool barbu_record_withheld(const barbu_record *rec);
 
+/* A new empty record of a keyed game (format 3): it keeps the key (which
+ * barbu_record_withhold hides) and the key's commitment. */
+barbu_record *barbu_record_new_keyed(const barbu_rules *rules, const uint8_t key[BARBU_KEY_BYTES]);
+bool barbu_record_keyed(const barbu_record *rec);
+/* The commitment of a keyed record (false for a seeded one), and its key
+ * (false for a seeded record or a withheld key). */
+bool barbu_record_commitment(const barbu_record *rec, uint8_t out[BARBU_KEY_BYTES]);
+bool barbu_record_key(const barbu_record *rec, uint8_t out[BARBU_KEY_BYTES]);
+
 /* Starts *state as the record's game (its rules, seed, first declarer). */
 int barbu_record_start(const barbu_record *rec, barbu_state *state);
 
@@ -941,6 +979,16 @@ int barbu_record_start(const barbu_record *rec, barbu_state *state);
  * callback, if any, sees each deal's result as it completes. */
 typedef void (*barbu_result_fn)(const barbu_result *result, void *ctx);
 int barbu_record_replay(const barbu_record *rec, barbu_state *state, barbu_result_fn on_result,
+                        void *ctx, barbu_diag *diag);
+
+/* Checks that the record's game is the one its key (or seed) deals: the
+ * commitment is the key's hash, and the first declarer, each deal's hands,
+ * the Silly Rounds' first dealers and every cut the record gives are the
+ * ones drawn; then replays every action as barbu_record_replay does.
+ * BARBU_EINVAL for a record whose key or seed is withheld; otherwise 0 or
+ * the first difference, with *diag saying it (BARBU_EMISMATCH for what was
+ * dealt, drawn or cut). */
+int barbu_record_verify(const barbu_record *rec, barbu_state *state, barbu_result_fn on_result,
                         void *ctx, barbu_diag *diag);
 
 /* Reads a record from text; *out is NULL on error.  Checks its syntax, not

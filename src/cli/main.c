@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "cli.h"
 
 static const struct {
@@ -16,6 +18,7 @@ static const struct {
     {"play", cmd_play, "play against three computer players in the terminal"},
     {"selfplay", cmd_selfplay, "computer players play whole games; one JSON line per game"},
     {"replay", cmd_replay, "replay a game record through the engine and print its score sheet"},
+    {"verify", cmd_verify, "check that a record's deals are the ones its key (or seed) deals"},
     {"arena", cmd_arena, "duplicate matches between computer players, with statistics"},
     {"bench", cmd_bench, "measure the engine: playouts and games per second"},
     {"rules", cmd_rules, "print a preset as a rules file, or check a rules file"},
@@ -41,6 +44,11 @@ int main(int argc, char **argv)
     if (argc < 2) {
         usage(stderr);
         return 2;
+    }
+    /* libsodium chooses its fastest code for this machine (keyed deals). */
+    if (sodium_init() < 0) {
+        fprintf(stderr, "barbu: libsodium cannot start (sodium_init failed)\n");
+        return 1;
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {

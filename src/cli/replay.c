@@ -110,11 +110,22 @@ int cmd_replay(int argc, char **argv)
         for (int p = 0; p < 4; p++)
             totals[p] += sh.v[i].score[p];
     bool complete = err == 0 && barbu_over(&s);
+    /* A keyed game's record names its key (or "withheld") and commitment. */
+    uint8_t bytes[BARBU_KEY_BYTES];
+    char key[BARBU_KEY_HEX] = "withheld", commitment[BARBU_KEY_HEX] = "";
+    bool keyed = barbu_record_commitment(rec, bytes);
+    if (keyed)
+        barbu_key_format(bytes, commitment);
+    if (barbu_record_key(rec, bytes))
+        barbu_key_format(bytes, key);
     if (json) {
         printf("{\"file\":");
         json_string(path);
-        printf(",\"rules\":\"%s\",\"seed\":%" PRIu64 ",\"deals\":[", rules->preset,
-               barbu_record_seed(rec));
+        printf(",\"rules\":\"%s\",", rules->preset);
+        if (keyed)
+            printf("\"key\":\"%s\",\"commitment\":\"%s\",\"deals\":[", key, commitment);
+        else
+            printf("\"seed\":%" PRIu64 ",\"deals\":[", barbu_record_seed(rec));
         for (int i = 0; i < sh.n; i++) {
             if (i)
                 printf(",");
@@ -130,9 +141,13 @@ int cmd_replay(int argc, char **argv)
         }
         printf("}\n");
     } else {
-        printf("%s: %s rules, seed %" PRIu64 ", %d deal%s replayed%s\n\n", path, rules->preset,
-               barbu_record_seed(rec), sh.n, sh.n == 1 ? "" : "s",
-               complete ? ", game complete" : "");
+        char from[100];
+        if (keyed)
+            snprintf(from, sizeof from, "key %.8s... (commitment %.8s...)", key, commitment);
+        else
+            snprintf(from, sizeof from, "seed %" PRIu64, barbu_record_seed(rec));
+        printf("%s: %s rules, %s, %d deal%s replayed%s\n\n", path, rules->preset, from, sh.n,
+               sh.n == 1 ? "" : "s", complete ? ", game complete" : "");
         cli_print_sheet(stdout, rules, sh.v, sh.n, names);
     }
     if (err != 0)

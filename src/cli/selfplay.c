@@ -17,7 +17,7 @@ static void usage(FILE *out)
     fprintf(
         out,
         "usage: barbu selfplay [--rules R] [--seed S] [--games N] [--bots KIND[,KIND,KIND,KIND]]\n"
-        "                      [--json] [--records DIR]\n\n"
+        "                      [--json] [--records DIR] [--key HEX]\n\n"
         "Computer players play whole games.  Game i uses seed S+i, so every game can be\n"
         "played again.\n\n"
         "  --rules R      a preset or a rules file (default uk); the presets are listed\n"
@@ -34,7 +34,11 @@ static void usage(FILE *out)
     fprintf(out, "  --json         one JSON line per game: seed, per-deal contract, declarer and\n"
                  "                 scores, and the totals (N E S W)\n"
                  "  --records DIR  also write each game's record to DIR/game-SEED.txt (DIR is\n"
-                 "                 made if it is missing)\n");
+                 "                 made if it is missing)\n"
+                 "  --key HEX      one game dealt from this 256-bit key (64 hex digits) through\n"
+                 "                 ChaCha20, as a served game is, instead of from the seed (the\n"
+                 "                 players' own choices still come from S); its record is\n"
+                 "                 format 3, with the key and its commitment\n");
 }
 
 static int parse_bots(const char *arg, char kinds[4][16])
@@ -63,17 +67,19 @@ typedef struct game_out {
     int n;
 } game_out;
 
-static int play_one(const barbu_rules *rules, uint64_t seed, char kinds[4][16], bool json,
-                    const char *records, int32_t totals[4])
+static int play_one(const barbu_rules *rules, uint64_t seed, const uint8_t *key, char kinds[4][16],
+                    bool json, const char *records, int32_t totals[4])
 {
     barbu_state s;
-    int err = barbu_init(&s, rules, seed);
+    int err = key ? barbu_init_keyed(&s, rules, key) : barbu_init(&s, rules, seed);
     if (err != 0) {
         fprintf(stderr, "barbu selfplay: %s\n", barbu_strerror(err));
         return 1;
     }
     barbu_bot *bots[4] = {0};
-    barbu_record *rec = records ? barbu_record_new(rules, seed) : NULL;
+    barbu_record *rec = NULL;
+    if (records)
+        rec = key ? barbu_record_new_keyed(rules, key) : barbu_record_new(rules, seed);
     for (int i = 0; i < 4; i++) {
         bots[i] = barbu_bot_new(kinds[i], seed * 4 + (uint64_t)i);
         if (rec)
@@ -145,7 +151,8 @@ int cmd_selfplay(int argc, char **argv)
     const char *rules_arg = "uk", *records = NULL;
     uint64_t seed = 1;
     long games = 1;
-    bool json = false;
+    bool json = false, keyed = false;
+    uint8_t key[BARBU_KEY_BYTES];
     char kinds[4][16] = {DEFAULT_BOTS, DEFAULT_BOTS, DEFAULT_BOTS, DEFAULT_BOTS};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -179,11 +186,21 @@ int cmd_selfplay(int argc, char **argv)
             }
         } else if (strcmp(a, "--records") == 0 && has_value) {
             records = argv[++i];
+        } else if (strcmp(a, "--key") == 0 && has_value) {
+            if (barbu_key_parse(argv[++i], key) != 0) {
+                fprintf(stderr, "barbu selfplay: --key takes 64 hex digits, not '%s'\n", argv[i]);
+                return 2;
+            }
+            keyed = true;
         } else {
             fprintf(stderr, "barbu selfplay: unknown option '%s'\n\n", a);
             usage(stderr);
             return 2;
         }
+    }
+    if (keyed && games != 1) {
+        fprintf(stderr, "barbu selfplay: a key deals one game: leave out --games, or --key\n");
+        return 2;
     }
     barbu_rules rules;
     if (cli_load_rules(rules_arg, &rules) != 0)
@@ -196,7 +213,8 @@ int cmd_selfplay(int argc, char **argv)
     }
     int32_t totals[4] = {0};
     for (long g = 0; g < games; g++)
-        if (play_one(&rules, seed + (uint64_t)g, kinds, json, records, totals) != 0)
+        if (play_one(&rules, seed + (uint64_t)g, keyed ? key : NULL, kinds, json, records,
+                     totals) != 0)
             return 1;
     if (!json && games > 1)
         printf("mean per game: N %+.1f  E %+.1f  S %+.1f  W %+.1f\n", totals[0] / (double)games,

@@ -63,13 +63,13 @@ int barbu_cut_describe(barbu_card cut, char *buf, size_t cap)
  * the draw for the first declarer of the other games.  The first round's
  * cards stay in draw[] for the table to show.
  */
-int bb_fife_draw(uint64_t seed, int index, uint8_t draw[4])
+int bb_fife_draw(const barbu_state *s, int index, uint8_t draw[4])
 {
-    barbu_rng rng;
-    barbu_rng_seed(&rng, bb_subseed(seed, BB_SEED_DRAW, index));
+    bb_stream st;
+    bb_stream_open(&st, s, BB_SEED_DRAW, index);
     barbu_card pack[UNUSED_PACK_SIZE];
     int n = unused_pack(pack);
-    return bb_draw_high(&rng, pack, n, barbu_cut_value, draw);
+    return bb_draw_high(&st, pack, n, barbu_cut_value, draw);
 }
 
 /*
@@ -82,11 +82,11 @@ int barbu_next_cut(const barbu_state *s)
     const barbu_table *t = &s->t;
     if (t->n_cuts < s->n_forced)
         return s->forced_cuts[t->n_cuts];
-    barbu_rng rng;
-    barbu_rng_seed(&rng, bb_subseed(s->seed, BB_SEED_CUT, t->deal * 4096 + t->n_cuts));
+    bb_stream st;
+    bb_stream_open(&st, s, BB_SEED_CUT, t->deal * 4096 + t->n_cuts);
     barbu_card pack[UNUSED_PACK_SIZE];
     unused_pack(pack);
-    return pack[barbu_rng_below(&rng, UNUSED_PACK_SIZE)];
+    return pack[bb_stream_below(&st, UNUSED_PACK_SIZE)];
 }
 
 int barbu_set_cuts(barbu_state *s, const barbu_card *cuts, int n)
@@ -654,7 +654,7 @@ bool bb_fife_next(barbu_state *s)
     t->calls_done = 0;
     t->round_deal = 0;
     if (++t->round == BARBU_SILLY_ROUND) {
-        t->silly_first = (uint8_t)bb_fife_draw(s->seed, 1 + t->set, t->draw);
+        t->silly_first = (uint8_t)bb_fife_draw(s, 1 + t->set, t->draw);
         return false;
     }
     if (t->round < BARBU_SILLY_ROUND)

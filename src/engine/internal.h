@@ -51,6 +51,33 @@ static inline int bb_next_seat(int seat)
 enum { BB_SEED_DRAW = 1, BB_SEED_DEAL = 2, BB_SEED_CUT = 3 };
 uint64_t bb_subseed(uint64_t seed, int use, int index);
 
+/*
+ * The numbers of one use of a game's randomness (a draw, a deal, a cut):
+ * SplitMix64 from the sub-seed in a seeded game, exactly as before keys
+ * existed, or in a keyed game the ChaCha20 keystream of the key under a
+ * nonce naming the use and its index (stream.c).
+ */
+typedef struct bb_stream {
+    barbu_rng rng;
+    const uint8_t *key; /* NULL: seeded */
+    uint8_t nonce[12];
+    uint32_t block; /* the next 64-byte block of the keystream */
+    uint16_t pos;   /* bytes of buf already used */
+    uint8_t buf[256];
+} bb_stream;
+
+void bb_stream_open(bb_stream *st, const barbu_state *s, int use, int index);
+uint32_t bb_stream_keyed_below(bb_stream *st, uint32_t n);
+
+/* A number from 0 to n - 1 (n > 0): unbiased from the keystream, and the
+ * seeded game's numbers as they always were. */
+static inline uint32_t bb_stream_below(bb_stream *st, uint32_t n)
+{
+    if (__builtin_expect(st->key == NULL, 1))
+        return barbu_rng_below(&st->rng, n);
+    return bb_stream_keyed_below(st, n);
+}
+
 /* The Israeli rule: whether a seat's business with the other three is
  * equal, and the penalty cards still in someone's hand. */
 bool bb_business_equal(const barbu_table *t, int seat);
@@ -124,14 +151,14 @@ void bb_share_undoubled(const barbu_rules *rules, const barbu_table *t, barbu_re
 
 /* Dealing (state.c): a shuffle of the seed's, the contracts of a deal
  * (their kind, penalty cards and rules in force), and the start of play. */
-void bb_shuffle(barbu_rng *rng, barbu_card *cards, int n);
-int bb_draw_high(barbu_rng *rng, barbu_card *pack, int n, int (*value)(barbu_card),
+void bb_shuffle(bb_stream *st, barbu_card *cards, int n);
+int bb_draw_high(bb_stream *st, barbu_card *pack, int n, int (*value)(barbu_card),
                  uint8_t first[4]);
 void bb_set_calls(barbu_state *s, unsigned contracts);
 void bb_start_play(barbu_state *s);
 
 /* The Fife game (fife.c). */
-int bb_fife_draw(uint64_t seed, int index, uint8_t draw[4]);
+int bb_fife_draw(const barbu_state *s, int index, uint8_t draw[4]);
 void bb_fife_roles(barbu_state *s);
 void bb_fife_open(barbu_state *s);
 bool bb_fife_next(barbu_state *s);

@@ -22,6 +22,8 @@
 /* Format 2: the Fife game's later Calls read by the booklet's Joker
  * sentence, and bids written as words (max, family). */
 #define FORMAT_VERSION 2
+/* Keyed games' records: a Key and its Commitment instead of a Seed. */
+#define KEYED_VERSION  3
 #define MAX_TAGS       64
 #define MAX_TAG_VALUE  255
 #define MAX_DEALS      4096
@@ -112,8 +114,11 @@ struct barbu_record {
     int version; /* the format it was read in (FORMAT_VERSION when made) */
     barbu_rules rules;
     uint64_t seed;
-    bool withheld; /* the seed is not shown: every deal carries its hands */
-    int first;     /* -1: drawn from the seed */
+    bool withheld; /* the seed or key is not shown: every deal carries its hands */
+    bool keyed;    /* format 3: the game's draws come from a key, not the seed */
+    uint8_t key[BARBU_KEY_BYTES];
+    uint8_t commitment[BARBU_KEY_BYTES];
+    int first; /* -1: drawn from the seed */
     tag tags[MAX_TAGS];
     int n_tags;
     rec_deal *deals;
@@ -121,10 +126,10 @@ struct barbu_record {
 };
 
 /* Tags that the record computes or structures itself. */
-static const char *const RESERVED[] = {"Barbu",    "Rules", "Rule",     "Seed",    "First",
-                                       "Result",   "Deal",  "Declarer", "Dealer",  "Hands",
-                                       "Contract", "Score", "Final",    "Bidding", "Play",
-                                       "Rows",     "Cuts",  "PassOn",   NULL};
+static const char *const RESERVED[] = {
+    "Barbu",    "Rules",  "Rule",  "Seed",     "First", "Result",     "Deal",
+    "Declarer", "Dealer", "Hands", "Contract", "Score", "Final",      "Bidding",
+    "Play",     "Rows",   "Cuts",  "PassOn",   "Key",   "Commitment", NULL};
 
 static bool reserved(const char *key)
 {
@@ -144,6 +149,39 @@ barbu_record *barbu_record_new(const barbu_rules *rules, uint64_t seed)
     rec->seed = seed;
     rec->first = -1;
     return rec;
+}
+
+barbu_record *barbu_record_new_keyed(const barbu_rules *rules, const uint8_t key[BARBU_KEY_BYTES])
+{
+    barbu_record *rec = barbu_record_new(rules, 0);
+    if (rec == NULL)
+        return NULL;
+    rec->version = KEYED_VERSION;
+    rec->keyed = true;
+    memcpy(rec->key, key, sizeof rec->key);
+    barbu_key_commitment(key, rec->commitment);
+    return rec;
+}
+
+bool barbu_record_keyed(const barbu_record *rec)
+{
+    return rec->keyed;
+}
+
+bool barbu_record_commitment(const barbu_record *rec, uint8_t out[BARBU_KEY_BYTES])
+{
+    if (!rec->keyed)
+        return false;
+    memcpy(out, rec->commitment, sizeof rec->commitment);
+    return true;
+}
+
+bool barbu_record_key(const barbu_record *rec, uint8_t out[BARBU_KEY_BYTES])
+{
+    if (!rec->keyed || rec->withheld)
+        return false;
+    memcpy(out, rec->key, sizeof rec->key);
+    return true;
 }
 
 void barbu_record_free(barbu_record *rec)
@@ -302,9 +340,17 @@ int barbu_record_add(barbu_record *rec, const barbu_state *before, const barbu_a
     return list_push(&rec->deals[k].list[section_of_action(a->type)], &kept, 0);
 }
 
+/* The game as its seed or key starts it, before the record's First. */
+static int start_drawn(const barbu_record *rec, barbu_state *state)
+{
+    if (rec->keyed && !rec->withheld)
+        return barbu_init_keyed(state, &rec->rules, rec->key);
+    return barbu_init(state, &rec->rules, rec->seed);
+}
+
 int barbu_record_start(const barbu_record *rec, barbu_state *state)
 {
-    int err = barbu_init(state, &rec->rules, rec->seed);
+    int err = start_drawn(rec, state);
     if (err == 0 && rec->first >= 0)
         err = barbu_set_first(state, rec->first);
     return err;
@@ -506,11 +552,51 @@ static int deal_cuts(const rec_deal *d, barbu_card *cuts, int cap)
  * Silly Round's first dealer (the record may choose it), the hands, the
  * cuts; then checks the roles the record names against the engine.
  */
-static int open_deal(const barbu_record *rec, const rec_deal *d, int k, barbu_state *s,
+/* "the key" or "the seed": where a record's game draws from. */
+static const char *source(const barbu_record *rec)
+{
+    return rec->keyed ? "the key" : "the seed";
+}
+
+/*
+ * Deal k of a record checked against what its seed or key deals (the
+ * strict replay of barbu_record_verify): the Silly Round's first dealer and
+ * the hands, where the record gives them, must be the ones drawn.
+ */
+static int check_dealt(const barbu_record *rec, const rec_deal *d, int k, const barbu_state *s,
+                       barbu_diag *diag)
+{
+    if (silly_round(s) && s->t.round_deal == 0 && d->dealer >= 0 && d->dealer != s->t.dealer)
+        return replay_fail(diag, d->line, k + 1, 0, BARBU_EMISMATCH,
+                           "deal %d: the record says %s deals first in the Silly Round; %s's "
+                           "draw makes %s the dealer",
+                           k + 1, barbu_seat_name(d->dealer), source(rec),
+                           barbu_seat_name(s->t.dealer));
+    if (!d->has_hands)
+        return 0;
+    for (int seat = 0; seat < 4; seat++) {
+        if (d->hands[seat] == s->dealt[seat])
+            continue;
+        char found[40], want[40];
+        barbu_hand_format(d->hands[seat], found, sizeof found);
+        barbu_hand_format(s->dealt[seat], want, sizeof want);
+        return replay_fail(diag, d->hands_line ? d->hands_line : d->line, k + 1, 0, BARBU_EMISMATCH,
+                           "deal %d: %s's hand in the record is %s; %s deals %s", k + 1,
+                           barbu_seat_name(seat), found, source(rec), want);
+    }
+    return 0;
+}
+
+static int open_deal(const barbu_record *rec, const rec_deal *d, int k, barbu_state *s, bool strict,
                      barbu_diag *diag)
 {
     int err;
     bool silly = silly_round(s);
+    if (strict) {
+        if ((err = check_dealt(rec, d, k, s, diag)) != 0)
+            return err;
+        goto roles;
+    }
     if (rec->withheld) {
         /* Without the seed nothing can be dealt, drawn or cut: the record
          * must give it all. */
@@ -542,6 +628,7 @@ static int open_deal(const barbu_record *rec, const rec_deal *d, int k, barbu_st
             return replay_fail(diag, d->list[SEC_CUT].line[0], k + 1, 0, err, "deal %d: %s", k + 1,
                                barbu_strerror(err));
     }
+roles:
     if (d->declarer >= 0 && d->declarer != s->t.declarer)
         return replay_fail(diag, d->line, k + 1, 0, BARBU_EMISMATCH,
                            "deal %d: the record says %s declares, the schedule says %s", k + 1,
@@ -772,17 +859,22 @@ static int resolve_word(const barbu_state *s, barbu_action *a)
 }
 
 static int replay(const barbu_record *rec, barbu_state *s, barbu_result_fn on_result, void *ctx,
-                  barbu_diag *diag, replay_trace *tr)
+                  barbu_diag *diag, replay_trace *tr, bool strict)
 {
-    int err = barbu_record_start(rec, s);
+    int err = strict ? start_drawn(rec, s) : barbu_record_start(rec, s);
     if (err != 0)
         return replay_fail(diag, 0, 0, 0, err, "cannot start the game: %s", barbu_strerror(err));
+    if (strict && rec->first >= 0 && rec->first != s->t.first)
+        return replay_fail(
+            diag, 0, 0, 0, BARBU_EMISMATCH, "the record says %s %s first; %s's draw makes it %s",
+            barbu_seat_name(rec->first), rec->rules.game == BARBU_GAME_FIFE ? "calls" : "declares",
+            source(rec), barbu_seat_name(s->t.first));
     for (int k = 0; k < rec->n_deals; k++) {
         const rec_deal *d = &rec->deals[k];
         if (barbu_over(s))
             return replay_fail(diag, d->line, k + 1, 0, BARBU_EMISMATCH,
                                "deal %d is past the end of the game (%d deals)", k + 1, s->t.deal);
-        if ((err = open_deal(rec, d, k, s, diag)) != 0)
+        if ((err = open_deal(rec, d, k, s, strict, diag)) != 0)
             return err;
         int next[N_SECTIONS] = {0}, pos = 0;
         barbu_state before = *s;
@@ -826,6 +918,10 @@ static int replay(const barbu_record *rec, barbu_state *s, barbu_result_fn on_re
                     describe(&rec->rules, &a, shown, what, sizeof what);
                     char card[16];
                     cut_text(cut, card, sizeof card);
+                    if (strict)
+                        return replay_fail(diag, line, k + 1, pos, BARBU_EMISMATCH,
+                                           "deal %d, action %d (%s): %s cuts %s", k + 1, pos, what,
+                                           source(rec), card);
                     return replay_fail(diag, line, k + 1, pos, BARBU_EMISMATCH,
                                        "deal %d, action %d (%s): the engine cuts %s (a deal "
                                        "takes at most %d cuts from a record)",
@@ -929,7 +1025,7 @@ static int check_earlier_reading(const barbu_record *rec, barbu_diag *diag)
         return 0;
     barbu_state s;
     replay_trace now = {.watch = -1, .joker_deal = -1};
-    int err_now = replay(rec, &s, NULL, NULL, NULL, &now);
+    int err_now = replay(rec, &s, NULL, NULL, NULL, &now, false);
     if (now.joker_deal < 0)
         return 0; /* the two readings never part */
     int k = now.joker_deal;
@@ -939,7 +1035,7 @@ static int check_earlier_reading(const barbu_record *rec, barbu_diag *diag)
     *then_rec = *rec; /* shares the deals, only read */
     then_rec->rules.later_joker = false;
     replay_trace then = {.watch = k, .joker_deal = -1};
-    int err_then = replay(then_rec, &s, NULL, NULL, NULL, &then);
+    int err_then = replay(then_rec, &s, NULL, NULL, NULL, &then, false);
     free(then_rec);
     bool differ = err_now != 0 || now.deals != then.deals || now.digest != then.digest;
     if (err_then != 0 || !differ)
@@ -972,7 +1068,31 @@ static int replay_record(const barbu_record *rec, barbu_state *s, barbu_result_f
                          void *ctx, barbu_diag *diag)
 {
     int err = check_earlier_reading(rec, diag);
-    return err != 0 ? err : replay(rec, s, on_result, ctx, diag, NULL);
+    return err != 0 ? err : replay(rec, s, on_result, ctx, diag, NULL, false);
+}
+
+int barbu_record_verify(const barbu_record *rec, barbu_state *state, barbu_result_fn on_result,
+                        void *ctx, barbu_diag *diag)
+{
+    barbu_state local;
+    if (rec->withheld)
+        return replay_fail(diag, 0, 0, 0, BARBU_EINVAL, "%s is withheld: the game is not over",
+                           source(rec));
+    if (rec->keyed) {
+        uint8_t hash[BARBU_KEY_BYTES];
+        barbu_key_commitment(rec->key, hash);
+        if (memcmp(hash, rec->commitment, sizeof hash) != 0) {
+            char want[BARBU_KEY_HEX], found[BARBU_KEY_HEX];
+            barbu_key_format(hash, want);
+            barbu_key_format(rec->commitment, found);
+            return replay_fail(diag, 0, 0, 0, BARBU_EMISMATCH,
+                               "the commitment is %s, but the key's hash is %s: this is not the "
+                               "key committed to",
+                               found, want);
+        }
+    }
+    int err = check_earlier_reading(rec, diag);
+    return err != 0 ? err : replay(rec, state ? state : &local, on_result, ctx, diag, NULL, true);
 }
 
 int barbu_record_replay(const barbu_record *rec, barbu_state *state, barbu_result_fn on_result,
@@ -1002,6 +1122,7 @@ int barbu_record_withhold(barbu_record *rec)
      * the record replays without the seed. */
     rec->first = s.t.first;
     rec->withheld = true;
+    memset(rec->key, 0, sizeof rec->key); /* the commitment stays */
     return 0;
 }
 
@@ -1186,7 +1307,8 @@ int barbu_record_write(const barbu_record *rec, char **text, size_t *len, barbu_
         err = BARBU_ENOMEM;
         goto done;
     }
-    put(&w.out, "%% barbu game record\n[Barbu \"%d\"]\n", FORMAT_VERSION);
+    put(&w.out, "%% barbu game record\n[Barbu \"%d\"]\n",
+        rec->keyed ? KEYED_VERSION : FORMAT_VERSION);
     for (int i = 0; i < rec->n_tags; i++)
         put(&w.out, "[%s \"%s\"]\n", rec->tags[i].key, rec->tags[i].value);
     put(&w.out, "[Rules \"%s\"]\n", rec->rules.preset);
@@ -1205,10 +1327,17 @@ int barbu_record_write(const barbu_record *rec, char **text, size_t *len, barbu_
         if (*line != '\0' && *line != '#' && strncmp(line, "preset =", 8) != 0)
             put(&w.out, "[Rule \"%s\"]\n", line);
     }
-    if (rec->withheld)
+    if (rec->keyed) {
+        char hex[BARBU_KEY_HEX];
+        barbu_key_format(rec->key, hex);
+        put(&w.out, "[Key \"%s\"]\n", rec->withheld ? "withheld" : hex);
+        barbu_key_format(rec->commitment, hex);
+        put(&w.out, "[Commitment \"%s\"]\n", hex);
+    } else if (rec->withheld) {
         put(&w.out, "[Seed \"withheld\"]\n");
-    else
+    } else {
         put(&w.out, "[Seed \"%" PRIu64 "\"]\n", rec->seed);
+    }
 
     /* First check that the whole record replays, then lay the deals out
      * in a second replay that writes each section as it goes. */
@@ -1225,7 +1354,7 @@ int barbu_record_write(const barbu_record *rec, char **text, size_t *len, barbu_
     for (int k = 0; k < rec->n_deals; k++) {
         /* A one-deal record of deal k, replayed from the state before it. */
         const rec_deal *d = &rec->deals[k];
-        open_deal(rec, d, k, &t, NULL);
+        open_deal(rec, d, k, &t, false, NULL);
         barbu_state start = t;
         int next[N_SECTIONS] = {0};
         while (!barbu_over(&t) && t.t.deal == k) {
@@ -1274,7 +1403,7 @@ typedef struct reader {
     size_t rules_len;
     int rule_lines[128];
     int n_rules;
-    bool have_version, have_rules, have_seed;
+    bool have_version, have_rules, have_seed, have_key, have_commitment;
 } reader;
 
 static int fail(reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1574,8 +1703,8 @@ static int header_tag(reader *rd, const char *key, const char *value)
 {
     barbu_record *rec = rd->rec;
     if (strcmp(key, "Barbu") == 0) {
-        if (strcmp(value, "1") != 0 && strcmp(value, "2") != 0)
-            return fail(rd, "this is format %s; this program reads formats 1 and 2", value);
+        if (strcmp(value, "1") != 0 && strcmp(value, "2") != 0 && strcmp(value, "3") != 0)
+            return fail(rd, "this is format %s; this program reads formats 1 to 3", value);
         rec->version = value[0] - '0';
         rd->have_version = true;
         return 0;
@@ -1614,6 +1743,22 @@ static int header_tag(reader *rd, const char *key, const char *value)
         rd->have_seed = true;
         return 0;
     }
+    if (strcmp(key, "Key") == 0 || strcmp(key, "Commitment") == 0) {
+        bool is_key = key[0] == 'K';
+        if (rec->version < KEYED_VERSION)
+            return fail(rd, "a %s tag comes only in format 3 records", key);
+        if (is_key ? rd->have_key : rd->have_commitment)
+            return fail(rd, "a second %s tag", key);
+        if (is_key && strcmp(value, "withheld") == 0) {
+            rec->withheld = true;
+        } else if (barbu_key_parse(value, is_key ? rec->key : rec->commitment) != 0) {
+            return fail(rd, "the %s must be 64 hex digits%s", is_key ? "key" : "commitment",
+                        is_key ? " or \"withheld\"" : "");
+        }
+        rec->keyed = true;
+        *(is_key ? &rd->have_key : &rd->have_commitment) = true;
+        return 0;
+    }
     if (strcmp(key, "First") == 0) {
         int s = parse_seat_token(value);
         if (s < 0)
@@ -1638,10 +1783,16 @@ static int finish_header(reader *rd)
 {
     if (!rd->have_version)
         return fail(rd, "not a barbu record (no [Barbu \"%d\"] tag)", FORMAT_VERSION);
-    if (!rd->have_rules || !rd->have_seed)
-        return fail(rd, "the record needs Rules and Seed tags before its first deal");
+    if (rd->have_seed && (rd->have_key || rd->have_commitment))
+        return fail(rd, "a record has a Seed tag or a Key and a Commitment, not both");
+    if (rd->have_key != rd->have_commitment)
+        return fail(rd, "a Key tag goes with a Commitment tag: the record needs both");
+    if (!rd->have_rules || !(rd->have_seed || rd->have_key))
+        return fail(rd, "the record needs Rules and Seed (or Key and Commitment) tags before its "
+                        "first deal");
     if (rd->rec->withheld && rd->rec->first < 0)
-        return fail(rd, "a record whose seed is withheld needs a First tag");
+        return fail(rd, "a record whose %s is withheld needs a First tag",
+                    rd->rec->keyed ? "key" : "seed");
     barbu_diag d = {0};
     if (barbu_rules_parse(&rd->rec->rules, rd->rules_text, rd->rules_len, &d) != 0) {
         /* Line 1 of the rules text is the preset; line i + 1 is Rule i. */

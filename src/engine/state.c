@@ -25,10 +25,20 @@ static int pack_of(const barbu_rules *r, barbu_card *cards)
     return n;
 }
 
-void bb_shuffle(barbu_rng *rng, barbu_card *cards, int n)
+void bb_shuffle(bb_stream *st, barbu_card *cards, int n)
 {
+    /* The seeded loop on its own, as fast as before keys existed. */
+    if (st->key == NULL) {
+        for (int i = n - 1; i > 0; i--) {
+            int j = (int)barbu_rng_below(&st->rng, (uint32_t)i + 1);
+            barbu_card tmp = cards[i];
+            cards[i] = cards[j];
+            cards[j] = tmp;
+        }
+        return;
+    }
     for (int i = n - 1; i > 0; i--) {
-        int j = (int)barbu_rng_below(rng, (uint32_t)i + 1);
+        int j = (int)bb_stream_keyed_below(st, (uint32_t)i + 1);
         barbu_card tmp = cards[i];
         cards[i] = cards[j];
         cards[j] = tmp;
@@ -39,8 +49,7 @@ void bb_shuffle(barbu_rng *rng, barbu_card *cards, int n)
  * players tied for the highest value draw again from what is left of it
  * (reshuffled when it runs out).  The first round's cards go in first[]
  * (may be NULL) for the table to show.  Returns the seat that won. */
-int bb_draw_high(barbu_rng *rng, barbu_card *pack, int n, int (*value)(barbu_card),
-                 uint8_t first[4])
+int bb_draw_high(bb_stream *st, barbu_card *pack, int n, int (*value)(barbu_card), uint8_t first[4])
 {
     int next = n;
     unsigned contenders = 0xf;
@@ -51,7 +60,7 @@ int bb_draw_high(barbu_rng *rng, barbu_card *pack, int n, int (*value)(barbu_car
             if (!(contenders & (1u << seat)))
                 continue;
             if (next == n) {
-                bb_shuffle(rng, pack, n);
+                bb_shuffle(st, pack, n);
                 next = 0;
             }
             barbu_card card = pack[next++];
@@ -77,26 +86,31 @@ static int rank_value(barbu_card card)
 }
 
 /* The first declarer: the highest rank of the game's pack (seed 004). */
-static int draw_first(const barbu_rules *r, uint64_t seed)
+static int draw_first(const barbu_state *s)
 {
-    barbu_rng rng;
-    barbu_rng_seed(&rng, bb_subseed(seed, BB_SEED_DRAW, 0));
+    bb_stream st;
+    bb_stream_open(&st, s, BB_SEED_DRAW, 0);
     barbu_card pack[52];
-    int n = pack_of(r, pack);
-    return bb_draw_high(&rng, pack, n, rank_value, NULL);
+    int n = pack_of(s->rules, pack);
+    return bb_draw_high(&st, pack, n, rank_value, NULL);
+}
+
+void barbu_dealt_hands(const barbu_state *s, int deal, int dealer, barbu_cards hands[4])
+{
+    bb_stream st;
+    bb_stream_open(&st, s, BB_SEED_DEAL, deal);
+    barbu_card pack[52];
+    int n = pack_of(s->rules, pack);
+    bb_shuffle(&st, pack, n);
+    memset(hands, 0, 4 * sizeof hands[0]);
+    for (int k = 0; k < n; k++)
+        hands[(dealer + 1 + k) & 3] |= BARBU_BIT(pack[k]);
 }
 
 /* Deals the pack one card at a time from the dealer's left. */
 static void deal_hands(barbu_state *s)
 {
-    barbu_rng rng;
-    barbu_rng_seed(&rng, bb_subseed(s->seed, BB_SEED_DEAL, s->t.deal));
-    barbu_card pack[52];
-    int n = pack_of(s->rules, pack);
-    bb_shuffle(&rng, pack, n);
-    memset(s->hand, 0, sizeof s->hand);
-    for (int k = 0; k < n; k++)
-        s->hand[(s->t.dealer + 1 + k) & 3] |= BARBU_BIT(pack[k]);
+    barbu_dealt_hands(s, s->t.deal, s->t.dealer, s->hand);
     memcpy(s->dealt, s->hand, sizeof s->hand);
 }
 
@@ -177,7 +191,7 @@ int barbu_seed_parse(const char *text, uint64_t *seed)
     return 0;
 }
 
-int barbu_init(barbu_state *state, const barbu_rules *rules, uint64_t seed)
+static int init(barbu_state *state, const barbu_rules *rules, uint64_t seed, const uint8_t *key)
 {
     if (state == NULL || rules == NULL)
         return BARBU_EINVAL;
@@ -187,6 +201,10 @@ int barbu_init(barbu_state *state, const barbu_rules *rules, uint64_t seed)
     memset(state, 0, sizeof *state);
     state->rules = rules;
     state->seed = seed;
+    if (key != NULL) {
+        state->keyed = true;
+        memcpy(state->key, key, sizeof state->key);
+    }
     barbu_table *t = &state->t;
     t->n_deals = (uint16_t)barbu_rules_deals(rules);
     if (rules->doubling) {
@@ -195,11 +213,24 @@ int barbu_init(barbu_state *state, const barbu_rules *rules, uint64_t seed)
                 t->owed[s][d] = s == d ? 0 : rules->mandatory_doubles;
     }
     if (rules->game == BARBU_GAME_FIFE)
-        t->first = (uint8_t)bb_fife_draw(seed, 0, t->draw);
+        t->first = (uint8_t)bb_fife_draw(state, 0, t->draw);
     else
-        t->first = (uint8_t)draw_first(rules, seed);
+        t->first = (uint8_t)draw_first(state);
     start_deal(state);
     return 0;
+}
+
+int barbu_init(barbu_state *state, const barbu_rules *rules, uint64_t seed)
+{
+    return init(state, rules, seed, NULL);
+}
+
+int barbu_init_keyed(barbu_state *state, const barbu_rules *rules,
+                     const uint8_t key[BARBU_KEY_BYTES])
+{
+    if (key == NULL)
+        return BARBU_EINVAL;
+    return init(state, rules, 0, key);
 }
 
 int barbu_set_hands(barbu_state *state, const barbu_cards hands[4])

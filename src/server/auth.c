@@ -564,7 +564,7 @@ static void signed_in(srv_conn *c, const srv_auth_job *job, const store_account 
         }
     }
     s->registered = true;
-    s->admin = acct->admin || srv_mod_admin_named(c->srv, s->name);
+    s->admin = acct->admin || srv_mod_admin_key(srv, job->key);
     srv_session_attach(c, s, job->lobby_chat, job->device, hash);
     srv_log(srv, "connection %llu signs in as %s%s", (unsigned long long)c->id, s->name,
             made ? " (new session)" : "");
@@ -657,7 +657,7 @@ static void finish_signup(srv_conn *c, srv_auth_job *job)
         return;
     }
     s->registered = true;
-    s->admin = acct.admin || srv_mod_admin_named(c->srv, s->name);
+    s->admin = acct.admin || srv_mod_admin_key(srv, job->key);
     snprintf(c->token_hash, sizeof c->token_hash, "%s", hash);
     srv_send(c, with_job_id(srv_account_json(s, token, expires), job));
     sodium_memzero(token, sizeof token);
@@ -843,6 +843,10 @@ int srv_auth_token_hello(srv_conn *c, const proto_msg *msg, const char *hash)
                   acct.name);
         return -1;
     }
+    if (srv_mod_banned(srv, acct.name)) {
+        srv_mod_refuse_banned(c, msg, acct.name);
+        return -1;
+    }
     if (msg->name[0] && !srv_handle_equal(msg->name, acct.name)) {
         srv_error(c, msg, "bad_name",
                   "This token signs in %s: say hello with the token alone, or with that name.",
@@ -871,7 +875,7 @@ int srv_auth_token_hello(srv_conn *c, const proto_msg *msg, const char *hash)
         }
     }
     s->registered = true;
-    s->admin = acct.admin || srv_mod_admin_named(c->srv, s->name);
+    s->admin = acct.admin || srv_mod_admin_key(srv, key);
     srv_session_attach(c, s, msg->lobby_chat, msg->device, hash);
     srv_log(srv, "connection %llu resumes %s (signed in)", (unsigned long long)c->id, s->name);
     srv_welcome(c, s, msg->token, expires, msg->has_id, msg->id);

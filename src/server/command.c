@@ -9,6 +9,8 @@
 #include <strings.h>
 #include <time.h>
 
+#include <sodium.h>
+
 #include "internal.h"
 
 static bool level_ok(const char *level)
@@ -323,6 +325,12 @@ srv_table *srv_table_make(srv_conn *c, const proto_msg *msg, bool *sat)
         .state = STORE_WAITING,
         .created = srv_wall(),
     };
+    /* Without a chosen seed the deals come from a fresh key; the seed drawn
+     * above is then the computer players' alone, unrelated to the key. */
+    if (!msg->has_seed) {
+        st.keyed = true;
+        randombytes_buf(st.key, sizeof st.key);
+    }
     int64_t id = 0;
     if (srv->store->ops->table_create(srv->store, &st, &id) != 0) {
         srv_log(srv, "store: %s", store_error(srv->store));
@@ -344,6 +352,9 @@ srv_table *srv_table_make(srv_conn *c, const proto_msg *msg, bool *sat)
     snprintf(t->preset, sizeof t->preset, "%s", msg->rules);
     t->house = house;
     t->seed = st.seed;
+    t->keyed = st.keyed;
+    memcpy(t->key, st.key, sizeof t->key);
+    sodium_memzero(st.key, sizeof st.key);
     t->created = st.created;
     snprintf(t->creator, sizeof t->creator, "%s", s->token);
     memcpy(t->creator_addr, c->addr, sizeof t->creator_addr);

@@ -15,6 +15,8 @@ typedef struct game {
     int64_t id;
     barbu_rules rules;
     uint64_t seed;
+    bool keyed;
+    uint8_t key[BARBU_KEY_BYTES];
     int64_t created;
     bool started, over;
     char players[4][SRV_NAME_CAP]; /* of record, or who sits before the game */
@@ -43,6 +45,8 @@ static void game_from_table(game *g, const srv_table *t)
     g->id = t->id;
     g->rules = t->rules;
     g->seed = t->seed;
+    g->keyed = t->keyed;
+    memcpy(g->key, t->key, sizeof g->key);
     g->created = t->created;
     g->started = t->started;
     g->over = srv_table_over(t);
@@ -66,6 +70,8 @@ static void on_table(void *ctx, const store_table *t, const store_seat seats[4])
     g->bad = t->seed_lost; /* a game replayed from another seed would be wrong */
     g->id = t->id;
     g->seed = t->seed;
+    g->keyed = t->keyed;
+    memcpy(g->key, t->key, sizeof g->key);
     g->created = t->created;
     g->started = t->state != STORE_WAITING;
     snprintf(g->preset, sizeof g->preset, "%s", t->preset);
@@ -100,6 +106,14 @@ static void on_action(void *ctx, uint32_t n, const char *text)
         return;
     }
     g->n++;
+}
+
+/* The game's start, from its key or its seed. */
+static int game_init(const game *g, barbu_state *st)
+{
+    if (g->keyed)
+        return barbu_init_keyed(st, &g->rules, g->key);
+    return barbu_init(st, &g->rules, g->seed);
 }
 
 static void game_free(game *g)
@@ -140,7 +154,7 @@ static int game_load(srv_server *srv, int64_t id, game *g)
     if (!g->started)
         return 1;
     barbu_state st;
-    if (barbu_init(&st, &g->rules, g->seed) != 0)
+    if (game_init(g, &st) != 0)
         return -1;
     int cap = 0;
     for (uint32_t i = 0; i < g->n; i++) {
@@ -254,7 +268,10 @@ static const char *const TAG_SEATS[4] = {"North", "East", "South", "West"};
 
 static int make_record(const game *g, char **text, size_t *len, char *why, size_t cap)
 {
-    barbu_record *rec = barbu_record_new(&g->rules, g->seed);
+    /* A keyed game's record names its key only once the game is over
+     * (barbu_record_withhold below), its commitment always. */
+    barbu_record *rec =
+        g->keyed ? barbu_record_new_keyed(&g->rules, g->key) : barbu_record_new(&g->rules, g->seed);
     if (rec == NULL) {
         snprintf(why, cap, "out of memory");
         return -1;
@@ -285,7 +302,7 @@ static int make_record(const game *g, char **text, size_t *len, char *why, size_
     int err = 0;
     if (g->started && g->n > 0) {
         barbu_state st;
-        err = barbu_init(&st, &g->rules, g->seed);
+        err = game_init(g, &st);
         for (uint32_t i = 0; err == 0 && i < g->n; i++) {
             barbu_state before = st;
             err = barbu_apply(&st, &g->actions[i]);

@@ -300,7 +300,7 @@ struct srv_session {
     char device[PROTO_DEVICE_MAX + 1];
     srv_session *prev, *next;
     bool registered; /* its handle is registered and it signed in with the password */
-    bool admin;      /* ... and the account is an administrator's */
+    bool admin;      /* ... and the account is an administrator's (moderation.c) */
     /* When it sent its last reports, a ring (moderation.c's limit). */
     int64_t reports_at[SRV_REPORTS_MAX];
     int n_reports;
@@ -424,7 +424,19 @@ struct srv_table {
     lws_sorted_usec_list_t clock_sul;
 
     srv_table *prev, *next;
+
+    /* Fair deals: a table made without a chosen seed deals from a 256-bit
+     * key of libsodium's (its seed is then only its computer players'),
+     * committed to from the start and shown once the game is over. */
+    bool keyed;
+    uint8_t key[BARBU_KEY_BYTES];
 };
+
+/* Starts the table's game from its key or its seed (t->state). */
+int srv_table_init_game(srv_table *t, bool no_game);
+/* A keyed table's commitment, and its key once the game is over, into a
+ * table message or a lobby summary. */
+void srv_table_key_json(const srv_table *t, json_t *o);
 
 srv_table *srv_table_new(srv_server *srv, int64_t id);
 void srv_table_free(srv_table *t);
@@ -698,8 +710,10 @@ void srv_mod_free(srv_server *srv);
 /* The key moderation knows a handle by (its case and look-alikes folded). */
 void srv_mod_key(const char *name, char *key, size_t cap);
 bool srv_mod_banned(const srv_server *srv, const char *name);
-/* Whether a handle is named an administrator (--admin or the store). */
-bool srv_mod_admin_named(const srv_server *srv, const char *name);
+bool srv_mod_banned_key(const srv_server *srv, const char *key);
+/* Whether a handle's key was named an administrator (--admin, kept in the
+ * store's admins): a registered session of it signed in is one. */
+bool srv_mod_admin_key(const srv_server *srv, const char *key);
 /* The refusal of a banned handle's hello. */
 void srv_mod_refuse_banned(srv_conn *c, const proto_msg *msg, const char *name);
 void srv_cmd_mod_close(srv_conn *c, const proto_msg *msg);

@@ -32,6 +32,8 @@ typedef struct loaded_table {
     loaded_seat seats[4];
     char damage[240]; /* what does not read, "" when all does */
     bool seed_lost;
+    bool keyed;
+    uint8_t key[BARBU_KEY_BYTES];
 } loaded_table;
 
 typedef struct restore_ctx {
@@ -59,7 +61,7 @@ static void on_session(void *ctx, const char *token, const char *name)
     srv_handle_key(name, key);
     if (r->srv->store->ops->account_get(r->srv->store, key, &acct) > 0) {
         s->registered = true;
-        s->admin = acct.admin || srv_mod_admin_named(r->srv, name);
+        s->admin = acct.admin;
     }
 }
 
@@ -125,6 +127,8 @@ static void on_table(void *ctx, const store_table *t, const store_seat seats[4])
     lt->house = strdup(t->house ? t->house : "");
     lt->options = strdup(t->options ? t->options : "{}");
     lt->seed = t->seed;
+    lt->keyed = t->keyed;
+    memcpy(lt->key, t->key, sizeof lt->key);
     lt->state = t->state;
     for (int k = 0; k < 4; k++) {
         const store_seat *ss = &seats[k];
@@ -299,6 +303,8 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
     t->house = lt->house;
     lt->house = NULL;
     t->seed = lt->seed;
+    t->keyed = lt->keyed;
+    memcpy(t->key, lt->key, sizeof t->key);
     t->created = lt->created;
     t->rules = rules;
     t->broken = why[0] != '\0';
@@ -346,7 +352,7 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
         }
     }
     if (started) {
-        int err = barbu_init(&t->state, &t->rules, no_game ? 0 : t->seed);
+        int err = srv_table_init_game(t, no_game);
         if (err != 0) {
             srv_log(srv, "table %lld is not restored: %s", (long long)t->id, barbu_strerror(err));
             srv_table_close(t);

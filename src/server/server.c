@@ -11,6 +11,8 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <sodium.h>
+
 #include "internal.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -185,6 +187,13 @@ int barbu_serve(const barbu_serve_options *options)
         fprintf(stderr, "barbu serve: --listen wants HOST:PORT, not '%s'\n", options->listen);
         return 1;
     }
+    /* Keys of fair deals come from libsodium's random source: no server
+     * without it. */
+    if (sodium_init() < 0) {
+        fprintf(stderr, "barbu serve: libsodium cannot start (sodium_init failed), so there is "
+                        "no random source for the keys of fair deals\n");
+        return 1;
+    }
     bool tls = options->tls_cert != NULL || options->tls_key != NULL;
     if (tls) {
         char why[600];
@@ -350,8 +359,8 @@ out:
     srv_map_free(&srv->table_map);
     srv_lobby_forget(srv);
     srv_sessions_free(srv);
-    srv_auth_free(srv);
     srv_mod_free(srv);
+    srv_auth_free(srv);
     addrs_free(srv);
     store_close(srv->store);
     free(srv->web_root);

@@ -237,7 +237,8 @@ void srv_hello(srv_conn *c, const proto_msg *msg)
         srv_error(c, msg, "bad_name", "%s", why);
         return;
     }
-    if (srv_mod_banned(srv, display)) {
+    /* A banned handle: not as a guest, not signing in, not registering. */
+    if (srv_mod_banned_key(srv, key)) {
         srv_mod_refuse_banned(c, msg, display);
         return;
     }

@@ -390,6 +390,31 @@ void srv_table_detach(srv_session *s)
 
 /* ------------------------------------------------------------- the game */
 
+int srv_table_init_game(srv_table *t, bool no_game)
+{
+    if (no_game)
+        return barbu_init(&t->state, &t->rules, 0);
+    if (t->keyed)
+        return barbu_init_keyed(&t->state, &t->rules, t->key);
+    return barbu_init(&t->state, &t->rules, t->seed);
+}
+
+void srv_table_key_json(const srv_table *t, json_t *o)
+{
+    if (!t->keyed)
+        return;
+    uint8_t commitment[BARBU_KEY_BYTES];
+    char hex[BARBU_KEY_HEX];
+    barbu_key_commitment(t->key, commitment);
+    barbu_key_format(commitment, hex);
+    json_object_set_new(o, "commitment", json_string(hex));
+    /* The key deals every hand still to come: only once the game is over. */
+    if (srv_table_over(t)) {
+        barbu_key_format(t->key, hex);
+        json_object_set_new(o, "key", json_string(hex));
+    }
+}
+
 bool srv_table_maybe_start(srv_table *t)
 {
     if (t->started)
@@ -397,7 +422,7 @@ bool srv_table_maybe_start(srv_table *t)
     for (int k = 0; k < 4; k++)
         if (t->seats[k].person == NULL && !t->seats[k].bot)
             return false;
-    int err = barbu_init(&t->state, &t->rules, t->seed);
+    int err = srv_table_init_game(t, false);
     if (err != 0) {
         srv_log(t->srv, "table %lld: the game cannot start: %s", (long long)t->id,
                 barbu_strerror(err));
@@ -858,11 +883,12 @@ json_t *srv_table_json(const srv_table *t, const srv_session *you)
     json_t *kept = srv_reserved_json(t);
     if (kept)
         json_object_set_new(m, "reserved", kept);
-    if (srv_table_over(t)) {
+    if (srv_table_over(t) && !t->keyed) {
         char seed[24];
         snprintf(seed, sizeof seed, "%llu", (unsigned long long)t->seed);
         json_object_set_new(m, "seed", json_string(seed));
     }
+    srv_table_key_json(t, m);
     if (you && you->table == t) {
         if (you->seat >= 0)
             json_object_set_new(m, "you", json_pack("{s:s}", "seat", barbu_seat_name(you->seat)));

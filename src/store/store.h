@@ -36,6 +36,10 @@ typedef struct store_table {
      * they read ("" for text that is not there, 0 for numbers). */
     const char *damage;
     bool seed_lost; /* the seed did not read: the game cannot be rebuilt */
+    /* A keyed table deals from its key (the seed is then its computer
+     * players' own); the key did not read: seed_lost. */
+    bool keyed;
+    uint8_t key[BARBU_KEY_BYTES];
 } store_table;
 
 typedef struct store_seat {
@@ -64,7 +68,6 @@ typedef struct store_account {
  * the server keep of a token (store_hash.c). */
 #define STORE_TOKEN_HASH_LEN 64
 void store_token_hash(const char *token, char out[STORE_TOKEN_HASH_LEN + 1]);
-
 /* A row of deal_players. */
 typedef struct store_deal_player {
     int deal;          /* from 0 */
@@ -143,7 +146,6 @@ struct store_ops {
     int (*token_get)(store *s, const char *hash, char key[], int64_t *expires);
     int (*token_forget)(store *s, const char *hash);
     int (*tokens_forget)(store *s, const char *key, const char *except);
-
     /* Who played which deals (ladder.c): a row when a deal starts and
      * whenever a seat changes hands within it.  deal counts from 0; at is
      * the action the player took the seat before; name is the person's
@@ -168,6 +170,10 @@ struct store_ops {
      * first. */
     int (*mod_log_load)(store *s, int limit, void (*fn)(void *ctx, const store_mod_row *row),
                         void *ctx);
+    /* The removals (act "remove") from tables whose games are not over:
+     * the handles that may not sit there again. */
+    int (*removals_load)(store *s, void (*fn)(void *ctx, int64_t table, const char *name),
+                         void *ctx);
 };
 
 /* Opens (creating when needed) a SQLite database in WAL mode.  NULL on

@@ -27,7 +27,7 @@
  *            admin INTEGER, banned INTEGER)
  *   tokens(hash TEXT PRIMARY KEY, key, created INTEGER, expires INTEGER)
  *   tables(id INTEGER PRIMARY KEY, preset, house, seed TEXT, options,
- *          state INTEGER, created INTEGER)
+ *          state INTEGER, created INTEGER, key TEXT)
  *   seats(table_id REFERENCES tables, seat 0-3, name, player, token,
  *         bot INTEGER, level, PRIMARY KEY(table_id, seat))
  *   actions(table_id REFERENCES tables, n INTEGER, action TEXT,
@@ -38,7 +38,7 @@
  * database adds the account tables and hashes its tokens in place, in one
  * transaction.
  *
- * Schema version 2 adds who played which deals and moderation (issue 23;
+ * Version 2 also keeps who played which deals and moderation (issue 23;
  * a version 1 file gains the tables when opened, MIGRATE_MODERATION):
  *
  *   deal_players(table_id REFERENCES tables, deal, at, seat, name,
@@ -48,6 +48,9 @@
  *   moderation(id INTEGER PRIMARY KEY, at INTEGER, by, act, tbl, name, text)
  *   reports(id INTEGER PRIMARY KEY, at INTEGER, by, tbl, name, text)
  *
+ * Version 2 added tables.key: a keyed table's key, 64 hex digits (NULL for
+ * a seeded table), kept so that a restart deals the same cards; a version 1
+ * database is migrated when opened (its tables are all seeded).
  * The seed is kept as decimal text: a uint64_t does not fit SQLite's signed
  * integers, and text reads the same in the sqlite3 shell as in the game.
  * Each statement is prepared once at open and reset after every use.
@@ -98,7 +101,8 @@ static const char SCHEMA[] = "CREATE TABLE sessions("
                              "  seed TEXT NOT NULL,"
                              "  options TEXT NOT NULL,"
                              "  state INTEGER NOT NULL,"
-                             "  created INTEGER NOT NULL);"
+                             "  created INTEGER NOT NULL,"
+                             "  key TEXT);"
                              "CREATE TABLE seats("
                              "  table_id INTEGER NOT NULL REFERENCES tables(id),"
                              "  seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),"
@@ -130,8 +134,10 @@ static const char SCHEMA_2[] = "CREATE TABLE accounts("
                                "  expires INTEGER NOT NULL);"
                                "CREATE INDEX tokens_key ON tokens(key);";
 
-/* Version 1 to 2: every statement may run again (IF NOT EXISTS), so that
- * the steps of several changes to the schema can be put in any order. */
+/* Version 2's tables of who played which deals and moderation (made in a
+ * new file and added to a version 1 one): every statement may run again
+ * (IF NOT EXISTS), so that the steps of several changes to the schema can
+ * be chained in any order. */
 static const char MIGRATE_MODERATION[] =
     "CREATE TABLE IF NOT EXISTS deal_players("
     "  table_id INTEGER NOT NULL REFERENCES tables(id),"
@@ -166,8 +172,10 @@ static const char MIGRATE_MODERATION[] =
     "  by TEXT NOT NULL,"
     "  tbl INTEGER,"
     "  name TEXT,"
-    "  text TEXT NOT NULL);"
-    "PRAGMA user_version = 2;";
+    "  text TEXT NOT NULL);";
+
+/* From version 1: the keys of keyed tables. */
+static const char MIGRATE_KEYS[] = "ALTER TABLE tables ADD COLUMN key TEXT;";
 
 /* The background checkpointer: a thread with its own connection. */
 typedef struct checkpointer {
@@ -214,6 +222,7 @@ typedef struct bb_sqlite {
     sqlite3_stmt *report_add;
     sqlite3_stmt *mod_acts_load;
     sqlite3_stmt *reports_load;
+    sqlite3_stmt *removals_load;
 } bb_sqlite;
 
 static const struct {
@@ -227,13 +236,13 @@ static const struct {
     {offsetof(bb_sqlite, sessions_load),
      "SELECT token, name FROM sessions ORDER BY created, token"},
     {offsetof(bb_sqlite, table_create),
-     "INSERT INTO tables(preset, house, seed, options, state, created) "
-     "VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
+     "INSERT INTO tables(preset, house, seed, options, state, created, key) "
+     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
     {offsetof(bb_sqlite, table_set_state), "UPDATE tables SET state = ?2 WHERE id = ?1"},
     {offsetof(bb_sqlite, tables_load),
-     "SELECT id, preset, house, seed, options, state, created FROM tables ORDER BY id"},
+     "SELECT id, preset, house, seed, options, state, created, key FROM tables ORDER BY id"},
     {offsetof(bb_sqlite, table_get),
-     "SELECT id, preset, house, seed, options, state, created FROM tables WHERE id = ?1"},
+     "SELECT id, preset, house, seed, options, state, created, key FROM tables WHERE id = ?1"},
     {offsetof(bb_sqlite, seats_of),
      "SELECT seat, name, player, token, bot, level FROM seats WHERE table_id = ?1 ORDER BY seat"},
     {offsetof(bb_sqlite, seat_put),
@@ -289,6 +298,9 @@ static const struct {
      "SELECT id, at, by, act, tbl, name, text FROM moderation ORDER BY id DESC LIMIT ?1"},
     {offsetof(bb_sqlite, reports_load),
      "SELECT id, at, by, NULL, tbl, name, text FROM reports ORDER BY id DESC LIMIT ?1"},
+    {offsetof(bb_sqlite, removals_load),
+     "SELECT m.tbl, m.name FROM moderation m JOIN tables t ON t.id = m.tbl "
+     "WHERE m.act = 'remove' AND m.name IS NOT NULL AND t.state <> 2 ORDER BY m.id"},
 };
 
 #define N_STATEMENTS (sizeof STATEMENTS / sizeof STATEMENTS[0])
@@ -419,6 +431,11 @@ static int table_create(store *s, const store_table *t, int64_t *id)
     if (bind_text(st, 1, t->preset) || bind_text(st, 2, t->house ? t->house : "") ||
         bind_text(st, 3, seed) || bind_text(st, 4, t->options ? t->options : "") ||
         sqlite3_bind_int(st, 5, t->state) || sqlite3_bind_int64(st, 6, t->created))
+        return fail_sql(q, st, "create a table");
+    char key[BARBU_KEY_HEX];
+    if (t->keyed)
+        barbu_key_format(t->key, key);
+    if ((t->keyed ? bind_text(st, 7, key) : sqlite3_bind_null(st, 7)) != 0)
         return fail_sql(q, st, "create a table");
     if (run(q, st, "create a table") < 0)
         return -1;
@@ -563,6 +580,15 @@ static int read_table(bb_sqlite *q, sqlite3_stmt *st, loaded_table *lt)
                 seed ? seed : "NULL");
         lt->t.seed = 0;
         lt->t.seed_lost = true;
+    }
+    /* A keyed table's key: without it its deals cannot be dealt again. */
+    if (sqlite3_column_type(st, 7) != SQLITE_NULL) {
+        const char *key = (const char *)sqlite3_column_text(st, 7);
+        lt->t.keyed = true;
+        if (barbu_key_parse(key, lt->t.key) != 0) {
+            damaged(lt, "its key is not 64 hex digits");
+            lt->t.seed_lost = true;
+        }
     }
     lt->t.state = (int)want_int(lt, st, 5, STORE_WAITING, STORE_OVER, "state");
     lt->t.created = want_int(lt, st, 6, 0, INT64_MAX, "creation time");
@@ -1116,6 +1142,25 @@ static int mod_log_load(store *s, int limit, void (*fn)(void *ctx, const store_m
     return 0;
 }
 
+static int removals_load(store *s, void (*fn)(void *ctx, int64_t table, const char *name),
+                         void *ctx)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->removals_load;
+    if (busy(q, st, "removals_load"))
+        return -1;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 1);
+        if (name)
+            fn(ctx, sqlite3_column_int64(st, 0), name);
+    }
+    if (rc != SQLITE_DONE)
+        return fail_sql(q, st, "load the removals");
+    finish(st);
+    return 0;
+}
+
 /* ------------------------------------------------------------ checkpoints */
 
 /* One round: passive checkpoints, which copy the WAL back without stopping
@@ -1331,6 +1376,7 @@ static const struct store_ops SQLITE_OPS = {
     .mod_act_add = mod_act_add,
     .report_add = report_add,
     .mod_log_load = mod_log_load,
+    .removals_load = removals_load,
 };
 
 /* Reads PRAGMA user_version; -1 on error. */
@@ -1424,6 +1470,8 @@ static int prepare_db(sqlite3 *db, const char *path, char *err, size_t cap)
         return -1;
     }
     version = user_version(db);
+    /* Version 2's tables of moderation are made with IF NOT EXISTS: a file
+     * that has them already keeps them. */
     if (version == 0 &&
         (sqlite3_exec(db, SCHEMA, NULL, NULL, NULL) != SQLITE_OK ||
          sqlite3_exec(db, SCHEMA_2, NULL, NULL, NULL) != SQLITE_OK ||
@@ -1436,14 +1484,15 @@ static int prepare_db(sqlite3 *db, const char *path, char *err, size_t cap)
     if (version == 1 &&
         (migrate_1(db) != 0 ||
          sqlite3_exec(db, MIGRATE_MODERATION, NULL, NULL, NULL) != SQLITE_OK ||
+         sqlite3_exec(db, MIGRATE_KEYS, NULL, NULL, NULL) != SQLITE_OK ||
          sqlite3_exec(db, "PRAGMA user_version = 2", NULL, NULL, NULL) != SQLITE_OK)) {
         snprintf(err, cap, "could not bring %s from schema version 1 to 2: %s", path,
                  sqlite3_errmsg(db));
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
-    if (version == 1)
-        version = SCHEMA_VERSION;
+    if (version == 0 || version == 1)
+        version = 2;
     if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
         snprintf(err, cap, "could not create the schema of %s: %s", path, sqlite3_errmsg(db));
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);

@@ -789,15 +789,19 @@ static void test_format_version(void **state)
     assert_memory_equal(text, head, strlen(head));
     barbu_record_free(rec);
 
-    /* Format 1 and 2 read alike; 3 is refused, saying what is read. */
+    /* Formats 1 to 3 read alike; 4 is refused, saying what is read. */
     results r2, r1;
     replay_ok(text, &r2);
     char *one = replace(text, "[Barbu \"2\"]", "[Barbu \"1\"]");
     replay_ok(one, &r1);
     assert_same_results(&r1, &r2);
     char *three = replace(text, "[Barbu \"2\"]", "[Barbu \"3\"]");
+    replay_ok(three, &r1);
+    assert_same_results(&r1, &r2);
+    free(three);
+    three = replace(text, "[Barbu \"2\"]", "[Barbu \"4\"]");
     assert_int_equal(replay_results(three, &r1, &diag), BARBU_EPARSE);
-    assert_string_equal(diag.msg, "this is format 3; this program reads formats 1 and 2");
+    assert_string_equal(diag.msg, "this is format 4; this program reads formats 1 to 3");
     assert_int_equal(diag.line, 2);
     char *none = replace(text, "[Barbu \"2\"]\n", "");
     assert_int_equal(replay_results(none, &r1, &diag), BARBU_EPARSE);
@@ -908,6 +912,85 @@ static void test_fife_format_1(void **state)
     free(text);
 }
 
+/* A keyed game's record: format 3 with its Key and Commitment, read back
+ * and verified; withheld, it keeps the commitment and names no key, and
+ * cannot be verified; a Key tag in a format 2 record is refused. */
+static void test_keyed_record(void **state)
+{
+    (void)state;
+    barbu_rules r;
+    preset(&r, "uk");
+    uint8_t key[BARBU_KEY_BYTES];
+    for (int i = 0; i < BARBU_KEY_BYTES; i++)
+        key[i] = (uint8_t)(0xa0 + i);
+    char key_hex[BARBU_KEY_HEX], commit_hex[BARBU_KEY_HEX];
+    uint8_t commitment[BARBU_KEY_BYTES];
+    barbu_key_format(key, key_hex);
+    barbu_key_commitment(key, commitment);
+    barbu_key_format(commitment, commit_hex);
+    barbu_state s;
+    assert_int_equal(barbu_init_keyed(&s, &r, key), 0);
+    barbu_record *rec = barbu_record_new_keyed(&r, key);
+    assert_non_null(rec);
+    assert_true(barbu_record_keyed(rec));
+    barbu_rng rng;
+    barbu_rng_seed(&rng, 3);
+    /* Three deals and a part of the fourth. */
+    while (s.t.deal < 3 || s.t.acted < 5) {
+        barbu_action legal[512];
+        int n = barbu_legal(&s, legal, 512);
+        assert_true(n > 0);
+        barbu_action a = legal[barbu_rng_below(&rng, (uint32_t)(n < 512 ? n : 512))];
+        barbu_state before = s;
+        assert_int_equal(barbu_apply(&s, &a), 0);
+        assert_int_equal(barbu_record_add(rec, &before, &a), 0);
+    }
+    char *text;
+    size_t len;
+    barbu_diag diag = {0};
+    assert_int_equal(barbu_record_write(rec, &text, &len, &diag), 0);
+    char want[200];
+    snprintf(want, sizeof want, "[Key \"%s\"]\n[Commitment \"%s\"]\n", key_hex, commit_hex);
+    assert_non_null(strstr(text, "[Barbu \"3\"]\n"));
+    assert_non_null(strstr(text, want));
+    assert_null(strstr(text, "[Seed"));
+
+    barbu_record *back;
+    assert_int_equal(barbu_record_read(text, len, &back, &diag), 0);
+    uint8_t got[BARBU_KEY_BYTES];
+    assert_true(barbu_record_key(back, got));
+    assert_memory_equal(got, key, sizeof key);
+    assert_true(barbu_record_commitment(back, got));
+    assert_memory_equal(got, commitment, sizeof got);
+    barbu_state v;
+    assert_int_equal(barbu_record_verify(back, &v, NULL, NULL, &diag), 0);
+    assert_int_equal(v.t.deal, 3);
+    assert_memory_equal(v.hand, s.hand, sizeof v.hand);
+    barbu_record_free(back);
+
+    /* Withheld until the game is over. */
+    assert_int_equal(barbu_record_withhold(rec), 0);
+    free(text);
+    assert_int_equal(barbu_record_write(rec, &text, &len, &diag), 0);
+    snprintf(want, sizeof want, "[Key \"withheld\"]\n[Commitment \"%s\"]\n", commit_hex);
+    assert_non_null(strstr(text, want));
+    assert_null(strstr(text, key_hex));
+    assert_false(barbu_record_key(rec, got));
+    assert_int_equal(barbu_record_read(text, len, &back, &diag), 0);
+    assert_int_equal(barbu_record_replay(back, &v, NULL, NULL, &diag), 0);
+    assert_int_equal(v.t.deal, 3);
+    assert_int_equal(barbu_record_verify(back, &v, NULL, NULL, &diag), BARBU_EINVAL);
+    assert_string_equal(diag.msg, "the key is withheld: the game is not over");
+    barbu_record_free(back);
+
+    char *two = replace(text, "[Barbu \"3\"]", "[Barbu \"2\"]");
+    assert_int_equal(barbu_record_read(two, strlen(two), &back, &diag), BARBU_EPARSE);
+    assert_string_equal(diag.msg, "a Key tag comes only in format 3 records");
+    free(two);
+    free(text);
+    barbu_record_free(rec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -917,6 +1000,7 @@ int main(void)
         cmocka_unit_test(test_bid_words),          cmocka_unit_test(test_bid_word_errors),
         cmocka_unit_test(test_domino_played_out),  cmocka_unit_test(test_format_version),
         cmocka_unit_test(test_fife_format_1),      cmocka_unit_test(test_bid_words_written),
+        cmocka_unit_test(test_keyed_record),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -539,13 +539,18 @@ static void on_mod_row(void *ctx, const store_mod_row *r)
              r->name ? r->name : "-", r->text);
 }
 
+static void on_removal_seen(void *ctx, int64_t table, const char *name)
+{
+    seen_add(ctx, "%lld:%s", (long long)table, name);
+}
+
 static void on_ban_seen(void *ctx, const store_mod_row *r)
 {
     seen_add(ctx, "%s:%s:%s:%s", r->key, r->name, r->by, r->text);
 }
 
 /* A version 1 file (as barbu wrote it before issue 23) gains the tables of
- * version 2 when opened, and keeps its rows. */
+ * version 2 when opened, and keeps its rows (its tokens hashed). */
 static void test_moderation_migration(void **state)
 {
     (void)state;
@@ -577,7 +582,10 @@ static void test_moderation_migration(void **state)
     store *s = open_ok(path);
     mod_seen m = {0};
     assert_int_equal(s->ops->sessions_load(s, on_session_seen, &m), 0);
-    assert_string_equal(m.text, "old=ab12");
+    char hashed[STORE_TOKEN_HASH_LEN + 1], want[128];
+    store_token_hash("ab12", hashed);
+    snprintf(want, sizeof want, "old=%s", hashed);
+    assert_string_equal(m.text, want);
 
     /* Who played deal 0 of table 5: West changes hands twice at action 3. */
     store_deal_player p = {.deal = 0, .at = 0, .seat = 3, .name = "Zoë", .registered = true};
@@ -628,9 +636,19 @@ static void test_moderation_migration(void **state)
     memset(&m, 0, sizeof m);
     assert_int_equal(s->ops->mod_log_load(s, 100, on_mod_row, &m), 0);
     assert_string_equal(m.text, "ban:root:0:Bob:|close:root:5:-:Spam|report:alice:5:Bob:Rude");
+    /* Table 5 plays on: its removal holds; none from a table over. */
+    act = (store_mod_row){.at = 103, .by = "root", .act = "remove", .table = 5, .name = "Eve"};
+    assert_int_equal(s->ops->mod_act_add(s, &act, NULL), 0);
+    memset(&m, 0, sizeof m);
+    assert_int_equal(s->ops->removals_load(s, on_removal_seen, &m), 0);
+    assert_string_equal(m.text, "5:Eve");
+    assert_int_equal(s->ops->table_set_state(s, 5, STORE_OVER), 0);
+    memset(&m, 0, sizeof m);
+    assert_int_equal(s->ops->removals_load(s, on_removal_seen, &m), 0);
+    assert_int_equal(m.n, 0);
     memset(&m, 0, sizeof m);
     assert_int_equal(s->ops->mod_log_load(s, 1, on_mod_row, &m), 0);
-    assert_string_equal(m.text, "ban:root:0:Bob:|report:alice:5:Bob:Rude");
+    assert_string_equal(m.text, "remove:root:5:Eve:|report:alice:5:Bob:Rude");
     store_close(s);
 
     /* Opened again: version 2, nothing lost. */
@@ -644,7 +662,7 @@ static void test_moderation_migration(void **state)
     s = open_ok(path);
     memset(&m, 0, sizeof m);
     assert_int_equal(s->ops->mod_log_load(s, 100, on_mod_row, &m), 0);
-    assert_int_equal(m.n, 3);
+    assert_int_equal(m.n, 4);
     store_close(s);
 }
 
@@ -1084,6 +1102,101 @@ static void test_migrate_1(void **state)
     sqlite3_close(db);
 }
 
+/* ------------------------------------------------------------ keyed tables */
+
+typedef struct key_seen {
+    int n;
+    bool keyed[4], lost[4];
+    uint8_t key[4][BARBU_KEY_BYTES];
+    uint64_t seed[4];
+} key_seen;
+
+static void on_key_table(void *ctx, const store_table *t, const store_seat seats[4])
+{
+    (void)seats;
+    key_seen *k = ctx;
+    if (k->n == 4)
+        return;
+    k->keyed[k->n] = t->keyed;
+    k->lost[k->n] = t->seed_lost;
+    memcpy(k->key[k->n], t->key, BARBU_KEY_BYTES);
+    k->seed[k->n++] = t->seed;
+}
+
+/* A keyed table keeps its key (and its own seed for the computer
+ * players); a schema version 1 database is migrated, its tables seeded;
+ * a key that does not read is damage that leaves the game unbuildable. */
+static void test_keyed_tables(void **state)
+{
+    (void)state;
+    char path[128];
+    db_path(path, sizeof path, "v1keys");
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(
+            db,
+            "CREATE TABLE sessions(token TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL "
+            "UNIQUE, created INTEGER NOT NULL);"
+            "CREATE TABLE tables(id INTEGER PRIMARY KEY, preset TEXT NOT NULL, house TEXT "
+            "NOT NULL, seed TEXT NOT NULL, options TEXT NOT NULL, state INTEGER NOT NULL, "
+            "created INTEGER NOT NULL);"
+            "CREATE TABLE seats(table_id INTEGER NOT NULL REFERENCES tables(id), seat "
+            "INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3), name TEXT, player TEXT, token "
+            "TEXT, bot INTEGER NOT NULL, level TEXT, PRIMARY KEY (table_id, seat)) WITHOUT "
+            "ROWID;"
+            "CREATE TABLE actions(table_id INTEGER NOT NULL REFERENCES tables(id), n "
+            "INTEGER NOT NULL, action TEXT NOT NULL, PRIMARY KEY (table_id, n)) WITHOUT "
+            "ROWID;"
+            "INSERT INTO tables VALUES (1, 'uk', '', '42', '{}', 1, 1000);"
+            "PRAGMA user_version = 1;",
+            NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(db);
+
+    store *s = open_ok(path);
+    store_table t = {.preset = "fife",
+                     .house = "",
+                     .seed = 77,
+                     .options = "{}",
+                     .state = STORE_PLAYING,
+                     .created = 2000,
+                     .keyed = true};
+    for (int i = 0; i < BARBU_KEY_BYTES; i++)
+        t.key[i] = (uint8_t)(255 - i);
+    int64_t id = 0;
+    assert_int_equal(s->ops->table_create(s, &t, &id), 0);
+    assert_int_equal(id, 2);
+    key_seen k = {0};
+    assert_int_equal(s->ops->tables_load(s, on_key_table, &k), 0);
+    assert_int_equal(k.n, 2);
+    assert_false(k.keyed[0]);
+    assert_true(k.seed[0] == 42);
+    assert_true(k.keyed[1]);
+    assert_false(k.lost[1]);
+    assert_memory_equal(k.key[1], t.key, BARBU_KEY_BYTES);
+    assert_true(k.seed[1] == 77);
+    store_close(s);
+
+    /* The file is version 2 now, and opens again as it is. */
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(st, 0), 2);
+    sqlite3_finalize(st);
+    assert_int_equal(
+        sqlite3_exec(db, "UPDATE tables SET key = 'zz' WHERE id = 2", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    s = open_ok(path);
+    memset(&k, 0, sizeof k);
+    assert_int_equal(s->ops->tables_load(s, on_key_table, &k), 0);
+    assert_int_equal(k.n, 2);
+    assert_true(k.keyed[1]);
+    assert_true(k.lost[1]);
+    store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1099,6 +1212,7 @@ int main(void)
         cmocka_unit_test(test_action_garbage),
         cmocka_unit_test(test_damaged_rows),
         cmocka_unit_test(test_second_open_refused),
+        cmocka_unit_test(test_keyed_tables),
         cmocka_unit_test(test_accounts),
         cmocka_unit_test(test_migrate_1),
         cmocka_unit_test(test_moderation_migration),

@@ -80,6 +80,16 @@ export interface AppState {
   /** An `act` was sent and its answer (the next view, or an error) has not
    * come yet: no other act is sent meanwhile, so a double click sends once. */
   actPending: boolean;
+  /** What `welcome` (or `account`) said about who this session is. */
+  account: Account;
+}
+
+/** A guest, or a registered player (and maybe an administrator). */
+export interface Account {
+  registered: boolean;
+  admin: boolean;
+  /** When the token stops working (seconds since the epoch), for a registered player. */
+  expires?: number;
 }
 
 /** Answers to a message sent with `request`: the message with the same id. */
@@ -99,11 +109,15 @@ export interface App {
   update(): void;
   /** Shows a notice (errors are announced to screen readers). */
   notify(kind: Notice['kind'], text: string): void;
-  /** Joins with a handle (a new session) or resumes with a saved token. */
-  join(name: string): void;
+  /** Joins with a handle (a new session) or resumes with a saved token.
+   * With `password`: signs in to the registered account (with `register`,
+   * creates it first).  The password goes in the `hello` and is kept
+   * nowhere else. */
+  join(name: string, password?: string, register?: boolean): void;
   resume(): void;
-  /** Forgets the session: back to the handle form. */
-  logout(): void;
+  /** Forgets the session: back to the handle form.  `everywhere`: a
+   * registered player's every token is revoked (every device signed out). */
+  logout(everywhere?: boolean): void;
 }
 
 export function emptyUi(): UiState {

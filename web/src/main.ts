@@ -22,6 +22,8 @@ import { settingsButton } from './ui/settings-dialog';
 import { turnTitle } from './turn';
 import { sentence } from './text';
 import { applySuggestion, suggestRefused } from './ui/chinese';
+import { AccountMenu } from './account';
+import { AdminPanel } from './admin';
 
 /** Chat lines kept for each scope. */
 const CHAT_KEEP = 200;
@@ -47,6 +49,7 @@ const state: AppState = {
   notice: null,
   ui: emptyUi(),
   actPending: false,
+  account: { registered: false, admin: false },
 };
 
 /** A `welcome` came for the session now in use (the lobby or a table is shown). */
@@ -54,6 +57,9 @@ let welcomed = false;
 /** What the hello on its way says: a new handle, or a saved token. */
 let joining: 'name' | 'token' | null = null;
 let resumingAs: string | null = null;
+/** How the hello on its way signs in (the start form's way, for its errors). */
+let joiningMode: 'guest' | 'signin' | 'signup' | null = null;
+let joiningName: string | null = null;
 let loginError: string | null = null;
 /** After a reconnection: waiting to hear whether the session is still at its table. */
 let resync = false;
@@ -141,11 +147,13 @@ const app: App = {
     app.update();
   },
 
-  join(name: string): void {
+  join(name: string, password?: string, register = false): void {
     forgetAll();
     loginError = null;
     joining = 'name';
-    net.start({ name });
+    joiningMode = password === undefined ? 'guest' : register ? 'signup' : 'signin';
+    joiningName = name;
+    net.start(password === undefined ? { name } : { name, password, register });
     app.update();
   },
 
@@ -160,11 +168,11 @@ const app: App = {
     app.update();
   },
 
-  logout(): void {
+  logout(everywhere = false): void {
     // A session the server knows is ended there (its handle free at once);
     // the page forgets it once the server said bye, or after two seconds.
     if (welcomed && net.isOpen && loggingOut === undefined) {
-      net.send({ type: 'logout' });
+      net.send(everywhere && state.account.registered ? { type: 'logout', everywhere: true } : { type: 'logout' });
       saved.forget(state.token);
       loggingOut = window.setTimeout(finishLogout, 2000);
       return;
@@ -209,7 +217,25 @@ function forgetAll(): void {
   state.tables = new Map();
   state.lobbyChat = [];
   state.record = null;
+  state.account = { registered: false, admin: false };
+  admin.reset();
   tablesVersion++;
+}
+
+/** The server ended this session from elsewhere (signed out everywhere, a
+ * password changed on another device, a ban): back to the start form, the
+ * handle typed for signing in again. */
+function endedElsewhere(text: string): void {
+  const name = state.name;
+  const registered = state.account.registered;
+  window.clearTimeout(loggingOut);
+  loggingOut = undefined;
+  saved.forget(state.token);
+  net.stop();
+  forgetAll();
+  joining = null;
+  loginError = text;
+  if (name) login.prefill(name, registered ? 'signin' : 'guest');
 }
 
 function endResync(): void {
@@ -270,17 +296,33 @@ function download(r: RecordMsg): void {
 function helloRefused(code: string, text: string): void {
   const byToken = joining === 'token' || (joining === null && state.token !== null);
   switch (code) {
-    case 'bad_token':
+    case 'bad_token': {
+      const was = saved.session() ?? saved.last();
       saved.forget(null);
       net.stop();
       forgetAll();
       joining = null;
-      loginError =
-        'The server no longer knows that session (it was idle for an hour, or the server was reset). Choose a handle to play again.';
+      if (was?.registered) {
+        login.prefill(was.name, 'signin');
+        loginError = `That sign-in no longer works (signed out, the password changed, or it expired): sign in as ${was.name} again with the password.`;
+      } else {
+        loginError =
+          'The server no longer knows that session (it was idle for an hour, or the server was reset). Choose a handle to play again.';
+      }
       break;
+    }
     case 'name_taken':
     case 'bad_name':
+    case 'registered':
+    case 'bad_password':
+    case 'confusable':
+    case 'weak_password':
+    case 'banned':
+    case 'limit':
+    case 'busy':
       if (byToken) saved.forget(null);
+      // A registered handle typed as a guest's: the form offers signing in.
+      if (code === 'registered' && joiningMode === 'guest' && joiningName) login.prefill(joiningName, 'signin');
       net.stop();
       forgetAll();
       joining = null;
@@ -304,9 +346,11 @@ function onMessage(msg: ServerMsg): void {
     case 'welcome':
       state.name = msg.name;
       state.token = msg.token;
-      saved.save({ name: msg.name, token: msg.token });
+      state.account = { registered: !!msg.registered, admin: !!msg.admin, expires: msg.expires };
+      saved.save({ name: msg.name, token: msg.token, registered: !!msg.registered });
       net.setCreds({ token: msg.token, name: msg.name });
       welcomed = true;
+      joiningMode = null;
       joining = null;
       resumingAs = null;
       loginError = null;
@@ -322,13 +366,39 @@ function onMessage(msg: ServerMsg): void {
         }, RESYNC_MS);
       }
       break;
+    case 'account':
+      // A new token (a password changed, a guest registered): the old one
+      // is revoked, so the saved one is replaced at once.
+      saved.forget(state.token);
+      state.name = msg.name;
+      state.token = msg.token;
+      state.account = { registered: msg.registered, admin: !!msg.admin, expires: msg.expires };
+      saved.save({ name: msg.name, token: msg.token, registered: msg.registered });
+      net.setCreds({ token: msg.token, name: msg.name });
+      break;
+    case 'report':
+      admin.onReport(msg);
+      break;
     case 'bye':
-      if (msg.reason === 'logout') {
+      if (msg.reason === 'signed_out' && loggingOut !== undefined) {
+        // This page's own "sign out everywhere".
+        finishLogout();
+        app.notify('info', 'You are signed out everywhere: every browser signed in to this account must sign in again.');
+        return;
+      } else if (msg.reason === 'signed_out') {
+        endedElsewhere('You were signed out: this account signed out everywhere, or its password was changed. Sign in again with the password.');
+        app.notify('error', 'You were signed out from another place.');
+        return;
+      } else if (msg.reason === 'banned') {
+        endedElsewhere('This handle is banned from this server: an administrator may lift the ban.');
+        app.notify('error', 'This handle is banned from this server.');
+        return;
+      } else if (msg.reason === 'logout') {
         finishLogout();
         app.notify('info', 'You are logged out: your handle is free again.');
         return;
       } else if (msg.reason === 'replaced') {
-        app.notify('error', 'This session was opened in another tab or window.');
+        app.notify('error', 'This session was opened in another tab, window or device.');
       } else if (msg.reason === 'shutdown') {
         app.notify('info', 'The server is restarting: reconnecting\u2026');
       } else if (msg.reason === 'slow') {
@@ -389,6 +459,11 @@ function onMessage(msg: ServerMsg): void {
       }
       break;
     case 'notice':
+      // An administrator took this person from a seat: said wherever the page is.
+      if (msg.code === 'removed' && (!state.table || msg.table !== state.table.id)) {
+        app.notify('error', msg.text);
+        break;
+      }
       if (!state.table || msg.table !== state.table.id) return;
       // In the table's chat, where it stays, and at once where the eye is.
       keepChat(state.tableChat, { type: 'chat', from: '', text: msg.text, scope: 'table', notice: true });
@@ -486,7 +561,12 @@ const connActions = {
 };
 
 const connView = new ConnView(connActions);
-const meEl = h('span', { class: 'me', title: 'Your handle' });
+const admin = new AdminPanel(app);
+lobby.el.querySelector('.lobby-actions')?.prepend(admin.button);
+const account = new AccountMenu(app, {
+  signOut: () => void confirmLogout(app).then((yes) => yes && app.logout()),
+  openAdmin: () => admin.open(),
+});
 const logoutBtn = h('button', {
   type: 'button',
   class: 'btn small',
@@ -500,20 +580,15 @@ const logoutBtn = h('button', {
 });
 header.append(
   h('h1', { class: 'brand' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }, '\u2660\u2665'), 'barbu'),
-  h('div', { class: 'top-right' }, meEl, connView.el, settingsButton(), logoutBtn),
+  h('div', { class: 'top-right' }, account.el, connView.el, settingsButton(), logoutBtn),
 );
 
 function drawHeader(): void {
   const s = screen();
-  const name = welcomed ? state.name : null;
-  meEl.hidden = !name;
-  if (name && meEl.dataset.name !== name) {
-    meEl.dataset.name = name;
-    meEl.replaceChildren(h('span', { class: 'sr-only' }, 'Signed in as '), name);
-  }
+  account.update(welcomed && !!state.name);
   connView.update(state.conn, welcomed || joining !== null);
   logoutBtn.hidden = s === 'login';
-  const words = s === 'resuming' ? 'Use another handle' : 'Log out';
+  const words = s === 'resuming' ? 'Use another handle' : state.account.registered ? 'Sign out' : 'Log out';
   if (logoutBtn.textContent !== words) logoutBtn.textContent = words;
 }
 
@@ -589,6 +664,7 @@ function draw(): void {
   // While the connection is down, every button that needs the server is
   // disabled, its title saying why (ui/offline.ts).
   // (The handle form has its own way: it is what opens the connection.)
+  admin.update(tablesVersion);
   applyOffline([screenEl, scoreArea], state.conn.status === 'open' || (s !== 'lobby' && s !== 'table'));
   notice.show(state.notice);
   const title = turnTitle(state, s === 'table' && state.table ? `barbu \u00b7 table ${state.table.id}` : s === 'lobby' ? 'barbu \u00b7 lobby' : 'barbu');

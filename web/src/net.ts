@@ -12,6 +12,8 @@ import { PROTOCOL_VERSION } from './protocol';
 export interface Saved {
   name: string;
   token: string;
+  /** A registered player's session (a refused token offers signing in again). */
+  registered?: boolean;
 }
 
 /** This tab's session (a reload resumes it at once). */
@@ -31,7 +33,7 @@ function read(store: () => Storage, key: string): Saved | null {
       typeof (v as Saved).token === 'string' &&
       /^[0-9a-f]{64}$/.test((v as Saved).token)
     )
-      return { name: (v as Saved).name, token: (v as Saved).token };
+      return { name: (v as Saved).name, token: (v as Saved).token, registered: (v as Saved).registered === true };
   } catch {
     /* storage refused or garbage: nothing saved */
   }
@@ -96,11 +98,21 @@ export function deviceId(): string {
 
 // ------------------------------------------------------------- the socket
 
-/** What `hello` says: a token to resume, or a name for a new session. */
+/** What `hello` says: a token to resume, or a name for a new session
+ * (with a password: signing in to a registered account; with `register`
+ * too: signing up).  A password lives here only until the server answers
+ * the hello (`setCreds` after `welcome`, `stop` after a refusal). */
 export interface Creds {
   name?: string;
   token?: string;
+  password?: string;
+  register?: boolean;
 }
+
+/** `bye` reasons after which the page must not reconnect by itself: another
+ * place took the session, the account was signed out everywhere (or its
+ * password changed), the handle was banned. */
+const FINAL_BYES = new Set(['replaced', 'signed_out', 'banned']);
 
 export interface NetHooks {
   /** Every message from the server, after any request waiting for it is answered. */
@@ -262,6 +274,10 @@ export class Net {
       const hello: ClientMsg = { type: 'hello', version: PROTOCOL_VERSION, lobby_chat: true };
       if (this.creds.token) hello.token = this.creds.token;
       if (this.creds.name) hello.name = this.creds.name;
+      if (this.creds.password !== undefined && !this.creds.token) {
+        hello.password = this.creds.password;
+        if (this.creds.register) hello.register = true;
+      }
       hello.device = deviceId();
       this.tokens -= 1;
       ws.send(JSON.stringify(hello));
@@ -300,9 +316,9 @@ export class Net {
       if (this.ws !== ws) return;
       const bye = this.bye;
       this.drop();
-      if (bye === 'replaced') {
+      if (bye !== null && FINAL_BYES.has(bye)) {
         this.conn.status = 'closed';
-        this.conn.reason = 'replaced';
+        this.conn.reason = bye;
         this.conn.retryAt = undefined;
         this.hooks.status();
       } else {

@@ -243,6 +243,8 @@ export interface SeatSummary {
   player?: string;
   /** During a game: someone else may take the seat now. */
   free?: boolean;
+  /** A registered player (absent for guests and computer players). */
+  registered?: boolean;
 }
 
 export interface TableSummary {
@@ -265,6 +267,8 @@ export interface TableSummary {
   creator?: string;
   /** Its creator handed it to the computer players. */
   handed_over?: boolean;
+  /** A ladder table: registered players only, no chosen seed, no computer players. */
+  ladder?: boolean;
 }
 
 export interface SeatInfo {
@@ -277,6 +281,8 @@ export interface SeatInfo {
   free: boolean;
   /** The creator, who chose the seed. */
   knows_deals?: boolean;
+  /** A registered player (absent for guests and computer players). */
+  registered?: boolean;
 }
 
 export interface WelcomeMsg {
@@ -286,6 +292,12 @@ export interface WelcomeMsg {
   token: string;
   server: string;
   id?: number;
+  /** Signed in to a registered account (absent or false: a guest). */
+  registered?: boolean;
+  /** An administrator of this server. */
+  admin?: boolean;
+  /** A registered player's token stops working then (seconds since the epoch). */
+  expires?: number;
 }
 export interface ByeMsg {
   type: 'bye';
@@ -350,6 +362,12 @@ export interface TableMsg {
   clock?: number;
   /** Who created the table (when the server says so). */
   creator?: string;
+  /** A ladder table: registered players only. */
+  ladder?: boolean;
+  /** The hash (BLAKE2b-256, hex) of the key that deals this game, from its creation. */
+  commitment?: string;
+  /** The key (hex), once the game is over. */
+  key?: string;
 }
 export interface ViewMsg {
   type: 'view';
@@ -376,6 +394,8 @@ export interface ChatMsg {
   /** Set by this client: whose talk it is at a table, the players' or the
    * kibitzers' (shown apart, see ui/chat.ts). */
   channel?: 'players' | 'kibitzers';
+  /** Said by a registered player (absent: a guest). */
+  registered?: boolean;
 }
 /** Something the people at a table should know that is nobody's doing
  * (a move the server could not save, and then saved after all). */
@@ -414,7 +434,69 @@ export interface SuggestionMsg {
   id?: number;
 }
 
+/** A new token for this session, after `register` and `password`. */
+export interface AccountMsg {
+  type: 'account';
+  name: string;
+  token: string;
+  registered: boolean;
+  admin?: boolean;
+  expires?: number;
+  id?: number;
+}
+/** A player's report, as administrators see it (the `report` message and
+ * `mod_log`'s `reports`). */
+export interface ReportInfo {
+  id: number;
+  /** Seconds since the epoch. */
+  at: number;
+  by: string;
+  table?: number;
+  name?: string;
+  text: string;
+}
+export interface ReportMsg extends ReportInfo {
+  type: 'report';
+}
+/** An administrator's act, as kept in the store. */
+export interface ActInfo {
+  id: number;
+  at: number;
+  by: string;
+  act: 'close' | 'remove' | 'ban' | 'unban' | string;
+  table?: number;
+  name?: string;
+  seat?: Seat;
+  text?: string;
+}
+export interface ModLogMsg {
+  type: 'mod_log';
+  reports: ReportInfo[];
+  acts: ActInfo[];
+  /** The handles banned now. */
+  banned?: { name: string; at: number; by: string; text?: string }[];
+  id?: number;
+}
+/** An administrator's act was done. */
+export interface DoneMsg {
+  type: 'done';
+  re: string;
+  id?: number;
+}
+/** A report was taken. */
+export interface ReportedMsg {
+  type: 'reported';
+  /** The report's number. */
+  report?: number;
+  id?: number;
+}
+
 export type ServerMsg =
+  | AccountMsg
+  | ReportMsg
+  | ModLogMsg
+  | DoneMsg
+  | ReportedMsg
   | SuggestionMsg
   | WelcomeMsg
   | ByeMsg
@@ -450,6 +532,8 @@ export interface CreateOptions {
   kibitz_chat?: boolean;
   /** The move clock: seconds for each action, 0 (none) or 10-600. */
   clock?: number;
+  /** A ladder table (a registered creator; no seed, no bots). */
+  ladder?: boolean;
 }
 
 export type ClientMsg =
@@ -462,6 +546,10 @@ export type ClientMsg =
       device?: string;
       /** Asks for the lobby's chat (the server sends it only to those who ask). */
       lobby_chat?: boolean;
+      /** Signs in to the registered account `name` (never kept by the page). */
+      password?: string;
+      /** With `name` and `password`: creates the account, then signs in. */
+      register?: boolean;
       id?: number;
     }
   | { type: 'tables'; id?: number }
@@ -475,7 +563,15 @@ export type ClientMsg =
   | { type: 'score'; table?: number; id?: number }
   | { type: 'record'; table: number; id?: number }
   | { type: 'suggest'; id?: number }
-  | { type: 'logout'; id?: number }
+  | { type: 'logout'; everywhere?: boolean; id?: number }
+  | { type: 'register'; password: string; id?: number }
+  | { type: 'password'; password: string; new_password: string; id?: number }
+  | { type: 'report'; table?: number; name?: string; text: string; id?: number }
+  | { type: 'mod_log'; id?: number }
+  | { type: 'mod_close'; table: number; text: string; id?: number }
+  | { type: 'mod_remove'; table: number; seat: Seat; text: string; id?: number }
+  | { type: 'ban'; name: string; text: string; id?: number }
+  | { type: 'unban'; name: string; text?: string; id?: number }
   | { type: 'close'; table: number; id?: number }
   | { type: 'hand_over'; table: number; id?: number }
   | { type: 'again'; table: number; id?: number };

@@ -15,9 +15,10 @@ import { Failure, Scenario, show } from './lib/harness.mjs';
 import { ALIASES, SCENARIOS, SEEDS } from './lib/scenarios.mjs';
 import { eveningA, eveningAgain } from './lib/evening_a.mjs';
 import { EVENING_D } from './lib/evening_d.mjs';
+import { ACCOUNTS, SERVER_ARGS } from './lib/accounts.mjs';
 import { TLS_SCENARIOS } from './lib/tls.mjs';
 
-Object.assign(SCENARIOS, { evening_a: eveningA, evening_again: eveningAgain }, EVENING_D);
+Object.assign(SCENARIOS, { evening_a: eveningA, evening_again: eveningAgain }, EVENING_D, ACCOUNTS);
 Object.assign(SCENARIOS, TLS_SCENARIOS);
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -74,6 +75,8 @@ function fmtLoad(l) {
 
 async function runOne(name) {
   const sc = new Scenario(name, opts);
+  // More flags for this scenario's barbu serve (an administrator named).
+  sc.serverArgs = SERVER_ARGS[name] ?? [];
   let error = null;
   let timer;
   try {

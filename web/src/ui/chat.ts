@@ -12,6 +12,7 @@
 import type { App } from '../app';
 import { h } from '../dom';
 import type { ChatMsg, TableMsg } from '../protocol';
+import { guestMark } from '../account';
 
 const TEXT_MAX = 300;
 const NARROW = '(max-width: 600px)';
@@ -76,15 +77,15 @@ export class ChatView {
     });
     const channel = (c: Channel, title: string): ChannelView => {
       const titleEl = h('h3', { class: 'chat-channel-title', id: `chat-title-${c}`, hidden: true }, title);
+      // The list stays a list (its lines are list items); the live log
+      // is the section around it.
       const log = h('ol', {
         class: 'chat-log',
         id: `chat-log-${c}`,
-        role: 'log',
-        'aria-live': 'polite',
         'aria-labelledby': 'chat-title',
         tabindex: 0,
       });
-      const section = h('section', { class: 'chat-channel', 'data-channel': c }, titleEl, log);
+      const section = h('section', { class: 'chat-channel', 'data-channel': c, role: 'log', 'aria-live': 'polite', 'aria-labelledby': 'chat-title' }, titleEl, log);
       return { section, title: titleEl, log };
     };
     this.channels = {
@@ -165,10 +166,11 @@ export class ChatView {
     const aside = m.scope === 'kibitzers';
     return h(
       'li',
-      { class: m.from === me ? 'mine' : null, 'data-scope': m.scope },
+      { class: m.from === me ? 'mine' : null, 'data-scope': m.scope, 'data-guest': m.registered ? null : 'true' },
       aside ? h('span', { class: 'scope-tag', title: 'Heard by the kibitzers only' }, 'kibitzers') : null,
       aside ? h('span', { class: 'sr-only' }, ': ') : null,
       h('span', { class: 'from' }, m.from),
+      guestMark(m.registered),
       h('span', { class: 'sep', 'aria-hidden': 'true' }, ': '),
       h('span', { class: 'text' }, m.text),
     );
@@ -201,6 +203,7 @@ export class ChatView {
       kibitzers.title.textContent = aside ? 'Kibitzers (the players do not hear this)' : 'Kibitzers';
       for (const c of [players, kibitzers]) {
         c.log.setAttribute('aria-labelledby', split ? `chat-title ${c.title.id}` : 'chat-title');
+        c.section.setAttribute('aria-labelledby', split ? `chat-title ${c.title.id}` : 'chat-title');
       }
     }
     const into = (m: ChatMsg): ChannelView => (split && m.channel === 'kibitzers' ? kibitzers : players);

@@ -4,7 +4,7 @@
 // use and kept; `ask()` resolves true only for the yes button.  Escape and
 // the no button answer no; the focus goes back where it was.
 
-import { h } from '../dom';
+import { fill, h } from '../dom';
 
 export interface Question {
   title: string;
@@ -14,10 +14,14 @@ export interface Question {
   yes: string;
   /** The no button's words (default "Stay"). */
   no?: string;
+  /** Asks for a reason too (`input#confirm-reason`, 1-300 characters,
+   * required): an administrator's act. */
+  reason?: string;
 }
 
 let dialog: HTMLDialogElement | null = null;
 let answer: ((yes: boolean) => void) | null = null;
+let reasonInput: HTMLInputElement | null = null;
 
 function settle(yes: boolean): void {
   const a = answer;
@@ -37,6 +41,13 @@ function make(): HTMLDialogElement {
   return d;
 }
 
+/** Asks for a reason as well; resolves with it (trimmed), or null for no. */
+export async function askReason(q: Question & { reason: string }): Promise<string | null> {
+  const yes = await ask(q);
+  const text = reasonInput?.value.trim() ?? '';
+  return yes && text !== '' ? text : null;
+}
+
 /** Asks; resolves true when the person chose yes. */
 export function ask(q: Question): Promise<boolean> {
   if (answer) settle(false);
@@ -45,14 +56,37 @@ export function ask(q: Question): Promise<boolean> {
   const back = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   const paras = Array.isArray(q.text) ? q.text : [q.text];
   const no = h('button', { type: 'button', id: 'confirm-no', class: 'btn', onclick: () => settle(false) }, q.no ?? 'Stay');
-  const yes = h('button', { type: 'button', id: 'confirm-yes', class: 'btn danger', onclick: () => settle(true) }, q.yes);
-  d.replaceChildren(
+  const reasonError = h('p', { id: 'confirm-reason-error', class: 'form-error', role: 'alert' });
+  reasonInput = q.reason
+    ? h('input', { type: 'text', id: 'confirm-reason', maxlength: 300, autocomplete: 'off', 'aria-describedby': 'confirm-reason-error' })
+    : null;
+  const yes = h(
+    'button',
+    {
+      type: 'button',
+      id: 'confirm-yes',
+      class: 'btn danger',
+      onclick: () => {
+        if (reasonInput && reasonInput.value.trim() === '') {
+          reasonError.textContent = 'Give a reason: it is kept with the act.';
+          reasonInput.setAttribute('aria-invalid', 'true');
+          reasonInput.focus();
+          return;
+        }
+        settle(true);
+      },
+    },
+    q.yes,
+  );
+  fill(
+    d,
     h('h2', { id: 'confirm-title' }, q.title),
     h(
       'div',
       { id: 'confirm-text' },
       paras.map((p) => h('p', null, p)),
     ),
+    reasonInput ? h('div', { class: 'field' }, h('label', { for: 'confirm-reason' }, q.reason), reasonInput, reasonError) : null,
     h('div', { class: 'dialog-buttons' }, no, yes),
   );
   return new Promise((resolve) => {
@@ -62,7 +96,8 @@ export function ask(q: Question): Promise<boolean> {
     };
     if (typeof d.showModal === 'function') d.showModal();
     else d.setAttribute('open', '');
-    // The safe answer has the focus: Enter does not leave by accident.
-    no.focus();
+    // The safe answer has the focus (Enter does not leave by accident), or
+    // the reason asked for, which the yes button needs first.
+    (reasonInput ?? no).focus();
   });
 }

@@ -52,6 +52,8 @@ export class CreateView {
   private takeover: HTMLSelectElement;
   private household: HTMLInputElement;
   private kibitzChat: HTMLInputElement;
+  private ladder: HTMLInputElement;
+  private ladderBox: HTMLElement;
   private submitBtn: HTMLButtonElement;
   private errorEl: HTMLElement;
   private busy = false;
@@ -169,6 +171,21 @@ export class CreateView {
     this.household = h('input', { type: 'checkbox', id: 'create-household', name: 'household', 'data-focus': 'create-household' });
     this.kibitzChat = h('input', { type: 'checkbox', id: 'create-kibitz-chat', name: 'kibitz_chat', 'data-focus': 'create-kibitz-chat' });
 
+    // A ladder table (registered players only): no chosen seed, no
+    // computer players at the start; shown only to a registered player.
+    this.ladder = h('input', { type: 'checkbox', id: 'create-ladder', name: 'ladder', 'data-focus': 'create-ladder', 'aria-describedby': 'create-ladder-hint' });
+    this.ladder.addEventListener('change', () => this.ladderChanged());
+    this.ladderBox = h(
+      'div',
+      { class: 'field span2 ladder-field', hidden: true },
+      h('label', { class: 'check', for: 'create-ladder' }, this.ladder, ' Ladder table'),
+      h(
+        'p',
+        { class: 'hint', id: 'create-ladder-hint' },
+        'Registered players only (substitutes too); no chosen seed, so nobody knows the deals; no computer players at the start. Who played which deal is kept.',
+      ),
+    );
+
     const botBoxes = SEATS.map((s) => {
       const box = h('input', {
         type: 'checkbox',
@@ -205,6 +222,7 @@ export class CreateView {
           this.rules,
           this.rulesLink,
         ),
+        this.ladderBox,
         h(
           'details',
           { class: 'field span2 house' },
@@ -288,6 +306,12 @@ export class CreateView {
   }
 
   open(): void {
+    const registered = this.app.state.account.registered;
+    this.ladderBox.hidden = !registered;
+    if (!registered && this.ladder.checked) {
+      this.ladder.checked = false;
+      this.ladderChanged();
+    }
     this.el.hidden = false;
     this.rules.focus();
   }
@@ -297,6 +321,19 @@ export class CreateView {
     this.el.hidden = true;
     this.setError(null);
     this.onClose();
+  }
+
+  /** A ladder table takes no seed and no computer players: those fields
+   * are emptied and disabled while the box is ticked. */
+  private ladderChanged(): void {
+    const on = this.ladder.checked;
+    this.seed.disabled = on;
+    if (on) this.seed.value = '';
+    for (const s of SEATS) {
+      const box = this.bots.get(s) as HTMLInputElement;
+      if (on) box.checked = false;
+      box.disabled = on || s === this.sit.value;
+    }
   }
 
   /** The creator's seat has no computer player: moving to a seat moves its
@@ -313,7 +350,7 @@ export class CreateView {
       const box = this.bots.get(s) as HTMLInputElement;
       const mine = s === now;
       if (mine) box.checked = false;
-      box.disabled = mine;
+      box.disabled = mine || this.ladder?.checked === true;
       (this.botLabels.get(s) as HTMLElement).textContent = mine ? ' (your seat)' : '';
       box.closest('label')?.classList.toggle('mine', mine);
     }
@@ -382,6 +419,11 @@ export class CreateView {
     if (clock > 0) o.clock = clock;
     if (this.household.checked) o.household = true;
     if (this.kibitzChat.checked) o.kibitz_chat = true;
+    if (this.ladder.checked && !this.ladderBox.hidden) {
+      o.ladder = true;
+      delete o.seed;
+      delete o.bots;
+    }
     return o;
   }
 

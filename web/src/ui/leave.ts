@@ -40,9 +40,17 @@ export async function confirmLogout(app: App): Promise<boolean> {
   if (t && me && t.state !== 'over') {
     const m = leaveMeaning(app, t);
     text.push(`You leave table ${t.id} first.`, ...(m ? m.slice(0, 1) : []));
-    text.push(`To sit back later, join again under the same handle (${app.state.name ?? ''}) while the game lasts.`);
-  } else {
+    text.push(
+      app.state.account.registered
+        ? `To sit back later, sign in again as ${app.state.name ?? ''} while the game lasts.`
+        : `To sit back later, join again under the same handle (${app.state.name ?? ''}) while the game lasts.`,
+    );
+  } else if (!app.state.account.registered) {
     text.push(`Your handle ${app.state.name ?? ''} becomes free for anyone at once.`);
+  }
+  if (app.state.account.registered) {
+    text.push(`This browser forgets the session; ${app.state.name ?? ''} stays registered to you. Other places signed in to it stay signed in.`);
+    return ask({ title: 'Sign out?', text, yes: 'Sign out', no: 'Stay' });
   }
   text.push('This browser forgets the session: to play again, choose a handle.');
   return ask({ title: 'Log out?', text, yes: 'Log out', no: 'Stay' });

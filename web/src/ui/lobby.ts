@@ -11,6 +11,7 @@ import { CreateView } from './create';
 import { clockWords } from './clock';
 import { ask } from './confirm';
 import { createdBy, handedOver, rememberHanded } from '../mine';
+import { guestMark } from '../account';
 
 const STATE_WORDS: Record<TableSummary['state'], string> = {
   waiting: 'Waiting',
@@ -199,13 +200,15 @@ export class LobbyView {
     const watch = t.kibitz !== 'none';
     return h(
       'tr',
-      { 'data-table': t.id, 'data-state': t.state, class: 'table-row' },
+      { 'data-table': t.id, 'data-state': t.state, 'data-ladder': t.ladder ? 'true' : null, class: 'table-row' },
       h('th', { scope: 'row', class: 'c-id' }, h('span', { class: 'label' }, 'Table '), `${t.id}`),
       h(
         'td',
         { class: 'c-rules', 'data-label': 'Rules' },
         h('span', { class: 'rules-key' }, t.rules),
         t.house ? h('span', { class: 'tag house-tag', title: 'House rules apply' }, 'house rules') : null,
+        t.ladder ? h('span', { class: 'tag ladder-tag', title: 'A ladder table: registered players only' }, 'ladder') : null,
+        t.ladder ? h('span', { class: 'sr-only' }, ' (registered players only)') : null,
         about ? h('span', { class: 'rules-about' }, about) : null,
         t.seed_chosen_by ? seedMark(t.seed_chosen_by) : null,
       ),
@@ -286,6 +289,7 @@ export class LobbyView {
           { class: 'seat-who' + (who.bot ? ' bot' : '') + (who.away ? ' away' : '') },
           who.bot ? h('span', { class: 'tag bot-tag', title: 'Computer player', 'aria-label': 'Computer player:' }, 'CPU') : null,
           h('span', { class: 'who-name', title: who.bot ? who.name : null }, who.bot ? botWord(who.name ?? '') : who.name),
+          guestMark(who.registered, who.bot),
           who.away ? h('span', { class: 'tag away-tag' }, 'away') : null,
           who.player && who.player !== who.name ? h('span', { class: 'for-player' }, ` for ${who.player}`) : null,
         ),

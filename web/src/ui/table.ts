@@ -29,6 +29,9 @@ import { renderAgain, renderWaitingInvite } from './again';
 import { barClock, clockWords, seatClock } from './clock';
 import { leaveTable } from './leave';
 import { absenceText, seatAbsence } from './seatnews';
+import { guestMark } from '../account';
+import { reportNameButton, reportTableButton } from '../report';
+import { ladderBanner, renderFair } from './fair';
 
 /** What every part of the table is drawn from. */
 export interface Ctx {
@@ -191,6 +194,7 @@ function bar(ctx: Ctx): HTMLElement {
         'Last deal',
       ),
       rulesLink(ctx, '', 'Rules', `The rules of this table (${t.rules})`),
+      reportTableButton(app, t.id),
       h(
         'button',
         { type: 'button', id: 'leave-btn', 'data-focus': 'leave-btn', onclick: () => void leaveTable(app) },
@@ -244,6 +248,8 @@ function watchButtons(ctx: Ctx, watched: Seat | 'all', next: Seat | undefined): 
 function banners(ctx: Ctx): HTMLElement[] {
   const { t } = ctx;
   const out: HTMLElement[] = [];
+  const ladder = ladderBanner(ctx);
+  if (ladder) out.push(ladder);
   if (ctx.kibitz) {
     const you = t.you;
     const watched = 'kibitz' in you ? you.kibitz : 'all';
@@ -414,6 +420,8 @@ function seatBox(ctx: Ctx, s: Seat): HTMLElement {
   if (info.name && info.player && info.player !== info.name) notes.push(`for ${info.player}`);
   if (!info.name && info.player && !info.bot && (t.state === 'playing' || t.state === 'paused')) notes.push(`${info.player} left`);
   const mine = watchingOwn(ctx, s);
+  const guest = !!info.name && !info.bot && !info.registered;
+  const other = !!info.name && !info.bot && info.name !== ctx.app.state.name;
   let status: string | null = null;
   if (mine) status = 'you, watching';
   else if (!info.name) status = 'free';
@@ -476,14 +484,17 @@ function seatBox(ctx: Ctx, s: Seat): HTMLElement {
       'data-seat': s,
       'data-place': place,
       'data-turn': turn ? 'true' : null,
+      'data-guest': guest ? 'true' : null,
       role: 'group',
-      'aria-label': `${SEAT_NAME[s]}: ${name}${mine ? ' (you, watching)' : ''}${info.knows_deals ? ', knows the deals' : ''}${turn ? ', to move' : ''}`,
+      'aria-label': `${SEAT_NAME[s]}: ${name}${guest ? ' (guest)' : ''}${mine ? ' (you, watching)' : ''}${info.knows_deals ? ', knows the deals' : ''}${turn ? ', to move' : ''}`,
     },
     h(
       'div',
       { class: 'seat-head' },
       h('span', { class: 'seat-dir', 'aria-hidden': 'true' }, s),
       h('span', { class: 'seat-name', title: name }, name),
+      guest ? guestMark(false) : null,
+      other ? reportNameButton(ctx.app, info.name as string, t.id) : null,
       notes.length > 0 ? h('span', { class: 'seat-note' }, `(${notes.join(', ')})`) : null,
       status ? h('span', { class: `seat-status ${mine ? 'watching' : status === 'free' ? 'free' : 'away'}` }, status) : null,
       seatClock(t, ctx.vm, s),
@@ -597,7 +608,7 @@ function waitingCentre(ctx: Ctx): HTMLElement {
           'li',
           { 'data-seat': s },
           h('strong', null, `${SEAT_NAME[s]}: `),
-          info.name ? `${info.name}${info.bot ? ' (computer)' : ''}` : 'free',
+          info.name ? `${info.name}${info.bot ? ' (computer)' : info.registered ? '' : ' (guest)'}` : 'free',
           !info.name && ctx.me ? [' ', botButton(ctx, s)] : null,
         );
       }),
@@ -692,6 +703,7 @@ function side(ctx: Ctx, fifeInCentre: boolean): HTMLElement {
   if (!fifeInCentre) parts.push(renderFife(app));
   parts.push(renderSchedule(app));
   if (v?.last_deal) parts.push(h('p', { class: 'last-deal', id: 'last-deal' }, lastDealLine(v.last_deal, ctx)));
+  parts.push(renderFair(ctx));
   parts.push(
     h(
       'p',

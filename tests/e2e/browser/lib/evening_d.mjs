@@ -30,7 +30,7 @@ import { check, DESKTOP, fail, frames, PHONE, sleep } from './harness.mjs';
 /** A game of four deals of No King with the 32-card pack (every other
  * contract left out, its scores 0 so the game still sums to zero), no
  * compulsory doubles. */
-const SHORT_RULES = [
+export const SHORT_RULES = [
   'preset = uk-32',
   'mandatory-doubles = 0',
   'no-tricks.per-player = 0',
@@ -104,7 +104,7 @@ async function leave(p) {
 }
 
 /** The table form with house rules and any options. */
-async function create(sc, p, { rules, seed, house, bots, level = 'easy', delay = 0, kibitz = 'seat', household = false, sit = 'N' }) {
+export async function create(sc, p, { rules, seed, house, bots, level = 'easy', delay = 0, kibitz = 'seat', household = false, sit = 'N' }) {
   await p.click('#new-table');
   await p.visible('form#create', 'the new-table form (form#create)');
   const page = p.page;
@@ -303,7 +303,7 @@ async function botsOnlyFife(sc, p) {
 /** Plays the short game to its end as fast as a person clicks: No King,
  * no doubles, the King of Hearts as soon as it may go (the deal ends when
  * it is taken), else the first card that may be played. */
-async function playToEnd(sc, p, limitMs) {
+export async function playToEnd(sc, p, limitMs) {
   const end = Date.now() + limitMs;
   let n = 0;
   for (;;) {

@@ -47,8 +47,8 @@ export function show(x) {
 
 /** Starts `barbu serve` on 127.0.0.1 (port 0: the server takes a free one
  * and prints it) with its own database; resolves once it is listening. */
-export async function startServer({ barbu, web, dir, port = 0, tls = null }) {
-  const args = ['serve', '--listen', `127.0.0.1:${port}`, '--db', join(dir, 'db.sqlite'), '--web', web, '--quiet'];
+export async function startServer({ barbu, web, dir, port = 0, extra = [], tls = null }) {
+  const args = ['serve', '--listen', `127.0.0.1:${port}`, '--db', join(dir, 'db.sqlite'), '--web', web, '--quiet', ...extra];
   // tls: {cert, key}: https:// and wss:// (barbu serve --tls-cert/--tls-key).
   if (tls) args.push('--tls-cert', tls.cert, '--tls-key', tls.key);
   const child = spawn(barbu, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -174,7 +174,8 @@ export class Scenario {
   async start({ tls = null } = {}) {
     if (this.server) return;
     this.tls = tls;
-    this.server = await startServer({ barbu: this.opts.barbu, web: this.opts.web, dir: this.tmp('db'), port: this.opts.port ?? 0, tls });
+    // `serverArgs`: more flags for barbu serve (a scenario's --admin).
+    this.server = await startServer({ barbu: this.opts.barbu, web: this.opts.web, dir: this.tmp('db'), port: this.opts.port ?? 0, extra: this.serverArgs ?? [], tls });
     this.log('server at', this.server.url);
   }
 
