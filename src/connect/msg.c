@@ -217,7 +217,7 @@ static int on_table(cn *c, const json_t *m, char *why, size_t cap)
     copy(t->commitment, sizeof t->commitment, get_str(m, "commitment"));
     copy(t->key, sizeof t->key, get_str(m, "key"));
     t->ladder = get_bool(m, "ladder");
-    if (t->commitment[0] && !had_commitment)
+    if (t->commitment[0] && !had_commitment && !t->key[0])
         cn_note(c,
                 "The deals of table %lld come from a secret key whose hash is %s: it is shown "
                 "when the game is over.",

@@ -13,7 +13,8 @@
 # "/logout all" on one device ends it and deletes its token, and another
 # device's saved token no longer works (asked the password); /password
 # changes the password (the old one then fails), and carol's /register
-# registers her name.
+# registers her name.  A finished game of computer players shows its key,
+# and its record saved from the table passes barbu verify.
 # usage: connect_accounts.sh BARBU SOURCE_DIR
 set -u
 barbu=$1
@@ -224,12 +225,66 @@ if shows root "A new table" 5; then
         { bad "the form's Ladder field says what it means"; cat "$tmp/screen"; }
     T send-keys -t root Enter
 fi
+if shows root "ladder, commitment [0-9a-f]{16}" 10 && grep -q "whose hash is" "$tmp/screen"; then
+    ok "at root's new ladder table the commitment to its deals shows from the start"
+else
+    bad "at root's new ladder table the commitment to its deals shows from the start"
+    cat "$tmp/screen"
+fi
 if shows laptop "uk\+ladder" 10; then
     ok "root's ladder table shows as uk+ladder in the lobby"
 else
     bad "root's ladder table shows as uk+ladder in the lobby"
     cat "$tmp/screen"
 fi
+
+# ------------------------------------------------------------- fair deals
+# wendy makes a short game of four random computer players (uk-32 with
+# house rules: No King only, four deals; no seed, so its deals come from a
+# key), kibitzes it once it is over, sees the key, saves the record, and
+# barbu verify checks the deals against the commitment.
+printf 'preset = uk-32\nmandatory-doubles = 0\nno-tricks.per-player = 0\nno-hearts.per-player = 0\nno-queens.per-player = 0\nno-last-two.per-player = 0\ntrumps.per-player = 0\ndomino.per-player = 0\nno-king.card.all = 0\nno-king.rules = hearts-lead\n' >"$tmp/short.rules"
+start wendy "$url" --name wendy
+shows wendy "Playing as wendy" 10
+T send-keys -t wendy n
+if shows wendy "A new table" 5; then
+    # uk-32 (seven presets on), no seat, random players, delay 0, the file.
+    for _ in 1 2 3 4 5 6 7; do T send-keys -t wendy Right; done
+    T send-keys -t wendy Down Down Right Right Down Down Right Right Down Down BSpace BSpace BSpace 0
+    T send-keys -t wendy Down Down Down Down Down
+    T send-keys -t wendy -l "$tmp/short.rules"
+    shows wendy "House rules file +\[/" 5
+    T send-keys -t wendy Enter
+fi
+ftable=
+if shows wendy "Table [0-9]+ is created" 10; then
+    ftable=$(sed -n 's/.*Table \([0-9][0-9]*\) is created.*/\1/p' "$tmp/screen" | head -n 1)
+fi
+if [ -n "$ftable" ] && shows wendy "^ +$ftable uk-32\+house +over" 30; then
+    for _ in 1 2 3 4 5 6; do T send-keys -t wendy Down; done
+    T send-keys -t wendy k
+    sleep 0.3
+    T send-keys -t wendy n
+    if shows wendy "its key is" 10 && grep -Eq "key [0-9a-f]{20}" "$tmp/screen"; then
+        ok "at the finished table the key shows, with how to check it"
+    else
+        bad "at the finished table the key shows, with how to check it"
+        cat "$tmp/screen"
+    fi
+    T send-keys -t wendy Escape
+    T send-keys -t wendy "!"
+    shows wendy "Table menu" 5 && T send-keys -t wendy r
+    if shows wendy "record of table $ftable is in" 10 && "$barbu" verify "$tmp/barbu-table-$ftable.txt" >"$tmp/verify.out" 2>&1; then
+        ok "the saved record passes barbu verify: $(head -n 1 "$tmp/verify.out")"
+    else
+        bad "the saved record passes barbu verify"
+        cat "$tmp/screen" "$tmp/verify.out"
+    fi
+else
+    bad "wendy's short game of computer players is over"
+    cat "$tmp/screen"
+fi
+quit wendy
 
 # ------------------------------------------------------ sign out everywhere
 quit phone
