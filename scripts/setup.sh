@@ -9,7 +9,7 @@
 #   the score sheet page to a screenshot, and a hand-written font for it.
 set -eu
 
-PACKAGES="gcc make cmake ninja-build pkgconf libcmocka-dev libncurses-dev libwebsockets-dev libjansson-dev libsqlite3-dev zlib1g-dev clang libclang-rt-14-dev clang-format tmux"
+PACKAGES="gcc make cmake ninja-build pkgconf libcmocka-dev libncurses-dev libwebsockets-dev libjansson-dev libsqlite3-dev libsodium-dev libicu-dev zlib1g-dev clang libclang-rt-14-dev clang-format tmux"
 case "${1:-}" in
 check) PACKAGES="$PACKAGES chromium fonts-comic-neue" ;;
 "") ;;

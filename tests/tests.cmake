@@ -6,7 +6,7 @@ file(GLOB BARBU_UNIT_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/unit/test
 foreach(src ${BARBU_UNIT_TESTS})
   get_filename_component(name ${src} NAME_WE)
   add_executable(${name} ${src})
-  target_link_libraries(${name} PRIVATE barbu_ai barbu_proto barbu_store PkgConfig::CMOCKA)
+  target_link_libraries(${name} PRIVATE barbu_ai barbu_proto barbu_store barbu_handle PkgConfig::CMOCKA)
   target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/src/engine ${CMAKE_SOURCE_DIR}/tests/unit)
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES LABELS unit)
@@ -130,6 +130,18 @@ if(BARBU_WEB)
     set_tests_properties(browser_${scenario} PROPERTIES LABELS browser TIMEOUT 240)
   endforeach()
 endif()
+
+# Registered handles (issue 23; tests/e2e/identity*.c): sign up, in and
+# out, the password, look-alikes, the limits, expired and stolen tokens, a
+# restart, no secret in the log, the database or another client's messages,
+# and nobody else in a registered player's seat.
+add_executable(identity ${CMAKE_SOURCE_DIR}/tests/e2e/identity.c
+                        ${CMAKE_SOURCE_DIR}/tests/e2e/identity_guard.c)
+target_link_libraries(identity PRIVATE barbu_e2e)
+foreach(scenario signup logout password lookalike limits expiry busy restart secrets guard shown)
+  add_test(NAME identity_${scenario} COMMAND identity $<TARGET_FILE:barbu> ${scenario})
+  set_tests_properties(identity_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
+endforeach()
 
 # Ladder tables and moderation (issue 23, points 2 and 5: tests/e2e/moderation*.c),
 # one test each: registered players sign up through hello, administrators are

@@ -192,7 +192,7 @@ static int parse_options(int argc, char **argv, cn *c)
         snprintf(c->name, sizeof c->name, "%s", name);
     else
         default_name(c->name, sizeof c->name);
-    if ((name != NULL && strlen(name) > PROTO_MAX_NAME) || !proto_name_ok(c->name))
+    if ((name != NULL && strlen(name) > PROTO_NAME_BYTES) || !proto_name_ok(c->name))
         return bad_usage("the name '%s' is not allowed: 1-20 letters, digits, _ - . and single "
                          "spaces inside",
                          name ? name : c->name);

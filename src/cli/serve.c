@@ -24,7 +24,7 @@ static void usage(FILE *out)
             "                   [--queue-budget BYTES] [--sessions-per-address N]\n"
             "                   [--tables-per-address N] [--waiting-table-idle SECONDS]\n"
             "                   [--create-interval SECONDS] [--seat-keep SECONDS]\n"
-            "                   [--admin HANDLE]...\n\n"
+            "                   [--token-days DAYS] [--admin HANDLE]...\n\n"
             "Hosts barbu tables for players on the network: a lobby, tables of every rule\n"
             "set with computer players, kibitzers, chat, reconnection, game records and\n"
             "score sheets.  Clients (barbu connect, the browser client) speak the barbu\n"
@@ -91,7 +91,10 @@ static void usage(FILE *out)
             "                      half full, SECONDS when full (default 120; 0: never slowed)\n"
             "  --seat-keep SECONDS\n"
             "                      a new game started with again keeps the last game's\n"
-            "                      players' seats for them this long (default 120)\n\n"
+            "                      players' seats for them this long (default 120)\n"
+            "  --token-days DAYS   a registered player's sign-in (its token) works this\n"
+            "                      long, then the password is asked again (default 30; a\n"
+            "                      fraction such as 0.0001, about 9 seconds, for tests)\n\n"
             "SIGINT or SIGTERM stops the server: every client hears bye \"shutdown\".\n"
             "Exit status: 0 after a stop, 1 when the server cannot start, 2 a usage error.\n");
 }
@@ -295,6 +298,19 @@ int cmd_serve(int argc, char **argv)
             return 0;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             opt.quiet = true;
+        } else if (strcmp(a, "--token-days") == 0 && has_value) {
+            const char *v = argv[++i];
+            char *end;
+            errno = 0;
+            double days = strtod(v, &end);
+            if (v[0] == '\0' || *end != '\0' || errno != 0 || !(days > 0) || days > 3650) {
+                fprintf(stderr,
+                        "barbu serve: --token-days takes a number of days above 0 and at most "
+                        "3650, not '%s'\n",
+                        v);
+                return 2;
+            }
+            opt.token_days = days;
         } else if (strcmp(a, "--listen") == 0 && has_value) {
             opt.listen = argv[++i];
         } else if (strcmp(a, "--db") == 0 && has_value) {

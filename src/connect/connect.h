@@ -162,7 +162,7 @@ typedef struct cn {
     int port;
     char path[256];
     bool tls;
-    char name[PROTO_MAX_NAME + 1];
+    char name[PROTO_NAME_BYTES + 1];
     char token_path[4096];
     char token[PROTO_TOKEN_LEN + 1];
 

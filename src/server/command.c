@@ -467,7 +467,7 @@ void srv_cmd_sit(srv_conn *c, const proto_msg *msg)
         return;
     }
     const char *kept = srv_seat_reserved(t, seat);
-    if (kept && strcasecmp(kept, s->name) != 0) {
+    if (kept && !srv_handle_equal(kept, s->name)) {
         char when[16];
         time_t until = (time_t)t->reserved_wall;
         struct tm tm;

@@ -47,7 +47,7 @@ bool srv_player_of_record(const srv_table *t, int seat, const srv_session *s)
      * name ("medium bot N" is a valid handle). */
     if (st->player[0] == '\0' || (st->bot && !st->took_over))
         return false;
-    return strcasecmp(st->player, s->name) == 0;
+    return srv_handle_equal(st->player, s->name);
 }
 
 /* The creator: the creating session, or after a restart (when the table
@@ -56,7 +56,7 @@ static bool is_creator(const srv_table *t, const srv_session *s)
 {
     if (t->creator[0])
         return strcmp(t->creator, s->token) == 0;
-    return t->creator_name[0] && strcasecmp(t->creator_name, s->name) == 0;
+    return t->creator_name[0] && srv_handle_equal(t->creator_name, s->name);
 }
 
 static bool creator_check(srv_conn *c, const proto_msg *msg, const srv_table *t, const char *what)
@@ -76,6 +76,14 @@ void srv_cmd_logout(srv_conn *c, const proto_msg *msg)
 {
     srv_server *srv = c->srv;
     srv_session *s = c->session;
+    /* A registered player's token (or every one of its tokens) stops
+     * working first: a logout that failed to revoke must say so. */
+    if (srv_auth_revoke(c, msg->everywhere) != 0) {
+        srv_error(c, msg, "server",
+                  "You could not be signed out (the server's disk may be full): try again in a "
+                  "moment.");
+        return;
+    }
     if (srv->store->ops->session_forget(srv->store, s->token) != 0) {
         srv_log(srv, "store: %s", store_error(srv->store));
         srv_error(c, msg, "server",

@@ -14,6 +14,8 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 
+#include <sodium.h>
+
 #include "internal.h"
 
 /* What lws keeps for each WebSocket: a pointer to our own struct, whose
@@ -282,6 +284,13 @@ void srv_error(srv_conn *c, const proto_msg *msg, const char *code, const char *
 
 static void dispatch(srv_conn *c, const proto_msg *msg)
 {
+    if (c->auth_job) {
+        /* Nothing may change under a sign-in being checked. */
+        srv_error(c, msg, "busy",
+                  "Your password is being checked: wait for the answer before sending anything "
+                  "else.");
+        return;
+    }
     if (c->session == NULL && msg->type != PROTO_HELLO) {
         srv_error(c, msg, "hello_first",
                   "The first message must be hello: say hello with your name or token first.");
@@ -335,6 +344,12 @@ static void dispatch(srv_conn *c, const proto_msg *msg)
         break;
     case PROTO_AGAIN:
         srv_cmd_again(c, msg);
+        break;
+    case PROTO_REGISTER:
+        srv_cmd_register(c, msg);
+        break;
+    case PROTO_PASSWORD:
+        srv_cmd_password(c, msg);
         break;
     case PROTO_MOD_CLOSE:
         srv_cmd_mod_close(c, msg);
@@ -397,7 +412,7 @@ void srv_conns_tick(srv_server *srv)
     for (srv_conn *c = srv->conns; c; c = c->next) {
         if (c->closing)
             continue;
-        if (!c->said_hello && now - c->opened >= srv->hello_timeout) {
+        if (!c->said_hello && c->auth_job == NULL && now - c->opened >= srv->hello_timeout) {
             srv_log(srv, "connection %llu (%s) did not say hello: closed",
                     (unsigned long long)c->id, c->peer);
             srv_bye(c, "timeout");
@@ -433,6 +448,11 @@ static void message_done(srv_conn *c)
         send_error(c, &err, 0);
     else
         dispatch(c, msg);
+    /* A password lives no longer than its message. */
+    sodium_memzero(msg->password, sizeof msg->password);
+    sodium_memzero(msg->new_password, sizeof msg->new_password);
+    if (c->in)
+        sodium_memzero(c->in, len);
     free(msg);
     /* Most clients send small messages: keep no big buffer around. */
     if (c->in_cap > 1024) {
@@ -524,6 +544,7 @@ static srv_conn *conn_new(srv_server *srv, struct lws *wsi)
 static void conn_free(srv_conn *c)
 {
     srv_server *srv = c->srv;
+    srv_auth_forget_conn(c);
     if (c->session) {
         srv_session *s = c->session;
         c->session = NULL;
@@ -639,6 +660,7 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         srv_bots_drain(srv);
+        srv_auth_drain(srv);
         return 0;
 
     default:

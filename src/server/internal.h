@@ -27,6 +27,9 @@
  *   history.c  score and record, for tables in memory or in the store
  *   restore.c  rebuilding sessions and tables from the store at start-up
  *   util.c     a string-keyed hash map, random numbers, the clock, logging
+ *   handle.c   the rule of handles: the shown form and the key (ICU)
+ *   auth.c     accounts: the password worker thread (Argon2id), sign-up,
+ *              sign-in, tokens, the sign-in limits, register, password
  *   ladder.c   ladder tables (registered players only) and who played which
  *              deals at every table
  *   moderation.c  administrators, bans, reports and the moderation log
@@ -46,32 +49,46 @@
 #include "server.h"
 #include "store.h"
 
-#define SRV_MAX_TABLES      5000
-#define SRV_QUEUE_LIMIT     (256L << 10) /* bytes queued to one client */
-#define SRV_QUEUE_BUDGET    (128L << 20) /* bytes queued to all clients */
-#define SRV_CONNS_MAX       20000        /* connections at once, below the descriptor limit */
-#define SRV_CONNS_ADDR      100          /* connections from one address */
-#define SRV_HELLO_TIMEOUT   10           /* seconds to say hello */
-#define SRV_SESSIONS_ADDR   100          /* sessions started from one address and held */
-#define SRV_TABLES_ADDR     20           /* unfinished tables created from one address */
-#define SRV_WAITING_IDLE    120          /* a waiting table with nobody at it is closed */
-#define SRV_CREATE_SLOW     120          /* seconds between creations from an address, when full */
-#define SRV_SEAT_KEEP       120          /* seconds again keeps a seat for its last player */
+#define SRV_MAX_TABLES           5000
+#define SRV_QUEUE_LIMIT          (256L << 10) /* bytes queued to one client */
+#define SRV_QUEUE_BUDGET         (128L << 20) /* bytes queued to all clients */
+#define SRV_CONNS_MAX            20000        /* connections at once, below the descriptor limit */
+#define SRV_CONNS_ADDR           100          /* connections from one address */
+#define SRV_HELLO_TIMEOUT        10           /* seconds to say hello */
+#define SRV_SESSIONS_ADDR        100          /* sessions started from one address and held */
+#define SRV_TABLES_ADDR          20           /* unfinished tables created from one address */
+#define SRV_WAITING_IDLE         120          /* a waiting table with nobody at it is closed */
+#define SRV_CREATE_SLOW          120 /* seconds between creations from an address, when full */
+#define SRV_SEAT_KEEP            120 /* seconds again keeps a seat for its last player */
 /* Lobby chat: lines from one address (a bucket of SRV_CHAT_ADDR_BURST
  * refilled one line every SRV_CHAT_ADDR_EVERY seconds), and from everybody
  * together (SRV_CHAT_ALL_RATE a second, bursts of SRV_CHAT_ALL_BURST). */
-#define SRV_CHAT_ADDR_BURST 5
-#define SRV_CHAT_ADDR_EVERY 3
-#define SRV_CHAT_ALL_RATE   5
-#define SRV_CHAT_ALL_BURST  20
-#define SRV_FLOOD_RATE      10 /* messages a second */
-#define SRV_FLOOD_BURST     30
-#define SRV_FLOOD_STRIKES   20 /* slowed this often within a minute: cut */
-#define SRV_SESSION_IDLE    3600
-#define SRV_CREATED_MAX     3  /* unfinished tables one session has created */
-#define SRV_KIBITZERS_MAX   50 /* at one table: each costs every message there */
+#define SRV_CHAT_ADDR_BURST      5
+#define SRV_CHAT_ADDR_EVERY      3
+#define SRV_CHAT_ALL_RATE        5
+#define SRV_CHAT_ALL_BURST       20
+#define SRV_FLOOD_RATE           10 /* messages a second */
+#define SRV_FLOOD_BURST          30
+#define SRV_FLOOD_STRIKES        20 /* slowed this often within a minute: cut */
+#define SRV_SESSION_IDLE         3600
+/* Accounts (docs/protocol.md, Limits): password jobs queued at most; a
+ * registered player's token lasts SRV_TOKEN_DAYS; sign-in is refused after
+ * SRV_SIGNIN_KEY_FAILS wrong passwords for one handle within
+ * SRV_SIGNIN_KEY_WINDOW seconds, and after SRV_SIGNIN_ADDR_ATTEMPTS
+ * attempts from one address within SRV_SIGNIN_ADDR_WINDOW; one address
+ * registers SRV_SIGNUP_ADDR accounts an hour. */
+#define SRV_AUTH_QUEUE           64
+#define SRV_TOKEN_DAYS           30
+#define SRV_SIGNIN_KEY_FAILS     5
+#define SRV_SIGNIN_KEY_WINDOW    900
+#define SRV_SIGNIN_ADDR_ATTEMPTS 20
+#define SRV_SIGNIN_ADDR_WINDOW   60
+#define SRV_SIGNUP_ADDR          5
+#define SRV_SIGNUP_ADDR_WINDOW   3600
+#define SRV_CREATED_MAX          3  /* unfinished tables one session has created */
+#define SRV_KIBITZERS_MAX        50 /* at one table: each costs every message there */
 /* The computer players' level of a table created without one. */
-#define SRV_DEFAULT_LEVEL   "medium"
+#define SRV_DEFAULT_LEVEL        "medium"
 #ifndef SRV_TABLE_IDLE
 #define SRV_TABLE_IDLE 600 /* an empty finished table leaves memory */
 #endif
@@ -81,8 +98,9 @@
 #ifndef SRV_OVER_RECENT
 #define SRV_OVER_RECENT 86400 /* finished tables loaded at start-up */
 #endif
-#define SRV_NAME_CAP           32
-#define SRV_TIMER_SLACK        (10 * LWS_US_PER_MS) /* a computer player's delay may run over */
+#define SRV_NAME_CAP           (PROTO_NAME_BYTES + 16) /* a handle, or "heuristic bot E" */
+#define SRV_KEY_CAP            512                     /* a handle's key (handle.c) */
+#define SRV_TIMER_SLACK        (10 * LWS_US_PER_MS)    /* a computer player's delay may run over */
 /*
  * The longest a computer player of each level thinks, with room to spare.
  * Its budget is counted in work, not time, so it moves with the machine:
@@ -133,10 +151,8 @@ void *srv_map_get(const srv_map *map, const char *key);
 int srv_map_put(srv_map *map, const char *key, void *value);
 void srv_map_del(srv_map *map, const char *key);
 
-/* The map key of a table id, and of a handle (names are unique whatever
- * their case). */
+/* The map key of a table id. */
 void srv_table_key(int64_t id, char buf[24]);
-void srv_name_key(const char *name, char buf[SRV_NAME_CAP]);
 
 /* Bytes from getrandom(2); 0 or -1. */
 int srv_random(void *buf, size_t len);
@@ -146,6 +162,24 @@ int64_t srv_now(void);
 int64_t srv_wall(void);
 
 void srv_log(const srv_server *srv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---------------------------------------------------------------- handle.c */
+
+/* Checks a handle against the rule of docs/protocol.md (Handles).  0 with
+ * display (its NFC form, PROTO_NAME_BYTES + 1 bytes) and key (SRV_KEY_CAP
+ * bytes) filled; or -1 with a sentence in why, display "" and key the
+ * handle's key when only its mix of scripts was refused (so that a
+ * look-alike of a registered handle can be named), else "". */
+int srv_handle_check(const char *utf8, char display[], char key[], char *why, size_t cap);
+/* The key of a handle (of a name stored before the rule: its bytes in
+ * lower case when the rule refuses it). */
+void srv_handle_key(const char *utf8, char key[SRV_KEY_CAP]);
+/* Whether two handles are the same handle (the same key). */
+bool srv_handle_equal(const char *a, const char *b);
+/* Whether two handles are the same but for letter case and compatibility
+ * forms (their NFKC_Casefold forms are equal): same key but not this means
+ * one imitates the other. */
+bool srv_handle_same_case(const char *a, const char *b);
 
 /* ------------------------------------------------------------------ conn.c */
 
@@ -204,6 +238,12 @@ struct srv_conn {
     bool slowed;
     int64_t strikes[SRV_FLOOD_STRIKES]; /* when it was slowed, a ring */
     int n_strikes;
+
+    /* Accounts (auth.c): the password job out for it (it takes no other
+     * message meanwhile), and the hash of the token it said hello with ("" for
+     * none), which logout revokes. */
+    struct srv_auth_job *auth_job;
+    char token_hash[STORE_TOKEN_HASH_LEN + 1];
 };
 
 int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
@@ -244,7 +284,7 @@ bool srv_conn_allowed(srv_server *srv, const char *addr);
 
 struct srv_session {
     char token[PROTO_TOKEN_LEN + 1];
-    char name[PROTO_MAX_NAME + 1];
+    char name[PROTO_NAME_BYTES + 1];
     srv_conn *conn;
     srv_table *table; /* seated or kibitzing there, else NULL (the lobby) */
     int seat;         /* 0-3 when it holds a seat of table, else -1 */
@@ -259,14 +299,28 @@ struct srv_session {
     char place_addr[SRV_ADDR_CAP];
     char device[PROTO_DEVICE_MAX + 1];
     srv_session *prev, *next;
-    bool registered; /* signed in to a registered account */
-    bool admin;      /* ... which is an administrator's (moderation.c) */
+    bool registered; /* its handle is registered and it signed in with the password */
+    bool admin;      /* ... and the account is an administrator's (moderation.c) */
     /* When it sent its last reports, a ring (moderation.c's limit). */
     int64_t reports_at[SRV_REPORTS_MAX];
     int n_reports;
 };
 
 void srv_hello(srv_conn *c, const proto_msg *msg);
+/* 64 random hexadecimal digits (libsodium's randombytes_buf). */
+void srv_new_token(char out[PROTO_TOKEN_LEN + 1]);
+/* welcome (and the lobby) to the connection: token is the client's own,
+ * expires is said for a registered session. */
+void srv_welcome(srv_conn *c, srv_session *s, const char *token, int64_t expires, bool has_id,
+                 int32_t id);
+/* The connection becomes the session's (an older one hears bye replaced);
+ * token_hash is the hash of the token it holds. */
+void srv_session_attach(srv_conn *c, srv_session *s, bool lobby_chat, const char *device,
+                        const char *token_hash);
+/* The session is back: its seat is present again, its table and view sent. */
+void srv_session_resume(srv_session *s);
+/* The session's handle was just registered: its table shows it. */
+void srv_session_registered(srv_session *s);
 /* A connection with a session closed (or was cut). */
 void srv_session_lost(srv_session *s);
 /* Forgets a session at once: its name and token are free (the caller has
@@ -544,6 +598,37 @@ srv_job *srv_bots_done(srv_bots *bots);
 void srv_bots_stop(srv_bots *bots);
 int srv_bots_threads(const srv_bots *bots);
 
+/* ------------------------------------------------------------------ auth.c */
+
+typedef struct srv_auth srv_auth;
+typedef struct srv_auth_job srv_auth_job;
+
+/* The password worker thread; NULL when it cannot start. */
+srv_auth *srv_auth_start(struct lws_context *ctx);
+void srv_auth_stop(srv_auth *auth);
+/* Answers finished password jobs (LWS_CALLBACK_EVENT_WAIT_CANCELLED). */
+void srv_auth_drain(srv_server *srv);
+/* The connection closes: its job's answer will be dropped. */
+void srv_auth_forget_conn(srv_conn *c);
+/* hello with a password (and maybe register), its name checked. */
+void srv_auth_hello(srv_conn *c, const proto_msg *msg, const char *display, const char *key);
+/* Whether a guest may say hello as name (key: its key); refuses with
+ * registered or confusable when it is, or looks like, a registered one. */
+bool srv_auth_guest_allowed(srv_conn *c, const proto_msg *msg, const char *name, const char *key);
+/* hello with a token whose hash no guest session has: 1 when it signed in
+ * a registered player, 0 when no account has the token, -1 after refusing. */
+int srv_auth_token_hello(srv_conn *c, const proto_msg *msg, const char *hash);
+/* logout's part for a registered player: forgets this connection's token,
+ * or every token of the account.  0 or -1 (logged). */
+int srv_auth_revoke(srv_conn *c, bool everywhere);
+void srv_cmd_register(srv_conn *c, const proto_msg *msg);
+void srv_cmd_password(srv_conn *c, const proto_msg *msg);
+/* The account message. */
+json_t *srv_account_json(const srv_session *s, const char *token, int64_t expires);
+/* The tick's part: forgets the sign-in counts whose windows ended. */
+void srv_auth_tick(srv_server *srv);
+void srv_auth_free(srv_server *srv);
+
 /* ----------------------------------------------------------------- clock.c */
 
 /* Starts the move clock for the person who must act now (in full, for each
@@ -613,8 +698,10 @@ void srv_mod_free(srv_server *srv);
 /* The key moderation knows a handle by (its case and look-alikes folded). */
 void srv_mod_key(const char *name, char *key, size_t cap);
 bool srv_mod_banned(const srv_server *srv, const char *name);
-/* Whether a handle is named an administrator (--admin or the store). */
-bool srv_mod_admin_named(const srv_server *srv, const char *name);
+bool srv_mod_banned_key(const srv_server *srv, const char *key);
+/* Whether a handle's key was named an administrator (--admin, kept in the
+ * store's admins): a registered session of it signed in is one. */
+bool srv_mod_admin_key(const srv_server *srv, const char *key);
 /* The refusal of a banned handle's hello. */
 void srv_mod_refuse_banned(srv_conn *c, const proto_msg *msg, const char *name);
 void srv_cmd_mod_close(srv_conn *c, const proto_msg *msg);
@@ -675,7 +762,19 @@ struct srv_server {
     long refused;                      /* connections refused since the last tick */
     int n_wsi;       /* lws's sockets of every kind (handshakes, HTTP, WebSockets) */
     int max_sockets; /* the cap on n_wsi, from the descriptor limit */
-    srv_mod *mod;    /* administrators, bans, removals (moderation.c) */
+
+    /* Accounts (auth.c): the password worker, and the limits in force. */
+    srv_auth *auth;
+    int auth_queue;           /* password jobs waiting at most (SRV_AUTH_QUEUE) */
+    int64_t token_life;       /* seconds a registered player's token works */
+    int signin_key_fails;     /* wrong passwords for one handle ... */
+    int signin_key_window;    /* ... within this many seconds, then refused */
+    int signin_addr_attempts; /* sign-in attempts from one address ... */
+    int signin_addr_window;   /* ... within this many seconds */
+    int signup_addr_accounts; /* accounts registered from one address ... */
+    int signup_addr_window;   /* ... within this many seconds */
+    srv_map signin_keys, signin_addrs, signup_addrs; /* key or address -> counts */
+    srv_mod *mod; /* administrators, bans, removals (moderation.c) */
 };
 
 #endif

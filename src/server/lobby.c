@@ -30,6 +30,8 @@ json_t *srv_summary_json(const srv_table *t)
         if (taken) {
             bool away = !st->bot && !over && !(st->person && st->person->conn);
             so = json_pack("{s:s, s:b, s:b}", "name", st->name, "bot", st->bot, "away", away);
+            if (so && !st->bot && st->person && st->person->registered)
+                json_object_set_new(so, "registered", json_true());
         } else {
             /* Empty during the game: its player may come back to it. */
             so = json_pack("{s:b, s:b}", "bot", false, "away", true);
@@ -227,6 +229,8 @@ void srv_cmd_chat(srv_conn *c, const proto_msg *msg)
     bool aside = t && s->kibitz >= 0 && !t->kibitz_chat && t->started && !srv_table_over(t);
     json_t *m = json_pack("{s:s, s:s, s:s, s:s}", "type", "chat", "from", s->name, "text",
                           msg->text, "scope", t ? (aside ? "kibitzers" : "table") : "lobby");
+    if (m && s->registered)
+        json_object_set_new(m, "registered", json_true());
     if (t == NULL) {
         to_lobby(c->srv, m, true, c);
         return;

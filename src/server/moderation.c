@@ -22,7 +22,7 @@
 
 #include "internal.h"
 
-#define KEY_CAP 256
+#define KEY_CAP SRV_KEY_CAP
 
 typedef struct ban {
     char name[SRV_NAME_CAP];
@@ -41,8 +41,8 @@ static char MARK; /* the value of a set's entries */
 
 void srv_mod_key(const char *name, char *key, size_t cap)
 {
-    char buf[SRV_NAME_CAP];
-    srv_name_key(name, buf);
+    char buf[SRV_KEY_CAP];
+    srv_handle_key(name, buf);
     snprintf(key, cap, "%s", buf);
 }
 
@@ -81,16 +81,13 @@ int srv_mod_start(srv_server *srv)
     const barbu_serve_options *opt = srv->opt;
     for (int i = 0; i < opt->n_admins; i++) {
         const char *name = opt->admins[i];
-        if (!proto_name_ok(name)) {
-            fprintf(stderr,
-                    "barbu serve: --admin '%s' is not a handle (1 to %d letters, digits, '_', "
-                    "'-', '.' and single inner spaces)\n",
-                    name, PROTO_MAX_NAME);
+        char display[PROTO_NAME_BYTES + 1], key[KEY_CAP], why[400];
+        if (!proto_name_ok(name) || srv_handle_check(name, display, key, why, sizeof why) != 0) {
+            fprintf(stderr, "barbu serve: --admin '%s' is not a handle: %s\n", name,
+                    proto_name_ok(name) ? why : "see docs/protocol.md, Handles");
             return -1;
         }
-        char key[KEY_CAP];
-        srv_mod_key(name, key, sizeof key);
-        if (db->ops->admin_put(db, key, name) != 0) {
+        if (db->ops->admin_put(db, key, display) != 0) {
             fprintf(stderr, "barbu serve: cannot keep %s as an administrator: %s\n", name,
                     store_error(db));
             return -1;
@@ -131,10 +128,13 @@ bool srv_mod_banned(const srv_server *srv, const char *name)
     return ban_of(srv, name) != NULL;
 }
 
-bool srv_mod_admin_named(const srv_server *srv, const char *name)
+bool srv_mod_banned_key(const srv_server *srv, const char *key)
 {
-    char key[KEY_CAP];
-    srv_mod_key(name, key, sizeof key);
+    return srv->mod && srv_map_get(&srv->mod->bans, key) != NULL;
+}
+
+bool srv_mod_admin_key(const srv_server *srv, const char *key)
+{
     return srv->mod && srv_map_get(&srv->mod->admins, key) != NULL;
 }
 
@@ -391,6 +391,11 @@ void srv_cmd_ban(srv_conn *c, const proto_msg *msg)
         free(b);
         return;
     }
+    /* A registered handle's account is flagged too, and its tokens stop
+     * working (nothing happens when there is no account). */
+    if (db->ops->account_set_flags(db, key, -1, 1) != 0 ||
+        db->ops->tokens_forget(db, key, NULL) != 0)
+        srv_log(srv, "store: %s", store_error(db));
     free(srv_map_get(&srv->mod->bans, key));
     srv_map_del(&srv->mod->bans, key);
     if (srv_map_put(&srv->mod->bans, key, b) != 0)
@@ -425,7 +430,7 @@ void srv_cmd_unban(srv_conn *c, const proto_msg *msg)
     store *db = srv->store;
     if (!record_act(c, msg, "unban", 0, b->name))
         return;
-    if (db->ops->ban_delete(db, key) != 0) {
+    if (db->ops->ban_delete(db, key) != 0 || db->ops->account_set_flags(db, key, -1, 0) != 0) {
         srv_log(srv, "store: %s", store_error(db));
         srv_error(c, msg, "server",
                   "The ban could not be lifted (the server's disk may be full): try again in a "

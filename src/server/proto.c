@@ -12,14 +12,14 @@
 #include "proto.h"
 
 static const char *const TYPE_NAMES[PROTO_N_TYPES] = {
-    "hello",     "tables",     "create", "sit",     "kibitz", "leave",   "bot",       "act",
-    "chat",      "score",      "record", "suggest", "logout", "close",   "hand_over", "again",
-    "mod_close", "mod_remove", "ban",    "unban",   "report", "mod_log",
+    "hello",    "tables",   "create",    "sit",        "kibitz", "leave", "bot",       "act",
+    "chat",     "score",    "record",    "suggest",    "logout", "close", "hand_over", "again",
+    "register", "password", "mod_close", "mod_remove", "ban",    "unban", "report",    "mod_log",
 };
 
 /* The fields each message may carry, besides "type" and "id". */
 static const char *const TYPE_FIELDS[PROTO_N_TYPES][16] = {
-    [PROTO_HELLO] = {"version", "name", "token", "device", "lobby_chat"},
+    [PROTO_HELLO] = {"version", "name", "token", "device", "lobby_chat", "password", "register"},
     [PROTO_TABLES] = {0},
     [PROTO_CREATE] = {"rules", "house", "seed", "kibitz", "grace", "takeover", "bots", "level",
                       "delay", "sit", "household", "kibitz_chat", "clock", "ladder"},
@@ -31,10 +31,12 @@ static const char *const TYPE_FIELDS[PROTO_N_TYPES][16] = {
     [PROTO_CHAT] = {"text"},
     [PROTO_SCORE] = {"table"},
     [PROTO_RECORD] = {"table"},
-    [PROTO_LOGOUT] = {0},
+    [PROTO_LOGOUT] = {"everywhere"},
     [PROTO_CLOSE] = {"table"},
     [PROTO_HAND_OVER] = {"table"},
     [PROTO_AGAIN] = {"table"},
+    [PROTO_REGISTER] = {"password"},
+    [PROTO_PASSWORD] = {"password", "new_password"},
     [PROTO_MOD_CLOSE] = {"table", "text"},
     [PROTO_MOD_REMOVE] = {"table", "seat", "text"},
     [PROTO_BAN] = {"name", "text"},
@@ -586,21 +588,31 @@ static int get_word(reader *rd, const json_t *obj, const char *key, const char *
                       key, rd->msg, clip(text, q, 20), choices);
 }
 
+static int shown_text_check(const unsigned char *s, size_t len, bool lines, char *why, size_t cap);
+
+size_t proto_utf8_count(const char *text)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        n += (*p & 0xc0) != 0x80;
+    return n;
+}
+
 bool proto_name_ok(const char *name)
 {
     if (name == NULL)
         return false;
     size_t n = strlen(name);
-    if (n < 1 || n > PROTO_MAX_NAME || name[0] == ' ' || name[n - 1] == ' ')
+    if (n < 1 || n > PROTO_NAME_BYTES || name[0] == ' ' || name[n - 1] == ' ')
         return false;
-    for (size_t i = 0; i < n; i++) {
-        char c = name[i];
-        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                  c == '_' || c == '-' || c == '.' || (c == ' ' && name[i - 1] != ' ');
-        if (!ok)
+    char why[64];
+    if (shown_text_check((const unsigned char *)name, n, false, why, sizeof why) != 0)
+        return false;
+    for (size_t i = 1; i < n; i++)
+        if (name[i] == ' ' && name[i - 1] == ' ')
             return false;
-    }
-    return true;
+    size_t count = proto_utf8_count(name);
+    return count >= 1 && count <= PROTO_MAX_NAME;
 }
 
 /* A browser's device id: letters, digits, '-' and '_' (docs/protocol.md). */
@@ -857,6 +869,25 @@ static int decode_action(reader *msg_rd, const json_t *obj, bool hidden_ok, prot
     }
 }
 
+/* A password field: a string of 1 to PROTO_PASSWORD_BYTES bytes of UTF-8
+ * without NUL.  No refusal here quotes it. */
+static int get_password(reader *rd, const json_t *o, const char *key, bool required,
+                        char out[PROTO_PASSWORD_BYTES + 1])
+{
+    const char *text;
+    size_t len;
+    int got = get_string(rd, o, key, required, &text, &len);
+    if (got <= 0)
+        return got;
+    if (len < 1 || len > PROTO_PASSWORD_BYTES)
+        return proto_fail(rd->err, "bad_value",
+                          "The field \"%s\" in %s is a password of %d to %d characters: send "
+                          "one like that.",
+                          key, rd->msg, PROTO_PASSWORD_MIN, PROTO_PASSWORD_MAX);
+    memcpy(out, text, len + 1);
+    return 1;
+}
+
 static int decode_hello(reader *rd, const json_t *o, proto_msg *m)
 {
     json_int_t version;
@@ -887,6 +918,21 @@ static int decode_hello(reader *rd, const json_t *o, proto_msg *m)
                               PROTO_MAX_NAME);
         memcpy(m->name, text, len + 1);
     }
+    if (get_password(rd, o, "password", false, m->password) < 0)
+        return -1;
+    json_t *r = NULL;
+    got = field(rd, o, "register", JSON_TRUE, false, &r);
+    if (got < 0)
+        return -1;
+    m->reg = got > 0 && json_is_true(r);
+    if (m->password[0] && (m->name[0] == '\0' || m->token[0]))
+        return proto_fail(rd->err, "bad_field",
+                          "A password goes with a name and no token: say hello with the name "
+                          "and its password.");
+    if (m->reg && m->password[0] == '\0')
+        return proto_fail(rd->err, "bad_field",
+                          "To register, say hello with a name and a password: add the "
+                          "password.");
     got = get_string(rd, o, "device", false, &text, &len);
     if (got < 0)
         return -1;
@@ -1153,6 +1199,20 @@ static int decode_fields(reader *rd, const json_t *o, proto_msg *m)
             return -1;
         m->table = (int64_t)n;
         return 0;
+    case PROTO_REGISTER:
+        return get_password(rd, o, "password", true, m->password) < 0 ? -1 : 0;
+    case PROTO_PASSWORD:
+        return get_password(rd, o, "password", true, m->password) < 0 ||
+                       get_password(rd, o, "new_password", true, m->new_password) < 0
+                   ? -1
+                   : 0;
+    case PROTO_LOGOUT: {
+        json_t *v = NULL;
+        if ((got = field(rd, o, "everywhere", JSON_TRUE, false, &v)) < 0)
+            return -1;
+        m->everywhere = got > 0 && json_is_true(v);
+        return 0;
+    }
     case PROTO_MOD_CLOSE:
     case PROTO_MOD_REMOVE:
     case PROTO_BAN:
@@ -1176,6 +1236,15 @@ static void msg_defaults(proto_msg *m)
     m->action.trump = -1;
 }
 
+/* Whether the bytes hold the word "password" (a field's name). */
+static bool names_password(const char *data, size_t len)
+{
+    for (size_t i = 0; i + 8 <= len; i++)
+        if (memcmp(data + i, "password", 8) == 0)
+            return true;
+    return false;
+}
+
 int proto_decode(const char *data, size_t len, proto_msg *msg, proto_error *err)
 {
     memset(err, 0, sizeof *err);
@@ -1189,6 +1258,12 @@ int proto_decode(const char *data, size_t len, proto_msg *msg, proto_error *err)
         if (json_error_code(&jerr) == json_error_duplicate_key)
             return proto_fail(err, "bad_field", "A field is named twice (%s): name it once.",
                               jerr.text);
+        /* jansson's text may quote the bytes near the fault, which may be a
+         * password's: a message that names one gets only the position. */
+        if (names_password(data, len))
+            return proto_fail(err, "bad_json",
+                              "The message is not JSON (at character %d): send a JSON object.",
+                              jerr.position);
         return proto_fail(err, "bad_json", "The message is not JSON (%s): send a JSON object.",
                           jerr.text);
     }

@@ -14,19 +14,23 @@
 
 #include "barbu/barbu.h"
 
-#define PROTO_VERSION     1
-#define PROTO_MAX_MESSAGE 8192 /* bytes in one client message */
-#define PROTO_MAX_NAME    20   /* characters in a handle */
-#define PROTO_MAX_CHAT    300  /* bytes in a chat line */
-#define PROTO_CLOCK_MIN   10   /* seconds a move, when a table has a clock */
-#define PROTO_CLOCK_MAX   600
-#define PROTO_MAX_HOUSE   4096 /* bytes of house rules */
-#define PROTO_TOKEN_LEN   64   /* hexadecimal digits in a token */
-#define PROTO_MAX_LEGAL   512  /* legal actions listed in a view message */
-#define PROTO_SEAT_ALL    4    /* "all": kibitz every hand (BARBU_ALL_SEATS) */
-#define PROTO_DEVICE_MIN  16   /* characters in a browser's device id */
-#define PROTO_DEVICE_MAX  64
-#define PROTO_MAX_REPORT  300 /* characters in a report's or a moderator's text */
+#define PROTO_VERSION        1
+#define PROTO_MAX_MESSAGE    8192 /* bytes in one client message */
+#define PROTO_MAX_NAME       20   /* characters (code points) in a handle */
+#define PROTO_NAME_BYTES     80   /* bytes of UTF-8 in a handle: 20 of 4 bytes */
+#define PROTO_MAX_CHAT       300  /* bytes in a chat line */
+#define PROTO_CLOCK_MIN      10   /* seconds a move, when a table has a clock */
+#define PROTO_CLOCK_MAX      600
+#define PROTO_MAX_HOUSE      4096 /* bytes of house rules */
+#define PROTO_TOKEN_LEN      64   /* hexadecimal digits in a token */
+#define PROTO_MAX_LEGAL      512  /* legal actions listed in a view message */
+#define PROTO_SEAT_ALL       4    /* "all": kibitz every hand (BARBU_ALL_SEATS) */
+#define PROTO_DEVICE_MIN     16   /* characters in a browser's device id */
+#define PROTO_DEVICE_MAX     64
+#define PROTO_PASSWORD_MIN   8 /* characters in a new password */
+#define PROTO_PASSWORD_MAX   128
+#define PROTO_PASSWORD_BYTES 512 /* bytes of UTF-8 in a password */
+#define PROTO_MAX_REPORT     300 /* characters in a report's or a moderator's text */
 
 /* Client messages. */
 enum {
@@ -46,6 +50,8 @@ enum {
     PROTO_CLOSE,
     PROTO_HAND_OVER,
     PROTO_AGAIN,
+    PROTO_REGISTER,
+    PROTO_PASSWORD,
     /* Moderation (issue 23): administrators' acts and players' reports. */
     PROTO_MOD_CLOSE,
     PROTO_MOD_REMOVE,
@@ -82,7 +88,7 @@ typedef struct proto_msg {
 
     /* hello */
     int version;
-    char name[PROTO_MAX_NAME + 1];     /* "" when not sent */
+    char name[PROTO_NAME_BYTES + 1];   /* "" when not sent */
     char token[PROTO_TOKEN_LEN + 1];   /* "" when not sent */
     char device[PROTO_DEVICE_MAX + 1]; /* "" when not sent */
     bool lobby_chat;                   /* asks for the lobby's chat */
@@ -116,6 +122,13 @@ typedef struct proto_msg {
     /* chat: trimmed, valid UTF-8 without control characters */
     char text[PROTO_MAX_CHAT + 1];
 
+    /* hello (with name), register, password: the password, never quoted
+     * in a refusal; password: the new one.  "" when not sent.  The server
+     * wipes them once the message is handled. */
+    char password[PROTO_PASSWORD_BYTES + 1];
+    char new_password[PROTO_PASSWORD_BYTES + 1];
+    bool reg;        /* hello: register the name with the password */
+    bool everywhere; /* logout: every token of a registered account */
     /* create: a ladder table (registered players only, no seed, no bots) */
     bool ladder;
     /* mod_close, mod_remove, ban, unban, report: the reason or the report,
@@ -165,8 +178,14 @@ int proto_table_rules(const char *preset, const char *house, barbu_rules *rules,
  * arrangement), for clients.  Returns 0, or -1 with *err filled. */
 int proto_action_read(const json_t *obj, proto_action *out, proto_error *err);
 
-/* Whether a handle is acceptable (docs/protocol.md, Limits). */
+/* The cheap checks of a handle (docs/protocol.md, Handles): valid UTF-8
+ * without control or invisible characters, 1 to PROTO_MAX_NAME code
+ * points, no leading, trailing or double spaces.  The server then applies
+ * the whole rule (srv_handle_check). */
 bool proto_name_ok(const char *name);
+
+/* The characters (code points) of a UTF-8 text. */
+size_t proto_utf8_count(const char *text);
 
 /* --- what the server sends.  Each builder returns a new reference (free
  * with json_decref), or NULL when out of memory. */

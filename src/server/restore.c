@@ -48,8 +48,19 @@ static void on_session(void *ctx, const char *token, const char *name)
         srv_log(r->srv, "a stored session without a %s is skipped", token ? "name" : "token");
         return;
     }
-    if (srv_session_add(r->srv, token, name) == NULL)
+    srv_session *s = srv_session_add(r->srv, token, name);
+    if (s == NULL) {
         srv_log(r->srv, "session %s could not be restored", name);
+        return;
+    }
+    /* A registered player's session: its account says so. */
+    char key[SRV_KEY_CAP];
+    store_account acct;
+    srv_handle_key(name, key);
+    if (r->srv->store->ops->account_get(r->srv->store, key, &acct) > 0) {
+        s->registered = true;
+        s->admin = acct.admin;
+    }
 }
 
 /* Short printable ASCII (a preset's name is shown to every client). */

@@ -52,8 +52,10 @@ static void tick(lws_sorted_usec_list_t *sul)
     srv_conns_tick(srv);
     srv_lobby_chat_tick(srv);
     srv_tables_tick(srv);
-    if (srv->ticks % 10 == 0)
+    if (srv->ticks % 10 == 0) {
         srv_sessions_tick(srv);
+        srv_auth_tick(srv);
+    }
     lws_sul_schedule(srv->ctx, 0, &srv->tick_sul, tick, LWS_US_PER_SEC);
 }
 
@@ -129,6 +131,17 @@ static void set_limits(srv_server *srv, const barbu_serve_options *o)
     srv->create_interval = o->create_interval != 0 ? o->create_interval : SRV_CREATE_SLOW;
     srv->seat_keep = o->seat_keep > 0 ? o->seat_keep : SRV_SEAT_KEEP;
     srv->chat_tokens = SRV_CHAT_ALL_BURST;
+    srv->auth_queue = SRV_AUTH_QUEUE;
+    double days = o->token_days > 0 ? o->token_days : SRV_TOKEN_DAYS;
+    srv->token_life = (int64_t)(days * 86400);
+    if (srv->token_life < 1)
+        srv->token_life = 1;
+    srv->signin_key_fails = SRV_SIGNIN_KEY_FAILS;
+    srv->signin_key_window = SRV_SIGNIN_KEY_WINDOW;
+    srv->signin_addr_attempts = SRV_SIGNIN_ADDR_ATTEMPTS;
+    srv->signin_addr_window = SRV_SIGNIN_ADDR_WINDOW;
+    srv->signup_addr_accounts = SRV_SIGNUP_ADDR;
+    srv->signup_addr_window = SRV_SIGNUP_ADDR_WINDOW;
 }
 
 /* ---------------------------------------------------------------- serve */
@@ -242,6 +255,11 @@ int barbu_serve(const barbu_serve_options *options)
         fprintf(stderr, "barbu serve: cannot start the computer players' threads\n");
         goto out;
     }
+    srv->auth = srv_auth_start(srv->ctx);
+    if (srv->auth == NULL) {
+        fprintf(stderr, "barbu serve: cannot start the password thread\n");
+        goto out;
+    }
 
     signal_ctx = srv->ctx;
     struct sigaction sa;
@@ -282,6 +300,8 @@ int barbu_serve(const barbu_serve_options *options)
     srv_timers_stop(srv);
     srv_bots_stop(srv->bots);
     srv->bots = NULL;
+    srv_auth_stop(srv->auth);
+    srv->auth = NULL;
     say_goodbye(srv);
     status = 0;
 
@@ -289,6 +309,8 @@ out:
     srv->stopping = true;
     srv_bots_stop(srv->bots);
     srv->bots = NULL;
+    srv_auth_stop(srv->auth);
+    srv->auth = NULL;
     if (srv->ctx) {
         lws_sul_cancel(&srv->tick_sul);
         lws_sul_cancel(&srv->budget_sul);
@@ -302,6 +324,7 @@ out:
     srv_map_free(&srv->table_map);
     srv_lobby_forget(srv);
     srv_sessions_free(srv);
+    srv_auth_free(srv);
     srv_mod_free(srv);
     addrs_free(srv);
     store_close(srv->store);

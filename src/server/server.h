@@ -36,6 +36,8 @@ typedef struct barbu_serve_options {
     int create_interval;       /* seconds between two creations from one address when
                                   the server is nearly full (120; -1: no slowing) */
     int seat_keep;             /* seconds again keeps a seat for the last game's player (120) */
+    double token_days;         /* days a registered player's token works (30); a fraction
+                                  for tests (0.0001 is about 9 seconds) */
 
     /* The score sheet of a game's deals as text, for the score message's
      * "sheet" (barbu scoresheet's, from the CLI): a malloc'd string, or NULL.

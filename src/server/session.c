@@ -3,7 +3,13 @@
  * hello starts or resumes one; a lost connection leaves it (and its seat)
  * in place; a session with no seat and no connection is forgotten after an
  * hour.
+ *
+ * A session's token field is its id: a guest's is the hash of the token its
+ * client holds (the server never keeps the token itself); a registered
+ * player's is the hash of a token given to nobody, and the client holds
+ * its account's tokens instead (auth.c), whose hashes the store keeps.
  */
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +23,8 @@ srv_session *srv_session_by_token(srv_server *srv, const char *token)
 
 srv_session *srv_session_add(srv_server *srv, const char *token, const char *name)
 {
-    char key[SRV_NAME_CAP];
-    srv_name_key(name, key);
+    char key[SRV_KEY_CAP];
+    srv_handle_key(name, key);
     if (srv_map_get(&srv->by_name, key) || srv_map_get(&srv->by_token, token))
         return NULL;
     srv_session *s = calloc(1, sizeof *s);
@@ -53,8 +59,8 @@ void srv_session_free(srv_server *srv, srv_session *s)
             srv_addr_release(srv, s->addr);
         }
     }
-    char key[SRV_NAME_CAP];
-    srv_name_key(s->name, key);
+    char key[SRV_KEY_CAP];
+    srv_handle_key(s->name, key);
     srv_map_del(&srv->by_name, key);
     srv_map_del(&srv->by_token, s->token);
     if (s->prev)
@@ -74,30 +80,66 @@ void srv_sessions_free(srv_server *srv)
     srv_map_free(&srv->by_name);
 }
 
-static void new_token(char out[PROTO_TOKEN_LEN + 1])
+void srv_new_token(char out[PROTO_TOKEN_LEN + 1])
 {
     unsigned char raw[PROTO_TOKEN_LEN / 2];
-    if (srv_random(raw, sizeof raw) != 0)
-        abort(); /* no random source: no safe token can be made */
-    static const char HEX[] = "0123456789abcdef";
-    for (size_t i = 0; i < sizeof raw; i++) {
-        out[2 * i] = HEX[raw[i] >> 4];
-        out[2 * i + 1] = HEX[raw[i] & 15];
-    }
-    out[PROTO_TOKEN_LEN] = '\0';
+    randombytes_buf(raw, sizeof raw);
+    sodium_bin2hex(out, PROTO_TOKEN_LEN + 1, raw, sizeof raw);
+    sodium_memzero(raw, sizeof raw);
 }
 
-static void welcome(srv_conn *c, srv_session *s, const proto_msg *msg)
+void srv_welcome(srv_conn *c, srv_session *s, const char *token, int64_t expires, bool has_id,
+                 int32_t id)
 {
-    json_t *w = json_pack("{s:s, s:i, s:s, s:s, s:s}", "type", "welcome", "version", PROTO_VERSION,
-                          "name", s->name, "token", s->token, "server", "barbu " BARBU_VERSION);
-    srv_send(c, srv_with_id(w, msg));
+    json_t *w =
+        json_pack("{s:s, s:i, s:s, s:s, s:s, s:b, s:b}", "type", "welcome", "version",
+                  PROTO_VERSION, "name", s->name, "token", token, "server", "barbu " BARBU_VERSION,
+                  "registered", s->registered ? 1 : 0, "admin", s->admin ? 1 : 0);
+    if (w && s->registered)
+        json_object_set_new(w, "expires", json_integer(expires));
+    if (w && has_id)
+        json_object_set_new(w, "id", json_integer(id));
+    srv_send(c, w);
     srv_send_lobby(c, NULL);
+}
+
+/* Where the session speaks from now, for the kibitzing checks. */
+static void note_place(srv_session *s, const srv_conn *c, const char *device)
+{
+    snprintf(s->place_addr, sizeof s->place_addr, "%s", c->addr);
+    snprintf(s->device, sizeof s->device, "%s", device);
+}
+
+void srv_session_attach(srv_conn *c, srv_session *s, bool lobby_chat, const char *device,
+                        const char *token_hash)
+{
+    srv_conn *old = s->conn;
+    if (old && old != c) {
+        /* The old connection hears bye but the session stays present. */
+        old->session = NULL;
+        s->conn = NULL;
+        srv_bye(old, "replaced");
+    }
+    s->conn = c;
+    s->lobby_chat = lobby_chat;
+    c->session = s;
+    c->said_hello = true;
+    snprintf(c->token_hash, sizeof c->token_hash, "%s", token_hash ? token_hash : "");
+    note_place(s, c, device);
+}
+
+void srv_session_registered(srv_session *s)
+{
+    srv_table *t = s->table;
+    if (t == NULL)
+        return;
+    srv_broadcast_table(t, NULL);
+    srv_lobby_listed(t);
 }
 
 /* A session's connection came back (or was replaced): its seat is present
  * again, and a computer player that took it stands. */
-static void resume(srv_session *s)
+void srv_session_resume(srv_session *s)
 {
     srv_table *t = s->table;
     if (t == NULL)
@@ -128,13 +170,6 @@ static void resume(srv_session *s)
     srv_table_schedule(t);
 }
 
-/* Where the session speaks from now, for the kibitzing checks. */
-static void note_place(srv_session *s, const srv_conn *c, const proto_msg *msg)
-{
-    snprintf(s->place_addr, sizeof s->place_addr, "%s", c->addr);
-    snprintf(s->device, sizeof s->device, "%s", msg->device);
-}
-
 void srv_hello(srv_conn *c, const proto_msg *msg)
 {
     srv_server *srv = c->srv;
@@ -152,40 +187,35 @@ void srv_hello(srv_conn *c, const proto_msg *msg)
         return;
     }
     if (msg->token[0]) {
-        srv_session *s = srv_session_by_token(srv, msg->token);
-        if (s == NULL) {
-            srv_error(c, msg, "bad_token",
-                      "No session has that token (it was forgotten after an hour away): say hello "
-                      "with a name instead.");
+        char hash[STORE_TOKEN_HASH_LEN + 1];
+        store_token_hash(msg->token, hash);
+        srv_session *s = srv_session_by_token(srv, hash);
+        if (s == NULL || s->registered) {
+            /* A registered player's token, or none: a registered session is
+             * reached by its account's tokens only. */
+            if (srv_auth_token_hello(c, msg, hash) == 0)
+                srv_error(c, msg, "bad_token",
+                          "No session has that token (it was forgotten after an hour away, or "
+                          "signed out): say hello with a name instead.");
             return;
         }
         if (srv_mod_banned(srv, s->name)) {
             srv_mod_refuse_banned(c, msg, s->name);
             return;
         }
-        if (msg->name[0] && strcmp(msg->name, s->name) != 0) {
+        if (msg->name[0] && !srv_handle_equal(msg->name, s->name)) {
             srv_error(c, msg, "bad_name",
                       "This session's name is %s: say hello with its token alone, or with that "
                       "name.",
                       s->name);
             return;
         }
-        srv_conn *old = s->conn;
-        if (old) {
-            /* The old connection hears bye but the session stays present. */
-            old->session = NULL;
-            s->conn = NULL;
-            srv_bye(old, "replaced");
-        }
-        s->conn = c;
-        s->lobby_chat = msg->lobby_chat;
-        c->session = s;
-        c->said_hello = true;
-        note_place(s, c, msg);
+        bool replaced = s->conn != NULL;
+        srv_session_attach(c, s, msg->lobby_chat, msg->device, hash);
         srv_log(srv, "connection %llu resumes %s%s", (unsigned long long)c->id, s->name,
-                old ? " (the old connection is replaced)" : "");
-        welcome(c, s, msg);
-        resume(s);
+                replaced ? " (the old connection is replaced)" : "");
+        srv_welcome(c, s, msg->token, 0, msg->has_id, msg->id);
+        srv_session_resume(s);
         return;
     }
     if (msg->name[0] == '\0') {
@@ -199,15 +229,28 @@ void srv_hello(srv_conn *c, const proto_msg *msg)
                   "choose one like that.");
         return;
     }
-    if (srv_mod_banned(srv, msg->name)) {
-        srv_mod_refuse_banned(c, msg, msg->name);
+    char display[PROTO_NAME_BYTES + 1], key[SRV_KEY_CAP], why[400];
+    if (srv_handle_check(msg->name, display, key, why, sizeof why) != 0) {
+        /* A look-alike of a registered handle is named as such. */
+        if (key[0] && !srv_auth_guest_allowed(c, msg, msg->name, key))
+            return;
+        srv_error(c, msg, "bad_name", "%s", why);
         return;
     }
-    char key[SRV_NAME_CAP];
-    srv_name_key(msg->name, key);
+    /* A banned handle: not as a guest, not signing in, not registering. */
+    if (srv_mod_banned_key(srv, key)) {
+        srv_mod_refuse_banned(c, msg, display);
+        return;
+    }
+    if (msg->password[0]) {
+        srv_auth_hello(c, msg, display, key);
+        return;
+    }
+    if (!srv_auth_guest_allowed(c, msg, display, key))
+        return;
     if (srv_map_get(&srv->by_name, key)) {
         srv_error(c, msg, "name_taken",
-                  "The name %s is in use by somebody else: choose another name.", msg->name);
+                  "The name %s is in use by somebody else: choose another name.", display);
         return;
     }
     /* One machine may not hold the server's memory with sessions (each
@@ -225,30 +268,28 @@ void srv_hello(srv_conn *c, const proto_msg *msg)
                   a->sessions);
         return;
     }
-    char token[PROTO_TOKEN_LEN + 1];
-    new_token(token);
-    if (srv->store->ops->session_put(srv->store, token, msg->name) != 0) {
+    char token[PROTO_TOKEN_LEN + 1], hash[STORE_TOKEN_HASH_LEN + 1];
+    srv_new_token(token);
+    store_token_hash(token, hash);
+    if (srv->store->ops->session_put(srv->store, hash, display) != 0) {
         srv_log(srv, "store: %s", store_error(srv->store));
         srv_error(c, msg, "server",
                   "Your session could not be saved (the server's disk may be full): try again "
                   "in a moment.");
         return;
     }
-    srv_session *s = srv_session_add(srv, token, msg->name);
+    srv_session *s = srv_session_add(srv, hash, display);
     if (s == NULL) {
-        srv->store->ops->session_forget(srv->store, token);
+        srv->store->ops->session_forget(srv->store, hash);
         srv_error(c, msg, "server", "The server is out of memory: try again in a moment.");
         return;
     }
-    s->conn = c;
-    s->lobby_chat = msg->lobby_chat;
     memcpy(s->addr, c->addr, sizeof s->addr);
     a->sessions++;
-    c->session = s;
-    c->said_hello = true;
-    note_place(s, c, msg);
+    srv_session_attach(c, s, msg->lobby_chat, msg->device, hash);
     srv_log(srv, "connection %llu is %s (new session)", (unsigned long long)c->id, s->name);
-    welcome(c, s, msg);
+    srv_welcome(c, s, token, 0, msg->has_id, msg->id);
+    sodium_memzero(token, sizeof token);
 }
 
 void srv_session_lost(srv_session *s)

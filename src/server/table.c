@@ -798,6 +798,9 @@ static json_t *seat_json(const srv_table *t, int k, int64_t now)
     if (!st->bot && st->away_since != 0 && !srv_table_over(t))
         json_object_set_new(o, "away", json_integer(now - st->away_since));
     json_object_set_new(o, "free", json_boolean(srv_seat_free(t, k)));
+    /* A registered player sits there (guests and computer players: absent). */
+    if (!st->bot && st->person && st->person->registered && st->name[0])
+        json_object_set_new(o, "registered", json_true());
     /* The creator of a table with a chosen seed can know every hand. */
     const char *who = st->player[0] ? st->player : st->name;
     if (t->seed_chosen && !st->bot && who[0] && strcmp(who, t->creator_name) == 0)

@@ -115,14 +115,6 @@ void srv_table_key(int64_t id, char buf[24])
     snprintf(buf, 24, "%" PRId64, id);
 }
 
-void srv_name_key(const char *name, char buf[SRV_NAME_CAP])
-{
-    size_t i = 0;
-    for (; name[i] && i < SRV_NAME_CAP - 1; i++)
-        buf[i] = (char)tolower((unsigned char)name[i]);
-    buf[i] = '\0';
-}
-
 int srv_random(void *buf, size_t len)
 {
     unsigned char *p = buf;

@@ -20,9 +20,12 @@
  * the same mode) and held with flock(2) for as long as the store is open,
  * so that a second server on the same file is refused.
  *
- * Schema version 1 (PRAGMA user_version):
+ * Schema version 2 (PRAGMA user_version):
  *
  *   sessions(token TEXT PRIMARY KEY, name TEXT UNIQUE, created INTEGER)
+ *   accounts(key TEXT PRIMARY KEY, name, hash, created INTEGER,
+ *            admin INTEGER, banned INTEGER)
+ *   tokens(hash TEXT PRIMARY KEY, key, created INTEGER, expires INTEGER)
  *   tables(id INTEGER PRIMARY KEY, preset, house, seed TEXT, options,
  *          state INTEGER, created INTEGER)
  *   seats(table_id REFERENCES tables, seat 0-3, name, player, token,
@@ -30,7 +33,12 @@
  *   actions(table_id REFERENCES tables, n INTEGER, action TEXT,
  *           PRIMARY KEY(table_id, n))
  *
- * Schema version 2 adds who played which deals and moderation (issue 23;
+ * Every token column holds a token's BLAKE2b-256 hash (store_token_hash),
+ * never the token.  Version 1 kept the tokens themselves: opening such a
+ * database adds the account tables and hashes its tokens in place, in one
+ * transaction.
+ *
+ * Version 2 also keeps who played which deals and moderation (issue 23;
  * a version 1 file gains the tables when opened, MIGRATE_MODERATION):
  *
  *   deal_players(table_id REFERENCES tables, deal, at, seat, name,
@@ -104,11 +112,28 @@ static const char SCHEMA[] = "CREATE TABLE sessions("
                              "  table_id INTEGER NOT NULL REFERENCES tables(id),"
                              "  n INTEGER NOT NULL,"
                              "  action TEXT NOT NULL,"
-                             "  PRIMARY KEY (table_id, n)) WITHOUT ROWID;"
-                             "PRAGMA user_version = 1;";
+                             "  PRIMARY KEY (table_id, n)) WITHOUT ROWID;";
 
-/* Version 1 to 2: every statement may run again (IF NOT EXISTS), so that
- * the steps of several changes to the schema can be put in any order. */
+/* What version 2 adds to version 1 (the token columns are hashed by the
+ * migration, in C). */
+static const char SCHEMA_2[] = "CREATE TABLE accounts("
+                               "  key TEXT PRIMARY KEY NOT NULL,"
+                               "  name TEXT NOT NULL,"
+                               "  hash TEXT NOT NULL,"
+                               "  created INTEGER NOT NULL,"
+                               "  admin INTEGER NOT NULL DEFAULT 0,"
+                               "  banned INTEGER NOT NULL DEFAULT 0);"
+                               "CREATE TABLE tokens("
+                               "  hash TEXT PRIMARY KEY NOT NULL,"
+                               "  key TEXT NOT NULL,"
+                               "  created INTEGER NOT NULL,"
+                               "  expires INTEGER NOT NULL);"
+                               "CREATE INDEX tokens_key ON tokens(key);";
+
+/* Version 2's tables of who played which deals and moderation (made in a
+ * new file and added to a version 1 one): every statement may run again
+ * (IF NOT EXISTS), so that the steps of several changes to the schema can
+ * be chained in any order. */
 static const char MIGRATE_MODERATION[] =
     "CREATE TABLE IF NOT EXISTS deal_players("
     "  table_id INTEGER NOT NULL REFERENCES tables(id),"
@@ -143,8 +168,7 @@ static const char MIGRATE_MODERATION[] =
     "  by TEXT NOT NULL,"
     "  tbl INTEGER,"
     "  name TEXT,"
-    "  text TEXT NOT NULL);"
-    "PRAGMA user_version = 2;";
+    "  text TEXT NOT NULL);";
 
 /* The background checkpointer: a thread with its own connection. */
 typedef struct checkpointer {
@@ -172,6 +196,14 @@ typedef struct bb_sqlite {
     sqlite3_stmt *action_append;
     sqlite3_stmt *action_next;
     sqlite3_stmt *actions_load;
+    sqlite3_stmt *account_create;
+    sqlite3_stmt *account_get;
+    sqlite3_stmt *account_set_hash;
+    sqlite3_stmt *account_set_flags;
+    sqlite3_stmt *token_put;
+    sqlite3_stmt *token_get;
+    sqlite3_stmt *token_forget;
+    sqlite3_stmt *tokens_forget;
     sqlite3_stmt *deal_player_put;
     sqlite3_stmt *deal_players_load;
     sqlite3_stmt *admin_put;
@@ -220,6 +252,21 @@ static const struct {
      "SELECT coalesce(max(n) + 1, 0) FROM actions WHERE table_id = ?1"},
     {offsetof(bb_sqlite, actions_load),
      "SELECT n, action FROM actions WHERE table_id = ?1 ORDER BY n"},
+    {offsetof(bb_sqlite, account_create),
+     "INSERT INTO accounts(key, name, hash, created) VALUES (?1, ?2, ?3, ?4) "
+     "ON CONFLICT(key) DO NOTHING"},
+    {offsetof(bb_sqlite, account_get),
+     "SELECT key, name, hash, created, admin, banned FROM accounts WHERE key = ?1"},
+    {offsetof(bb_sqlite, account_set_hash), "UPDATE accounts SET hash = ?2 WHERE key = ?1"},
+    {offsetof(bb_sqlite, account_set_flags),
+     "UPDATE accounts SET admin = CASE WHEN ?2 < 0 THEN admin ELSE ?2 END, "
+     "banned = CASE WHEN ?3 < 0 THEN banned ELSE ?3 END WHERE key = ?1"},
+    {offsetof(bb_sqlite, token_put),
+     "INSERT INTO tokens(hash, key, created, expires) VALUES (?1, ?2, ?3, ?4)"},
+    {offsetof(bb_sqlite, token_get), "SELECT key, expires FROM tokens WHERE hash = ?1"},
+    {offsetof(bb_sqlite, token_forget), "DELETE FROM tokens WHERE hash = ?1"},
+    {offsetof(bb_sqlite, tokens_forget),
+     "DELETE FROM tokens WHERE key = ?1 AND (?2 IS NULL OR hash <> ?2)"},
     {offsetof(bb_sqlite, deal_player_put),
      "INSERT INTO deal_players(table_id, deal, at, seat, name, registered, level) "
      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
@@ -724,6 +771,147 @@ static int actions_load(store *s, int64_t table,
     return 0;
 }
 
+/* ---------------------------------------------------------------- accounts */
+
+static int account_create(store *s, const char *key, const char *name, const char *hash)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->account_create;
+    if (!key || !name || !hash || !key[0]) {
+        fail(s, "an account needs a key, a name and a password's hash");
+        return -1;
+    }
+    if (bind_text(st, 1, key) || bind_text(st, 2, name) || bind_text(st, 3, hash) ||
+        sqlite3_bind_int64(st, 4, (sqlite3_int64)time(NULL)))
+        return fail_sql(q, st, "save an account");
+    if (run(q, st, "save an account") != 0)
+        return -1;
+    return sqlite3_changes(q->db) == 1 ? 1 : 0;
+}
+
+static void copy_column(sqlite3_stmt *st, int k, char *out, size_t cap)
+{
+    const unsigned char *text = sqlite3_column_text(st, k);
+    snprintf(out, cap, "%s", text ? (const char *)text : "");
+}
+
+static int account_get(store *s, const char *key, store_account *out)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->account_get;
+    if (!key || !out) {
+        fail(s, "an account is read by its key");
+        return -1;
+    }
+    if (bind_text(st, 1, key))
+        return fail_sql(q, st, "read an account");
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE) {
+        finish(st);
+        return 0;
+    }
+    if (rc != SQLITE_ROW)
+        return fail_sql(q, st, "read an account");
+    memset(out, 0, sizeof *out);
+    copy_column(st, 0, out->key, sizeof out->key);
+    copy_column(st, 1, out->name, sizeof out->name);
+    copy_column(st, 2, out->hash, sizeof out->hash);
+    out->created = sqlite3_column_int64(st, 3);
+    out->admin = sqlite3_column_int(st, 4) != 0;
+    out->banned = sqlite3_column_int(st, 5) != 0;
+    finish(st);
+    return 1;
+}
+
+static int account_set_hash(store *s, const char *key, const char *hash)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->account_set_hash;
+    if (!key || !hash) {
+        fail(s, "a password's hash needs its account's key");
+        return -1;
+    }
+    if (bind_text(st, 1, key) || bind_text(st, 2, hash))
+        return fail_sql(q, st, "change a password");
+    return run(q, st, "change a password");
+}
+
+static int account_set_flags(store *s, const char *key, int admin, int banned)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->account_set_flags;
+    if (!key) {
+        fail(s, "an account's flags need its key");
+        return -1;
+    }
+    if (bind_text(st, 1, key) || sqlite3_bind_int(st, 2, admin < 0 ? -1 : admin != 0) ||
+        sqlite3_bind_int(st, 3, banned < 0 ? -1 : banned != 0))
+        return fail_sql(q, st, "change an account");
+    return run(q, st, "change an account");
+}
+
+static int token_put(store *s, const char *hash, const char *key, int64_t created, int64_t expires)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->token_put;
+    if (!hash || !key) {
+        fail(s, "a token needs its hash and its account's key");
+        return -1;
+    }
+    if (bind_text(st, 1, hash) || bind_text(st, 2, key) ||
+        sqlite3_bind_int64(st, 3, (sqlite3_int64)created) ||
+        sqlite3_bind_int64(st, 4, (sqlite3_int64)expires))
+        return fail_sql(q, st, "save a token");
+    return run(q, st, "save a token");
+}
+
+static int token_get(store *s, const char *hash, char key[], int64_t *expires)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->token_get;
+    if (!hash || !key || !expires) {
+        fail(s, "a token is read by its hash");
+        return -1;
+    }
+    if (bind_text(st, 1, hash))
+        return fail_sql(q, st, "read a token");
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE) {
+        finish(st);
+        return 0;
+    }
+    if (rc != SQLITE_ROW)
+        return fail_sql(q, st, "read a token");
+    copy_column(st, 0, key, STORE_KEY_CAP);
+    *expires = sqlite3_column_int64(st, 1);
+    finish(st);
+    return 1;
+}
+
+static int token_forget(store *s, const char *hash)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    if (!hash) {
+        fail(s, "a token is forgotten by its hash");
+        return -1;
+    }
+    if (bind_text(q->token_forget, 1, hash))
+        return fail_sql(q, q->token_forget, "forget a token");
+    return run(q, q->token_forget, "forget a token");
+}
+
+static int tokens_forget(store *s, const char *key, const char *except)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    if (!key) {
+        fail(s, "an account's tokens are forgotten by its key");
+        return -1;
+    }
+    if (bind_text(q->tokens_forget, 1, key) || bind_text(q->tokens_forget, 2, except))
+        return fail_sql(q, q->tokens_forget, "forget an account's tokens");
+    return run(q, q->tokens_forget, "forget an account's tokens");
+}
+
 /* ------------------------------------------------------ deals' players */
 
 static int deal_player_put(store *s, int64_t table, const store_deal_player *p)
@@ -1126,6 +1314,14 @@ static const struct store_ops SQLITE_OPS = {
     .seat_put = seat_put,
     .action_append = action_append,
     .actions_load = actions_load,
+    .account_create = account_create,
+    .account_get = account_get,
+    .account_set_hash = account_set_hash,
+    .account_set_flags = account_set_flags,
+    .token_put = token_put,
+    .token_get = token_get,
+    .token_forget = token_forget,
+    .tokens_forget = tokens_forget,
     .deal_player_put = deal_player_put,
     .deal_players_load = deal_players_load,
     .admin_put = admin_put,
@@ -1147,6 +1343,37 @@ static int user_version(sqlite3 *db)
     int version = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
     sqlite3_finalize(st);
     return version;
+}
+
+/* token_hash(text): store_token_hash in SQL, for the migration. */
+static void sql_token_hash(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    const unsigned char *token = sqlite3_value_text(argv[0]);
+    if (token == NULL) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    char hash[STORE_TOKEN_HASH_LEN + 1];
+    store_token_hash((const char *)token, hash);
+    sqlite3_result_text(ctx, hash, -1, SQLITE_TRANSIENT);
+}
+
+/* Version 1 to 2, inside the caller's transaction: the account tables, and
+ * every token replaced by its hash.  0 or -1. */
+static int migrate_1(sqlite3 *db)
+{
+    if (sqlite3_create_function(db, "token_hash", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                                sql_token_hash, NULL, NULL) != SQLITE_OK)
+        return -1;
+    return sqlite3_exec(db, SCHEMA_2, NULL, NULL, NULL) == SQLITE_OK &&
+                   sqlite3_exec(
+                       db,
+                       "UPDATE sessions SET token = token_hash(token);"
+                       "UPDATE seats SET token = token_hash(token) WHERE token IS NOT NULL;",
+                       NULL, NULL, NULL) == SQLITE_OK
+               ? 0
+               : -1;
 }
 
 /* Sets the connection up and creates the schema of a new file.  0, or -1
@@ -1198,21 +1425,27 @@ static int prepare_db(sqlite3 *db, const char *path, char *err, size_t cap)
         return -1;
     }
     version = user_version(db);
-    if (version == 0 && sqlite3_exec(db, SCHEMA, NULL, NULL, NULL) != SQLITE_OK) {
+    /* Version 2's tables of moderation are made with IF NOT EXISTS: a file
+     * that has them already keeps them. */
+    if (version == 0 &&
+        (sqlite3_exec(db, SCHEMA, NULL, NULL, NULL) != SQLITE_OK ||
+         sqlite3_exec(db, SCHEMA_2, NULL, NULL, NULL) != SQLITE_OK ||
+         sqlite3_exec(db, MIGRATE_MODERATION, NULL, NULL, NULL) != SQLITE_OK ||
+         sqlite3_exec(db, "PRAGMA user_version = 2", NULL, NULL, NULL) != SQLITE_OK)) {
         snprintf(err, cap, "could not create the schema of %s: %s", path, sqlite3_errmsg(db));
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
-    if (version == 0)
-        version = 1;
-    /* An older file is brought up to date in the same transaction. */
-    if (version == 1 && sqlite3_exec(db, MIGRATE_MODERATION, NULL, NULL, NULL) != SQLITE_OK) {
-        snprintf(err, cap, "could not bring the schema of %s to version 2: %s", path,
+    if (version == 1 &&
+        (migrate_1(db) != 0 ||
+         sqlite3_exec(db, MIGRATE_MODERATION, NULL, NULL, NULL) != SQLITE_OK ||
+         sqlite3_exec(db, "PRAGMA user_version = 2", NULL, NULL, NULL) != SQLITE_OK)) {
+        snprintf(err, cap, "could not bring %s from schema version 1 to 2: %s", path,
                  sqlite3_errmsg(db));
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
-    if (version == 1)
+    if (version == 0 || version == 1)
         version = 2;
     if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
         snprintf(err, cap, "could not create the schema of %s: %s", path, sqlite3_errmsg(db));

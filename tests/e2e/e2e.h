@@ -53,7 +53,9 @@ const char *e2e_barbu(void);
 const char *e2e_tmpdir(void);
 
 /* Starts `barbu serve --listen 127.0.0.1:0 --db DIR/DBNAME --quiet` and
- * reads its port from the line it prints. */
+ * reads its port from the line it prints.  With e2e_server_logs set, without
+ * --quiet: the server's log lines go to s->err. */
+extern bool e2e_server_logs;
 void e2e_server_start(e2e_server *s, const char *dbname);
 /* The same with more arguments after those (a NULL-terminated list, or
  * NULL): "--max-conns", "50", ... */

@@ -193,6 +193,8 @@ static void forget_pid(pid_t pid)
             server_pids[i] = 0;
 }
 
+bool e2e_server_logs;
+
 void e2e_server_start(e2e_server *s, const char *dbname)
 {
     e2e_server_start_with(s, dbname, NULL);
@@ -218,7 +220,7 @@ void e2e_server_start_with(e2e_server *s, const char *dbname, const char *const 
         dup2(err, 2);
         const char *argv[64] = {barbu_path, "serve", "--listen", "127.0.0.1:0",
                                 "--db",     s->db,   "--quiet"};
-        int argc = 7;
+        int argc = e2e_server_logs ? 6 : 7;
         for (int i = 0; extra && extra[i] && argc < 63; i++)
             argv[argc++] = extra[i];
         argv[argc] = NULL;

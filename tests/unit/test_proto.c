@@ -91,8 +91,20 @@ static void test_hello(void **unused)
     refused("{\"type\":\"hello\",\"version\":1,\"name\":\"a \"}", "bad_name");
     refused("{\"type\":\"hello\",\"version\":1,\"name\":\"a  b\"}", "bad_name");
     refused("{\"type\":\"hello\",\"version\":1,\"name\":\"a\\tb\"}", "bad_name");
-    refused("{\"type\":\"hello\",\"version\":1,\"name\":\"caf\\u00e9\"}", "bad_name");
-    refused("{\"type\":\"hello\",\"version\":1,\"name\":\"a@b\"}", "bad_name");
+    /* Handles are Unicode: the decoder counts code points and refuses
+     * control and invisible characters; the rest of the rule (letters,
+     * scripts, look-alikes) is the server's (srv_handle_check). */
+    decode_ok("{\"type\":\"hello\",\"version\":1,\"name\":\"caf\\u00e9\"}");
+    assert_string_equal(msg.name, "caf\xc3\xa9");
+    decode_ok("{\"type\":\"hello\",\"version\":1,\"name\":\"\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9"
+              "\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9"
+              "\\u00e9\\u00e9\\u00e9\"}");
+    refused("{\"type\":\"hello\",\"version\":1,\"name\":\"\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9"
+            "\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9\\u00e9"
+            "\\u00e9\\u00e9\\u00e9\\u00e9\"}",
+            "bad_name");
+    refused("{\"type\":\"hello\",\"version\":1,\"name\":\"a\\u200bb\"}", "bad_name");
+    refused("{\"type\":\"hello\",\"version\":1,\"name\":\"a\\u0085b\"}", "bad_name");
     refused("{\"type\":\"hello\",\"version\":1,\"token\":\"abc\"}", "bad_token");
     snprintf(text, sizeof text, "{\"type\":\"hello\",\"version\":1,\"token\":\"%.63sA\"}", token);
     refused(text, "bad_token");
@@ -111,9 +123,79 @@ static void test_name_ok(void **unused)
     assert_false(proto_name_ok(""));
     assert_false(proto_name_ok(" "));
     assert_false(proto_name_ok("a  b"));
-    assert_false(proto_name_ok("a/b"));
-    assert_false(proto_name_ok("a\xc3\xa9"));
+    /* The cheap checks only: "a/b" and "Zo\u00eb" pass here, and the
+     * server's rule (srv_handle_check) refuses the first. */
+    assert_true(proto_name_ok("a/b"));
+    assert_true(proto_name_ok("a\xc3\xa9"));
+    assert_false(proto_name_ok("a\xc3"));         /* not UTF-8 */
+    assert_false(proto_name_ok("a\x01"));         /* a control */
+    assert_false(proto_name_ok("a\xe2\x80\x8b")); /* zero width space */
     assert_false(proto_name_ok("123456789012345678901"));
+    assert_true(proto_name_ok("12345678901234567890"));
+}
+
+/* The password fields: read, and never quoted in a refusal. */
+static void test_passwords(void **unused)
+{
+    (void)unused;
+    const char *secret = "hunter2-Secret!";
+    char text[1400];
+    snprintf(text, sizeof text,
+             "{\"type\":\"hello\",\"version\":1,\"name\":\"Zo\\u00eb\",\"password\":\"%s\","
+             "\"register\":true}",
+             secret);
+    decode_ok(text);
+    assert_string_equal(msg.password, secret);
+    assert_true(msg.reg);
+    decode_ok("{\"type\":\"register\",\"password\":\"abcdefgh\"}");
+    assert_int_equal(msg.type, PROTO_REGISTER);
+    assert_string_equal(msg.password, "abcdefgh");
+    decode_ok("{\"type\":\"password\",\"password\":\"old one!\",\"new_password\":\"new one!\"}");
+    assert_int_equal(msg.type, PROTO_PASSWORD);
+    assert_string_equal(msg.new_password, "new one!");
+    decode_ok("{\"type\":\"logout\",\"everywhere\":true}");
+    assert_true(msg.everywhere);
+    decode_ok("{\"type\":\"logout\"}");
+    assert_false(msg.everywhere);
+
+    /* Every refusal of a message with a password leaves it out. */
+    const char *bad[] = {
+        /* a password with a token */
+        "{\"type\":\"hello\",\"version\":1,\"token\":\"0123456789abcdef0123456789abcdef0123456789"
+        "abcdef0123456789abcdef\",\"password\":\"%s\"}",
+        /* no name */
+        "{\"type\":\"hello\",\"version\":1,\"password\":\"%s\"}",
+        /* a bad name beside it */
+        "{\"type\":\"hello\",\"version\":1,\"name\":\"a  b\",\"password\":\"%s\"}",
+        /* a bad type of register */
+        "{\"type\":\"hello\",\"version\":1,\"name\":\"a\",\"password\":\"%s\",\"register\":1}",
+        /* unknown field */
+        "{\"type\":\"register\",\"password\":\"%s\",\"colour\":1}",
+        /* not JSON, the password near the fault */
+        "{\"type\":\"register\",\"password\":\"%s\x01\"}",
+        "{\"type\":\"register\",\"password\":\"%s\" x}",
+        "{\"type\":\"password\",\"password\":\"%s\"}",
+        "{\"type\":\"password\",\"new_password\":\"%s\",\"password\":7}",
+        "{\"type\":\"password\",\"password\":\"%s\",\"password\":\"%s\"}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(text, sizeof text, bad[i], secret, secret);
+        int rc = decode(text);
+        if (rc == 0)
+            fail_msg("accepted %s", text);
+        if (strstr(err.text, "hunter") || strstr(err.text, "Secret"))
+            fail_msg("the refusal of %s quotes the password: %s", text, err.text);
+    }
+    /* Too long: 513 bytes. */
+    char big[600];
+    memset(big, 'x', 513);
+    big[513] = '\0';
+    snprintf(text, sizeof text, "{\"type\":\"register\",\"password\":\"%s\"}", big);
+    refused(text, "bad_value");
+    assert_null(strstr(err.text, "xxxx"));
+    refused("{\"type\":\"hello\",\"version\":1,\"name\":\"a\",\"register\":true}", "bad_field");
+    refused("{\"type\":\"register\"}", "bad_field");
+    refused("{\"type\":\"register\",\"password\":\"\"}", "bad_value");
 }
 
 static void test_simple_messages(void **unused)
@@ -1089,6 +1171,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hello),           cmocka_unit_test(test_name_ok),
+        cmocka_unit_test(test_passwords),       cmocka_unit_test(test_simple_messages),
+        cmocka_unit_test(test_create),          cmocka_unit_test(test_chat),
         cmocka_unit_test(test_simple_messages), cmocka_unit_test(test_create),
         cmocka_unit_test(test_moderation),      cmocka_unit_test(test_chat),
         cmocka_unit_test(test_chat_hidden),     cmocka_unit_test(test_act),

@@ -545,7 +545,7 @@ static void on_ban_seen(void *ctx, const store_mod_row *r)
 }
 
 /* A version 1 file (as barbu wrote it before issue 23) gains the tables of
- * version 2 when opened, and keeps its rows. */
+ * version 2 when opened, and keeps its rows (its tokens hashed). */
 static void test_moderation_migration(void **state)
 {
     (void)state;
@@ -577,7 +577,10 @@ static void test_moderation_migration(void **state)
     store *s = open_ok(path);
     mod_seen m = {0};
     assert_int_equal(s->ops->sessions_load(s, on_session_seen, &m), 0);
-    assert_string_equal(m.text, "old=ab12");
+    char hashed[STORE_TOKEN_HASH_LEN + 1], want[128];
+    store_token_hash("ab12", hashed);
+    snprintf(want, sizeof want, "old=%s", hashed);
+    assert_string_equal(m.text, want);
 
     /* Who played deal 0 of table 5: West changes hands twice at action 3. */
     store_deal_player p = {.deal = 0, .at = 0, .seat = 3, .name = "Zoë", .registered = true};
@@ -966,16 +969,142 @@ static void test_second_open_refused(void **state)
     store_close(s);
 }
 
+/* Accounts and tokens: made once per key, read back after a reopen, flags
+ * and hashes changed, tokens kept by hash and forgotten one or all. */
+static void test_accounts(void **state)
+{
+    (void)state;
+    char path[256];
+    db_path(path, sizeof path, "accounts");
+    store *s = open_ok(path);
+    store_account a;
+    assert_int_equal(s->ops->account_get(s, "zoe", &a), 0);
+    assert_int_equal(s->ops->account_create(s, "zoe", "Zo\xc3\xab", "$argon2id$one"), 1);
+    assert_int_equal(s->ops->account_create(s, "zoe", "ZOE", "$argon2id$two"), 0);
+    assert_int_equal(s->ops->account_set_flags(s, "zoe", -1, 1), 0);
+    assert_int_equal(s->ops->account_set_hash(s, "zoe", "$argon2id$three"), 0);
+    char h1[STORE_TOKEN_HASH_LEN + 1], h2[STORE_TOKEN_HASH_LEN + 1], h3[STORE_TOKEN_HASH_LEN + 1];
+    store_token_hash("token one", h1);
+    store_token_hash("token two", h2);
+    store_token_hash("token three", h3);
+    assert_int_equal(strlen(h1), 64);
+    assert_string_not_equal(h1, h2);
+    assert_int_equal(s->ops->token_put(s, h1, "zoe", 100, 200), 0);
+    assert_int_equal(s->ops->token_put(s, h2, "zoe", 100, 300), 0);
+    assert_int_equal(s->ops->token_put(s, h3, "zoe", 100, 400), 0);
+    assert_int_not_equal(s->ops->token_put(s, h3, "zoe", 100, 400), 0); /* one row a hash */
+    store_close(s);
+
+    s = open_ok(path);
+    assert_int_equal(s->ops->account_get(s, "zoe", &a), 1);
+    assert_string_equal(a.key, "zoe");
+    assert_string_equal(a.name, "Zo\xc3\xab");
+    assert_string_equal(a.hash, "$argon2id$three");
+    assert_false(a.admin);
+    assert_true(a.banned);
+    assert_true(a.created > 0);
+    assert_int_equal(s->ops->account_set_flags(s, "zoe", 1, 0), 0);
+    assert_int_equal(s->ops->account_get(s, "zoe", &a), 1);
+    assert_true(a.admin);
+    assert_false(a.banned);
+    char key[STORE_KEY_CAP];
+    int64_t expires = 0;
+    assert_int_equal(s->ops->token_get(s, h2, key, &expires), 1);
+    assert_string_equal(key, "zoe");
+    assert_int_equal(expires, 300);
+    assert_int_equal(s->ops->token_get(s, "token two", key, &expires), 0); /* the token itself */
+    assert_int_equal(s->ops->token_forget(s, h1), 0);
+    assert_int_equal(s->ops->token_get(s, h1, key, &expires), 0);
+    /* Every token but one, then all. */
+    assert_int_equal(s->ops->tokens_forget(s, "zoe", h3), 0);
+    assert_int_equal(s->ops->token_get(s, h2, key, &expires), 0);
+    assert_int_equal(s->ops->token_get(s, h3, key, &expires), 1);
+    assert_int_equal(s->ops->tokens_forget(s, "zoe", NULL), 0);
+    assert_int_equal(s->ops->token_get(s, h3, key, &expires), 0);
+    store_close(s);
+}
+
+/* A version 1 database (tokens in clear) is brought to version 2: its
+ * session and seat tokens become their hashes, the rest is as it was. */
+static void test_migrate_1(void **state)
+{
+    (void)state;
+    char path[256];
+    db_path(path, sizeof path, "v1");
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    const char *v1 =
+        "CREATE TABLE sessions(token TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL UNIQUE,"
+        " created INTEGER NOT NULL);"
+        "CREATE TABLE tables(id INTEGER PRIMARY KEY, preset TEXT NOT NULL, house TEXT NOT NULL,"
+        " seed TEXT NOT NULL, options TEXT NOT NULL, state INTEGER NOT NULL,"
+        " created INTEGER NOT NULL);"
+        "CREATE TABLE seats(table_id INTEGER NOT NULL REFERENCES tables(id), seat INTEGER NOT "
+        "NULL CHECK (seat BETWEEN 0 AND 3), name TEXT, player TEXT, token TEXT, bot INTEGER NOT "
+        "NULL, level TEXT, PRIMARY KEY (table_id, seat)) WITHOUT ROWID;"
+        "CREATE TABLE actions(table_id INTEGER NOT NULL REFERENCES tables(id), n INTEGER NOT "
+        "NULL, action TEXT NOT NULL, PRIMARY KEY (table_id, n)) WITHOUT ROWID;"
+        "INSERT INTO sessions VALUES ('aaaa', 'alice', 1);"
+        "INSERT INTO tables VALUES (1, 'uk', '', '7', '{}', 0, 1);"
+        "INSERT INTO seats VALUES (1, 0, 'alice', NULL, 'aaaa', 0, NULL);"
+        "INSERT INTO seats VALUES (1, 1, 'easy bot E', NULL, NULL, 1, 'easy');"
+        "PRAGMA user_version = 1;";
+    assert_int_equal(sqlite3_exec(db, v1, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+
+    store *s = open_ok(path);
+    char hash[STORE_TOKEN_HASH_LEN + 1];
+    store_token_hash("aaaa", hash);
+    store_close(s);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db,
+                                        "SELECT (SELECT token FROM sessions), (SELECT token FROM "
+                                        "seats WHERE seat = 0), (SELECT token FROM seats WHERE "
+                                        "seat = 1), (SELECT count(*) FROM accounts)",
+                                        -1, &st, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(st, 0), hash);
+    assert_string_equal((const char *)sqlite3_column_text(st, 1), hash);
+    assert_int_equal(sqlite3_column_type(st, 2), SQLITE_NULL);
+    assert_int_equal(sqlite3_column_int(st, 3), 0);
+    sqlite3_finalize(st);
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(st, 0), 2);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    /* Opened again, nothing is hashed twice. */
+    s = open_ok(path);
+    store_close(s);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "SELECT token FROM sessions", -1, &st, NULL),
+                     SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(st, 0), hash);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip),           cmocka_unit_test(test_out_of_order),
-        cmocka_unit_test(test_table_get_missing),    cmocka_unit_test(test_callbacks_use_the_store),
-        cmocka_unit_test(test_newer_schema_refused), cmocka_unit_test(test_killed_writer),
-        cmocka_unit_test(test_moderation_migration), cmocka_unit_test(test_append_time),
-        cmocka_unit_test(test_action_random),        cmocka_unit_test(test_action_legal),
-        cmocka_unit_test(test_action_garbage),       cmocka_unit_test(test_damaged_rows),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_out_of_order),
+        cmocka_unit_test(test_table_get_missing),
+        cmocka_unit_test(test_callbacks_use_the_store),
+        cmocka_unit_test(test_newer_schema_refused),
+        cmocka_unit_test(test_killed_writer),
+        cmocka_unit_test(test_append_time),
+        cmocka_unit_test(test_action_random),
+        cmocka_unit_test(test_action_legal),
+        cmocka_unit_test(test_action_garbage),
+        cmocka_unit_test(test_damaged_rows),
         cmocka_unit_test(test_second_open_refused),
+        cmocka_unit_test(test_accounts),
+        cmocka_unit_test(test_migrate_1),
+        cmocka_unit_test(test_moderation_migration),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }
