@@ -13,8 +13,8 @@
  * handle key (srv_mod_key: the case and look-alike characters folded), so
  * that a banned handle comes back under no spelling of it, as a guest or
  * signed in.  The bans and the administrators are loaded at start and kept
- * in memory; a removal (a handle may not sit again at the table it was
- * removed from) lives in memory only, with the table.
+ * in memory, and so are the removals (a handle may not sit again at the
+ * table it was removed from) from the tables whose games are not over.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +69,16 @@ static void on_ban(void *ctx, const store_mod_row *row)
         free(b);
 }
 
+static void removed_key(int64_t table, const char *name, char *out, size_t cap);
+
+static void on_removal(void *ctx, int64_t table, const char *name)
+{
+    srv_mod *m = ctx;
+    char key[KEY_CAP + 24];
+    removed_key(table, name, key, sizeof key);
+    srv_map_put(&m->removed, key, &MARK);
+}
+
 int srv_mod_start(srv_server *srv)
 {
     srv_mod *m = calloc(1, sizeof *m);
@@ -93,8 +103,9 @@ int srv_mod_start(srv_server *srv)
             return -1;
         }
     }
-    if (db->ops->admins_load(db, on_admin, m) != 0 || db->ops->bans_load(db, on_ban, m) != 0) {
-        fprintf(stderr, "barbu serve: cannot read the administrators and bans: %s\n",
+    if (db->ops->admins_load(db, on_admin, m) != 0 || db->ops->bans_load(db, on_ban, m) != 0 ||
+        db->ops->removals_load(db, on_removal, m) != 0) {
+        fprintf(stderr, "barbu serve: cannot read the administrators, bans and removals: %s\n",
                 store_error(db));
         return -1;
     }

@@ -166,6 +166,10 @@ struct store_ops {
      * first. */
     int (*mod_log_load)(store *s, int limit, void (*fn)(void *ctx, const store_mod_row *row),
                         void *ctx);
+    /* The removals (act "remove") from tables whose games are not over:
+     * the handles that may not sit there again. */
+    int (*removals_load)(store *s, void (*fn)(void *ctx, int64_t table, const char *name),
+                         void *ctx);
 };
 
 /* Opens (creating when needed) a SQLite database in WAL mode.  NULL on

@@ -215,6 +215,7 @@ typedef struct bb_sqlite {
     sqlite3_stmt *report_add;
     sqlite3_stmt *mod_acts_load;
     sqlite3_stmt *reports_load;
+    sqlite3_stmt *removals_load;
 } bb_sqlite;
 
 static const struct {
@@ -290,6 +291,9 @@ static const struct {
      "SELECT id, at, by, act, tbl, name, text FROM moderation ORDER BY id DESC LIMIT ?1"},
     {offsetof(bb_sqlite, reports_load),
      "SELECT id, at, by, NULL, tbl, name, text FROM reports ORDER BY id DESC LIMIT ?1"},
+    {offsetof(bb_sqlite, removals_load),
+     "SELECT m.tbl, m.name FROM moderation m JOIN tables t ON t.id = m.tbl "
+     "WHERE m.act = 'remove' AND m.name IS NOT NULL AND t.state <> 2 ORDER BY m.id"},
 };
 
 #define N_STATEMENTS (sizeof STATEMENTS / sizeof STATEMENTS[0])
@@ -1117,6 +1121,25 @@ static int mod_log_load(store *s, int limit, void (*fn)(void *ctx, const store_m
     return 0;
 }
 
+static int removals_load(store *s, void (*fn)(void *ctx, int64_t table, const char *name),
+                         void *ctx)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->removals_load;
+    if (busy(q, st, "removals_load"))
+        return -1;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 1);
+        if (name)
+            fn(ctx, sqlite3_column_int64(st, 0), name);
+    }
+    if (rc != SQLITE_DONE)
+        return fail_sql(q, st, "load the removals");
+    finish(st);
+    return 0;
+}
+
 /* ------------------------------------------------------------ checkpoints */
 
 /* One round: passive checkpoints, which copy the WAL back without stopping
@@ -1332,6 +1355,7 @@ static const struct store_ops SQLITE_OPS = {
     .mod_act_add = mod_act_add,
     .report_add = report_add,
     .mod_log_load = mod_log_load,
+    .removals_load = removals_load,
 };
 
 /* Reads PRAGMA user_version; -1 on error. */

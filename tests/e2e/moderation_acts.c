@@ -137,6 +137,15 @@ void moderation_close_remove(void)
     CHECK(t != NULL, "carol sees East free again");
     json_decref(t);
 
+    /* The removal outlives a restart, while the game is not over. */
+    e2e_server_stop(&srv);
+    e2e_server_start_with(&srv, "close_remove.db", ADMIN_ROOT);
+    e2e_client_reconnect(bob, srv.port);
+    e2e_resume(bob);
+    e2e_clear(bob);
+    e2e_send(bob, json_pack("{s:s, s:i, s:s}", "type", "sit", "table", game, "seat", "E"));
+    mod_refused(bob, "removed", "sit", "administrator", "bob sitting again after a restart");
+
     e2e_client_free(root);
     e2e_client_free(alice);
     e2e_client_free(bob);

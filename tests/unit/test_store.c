@@ -539,6 +539,11 @@ static void on_mod_row(void *ctx, const store_mod_row *r)
              r->name ? r->name : "-", r->text);
 }
 
+static void on_removal_seen(void *ctx, int64_t table, const char *name)
+{
+    seen_add(ctx, "%lld:%s", (long long)table, name);
+}
+
 static void on_ban_seen(void *ctx, const store_mod_row *r)
 {
     seen_add(ctx, "%s:%s:%s:%s", r->key, r->name, r->by, r->text);
@@ -631,9 +636,19 @@ static void test_moderation_migration(void **state)
     memset(&m, 0, sizeof m);
     assert_int_equal(s->ops->mod_log_load(s, 100, on_mod_row, &m), 0);
     assert_string_equal(m.text, "ban:root:0:Bob:|close:root:5:-:Spam|report:alice:5:Bob:Rude");
+    /* Table 5 plays on: its removal holds; none from a table over. */
+    act = (store_mod_row){.at = 103, .by = "root", .act = "remove", .table = 5, .name = "Eve"};
+    assert_int_equal(s->ops->mod_act_add(s, &act, NULL), 0);
+    memset(&m, 0, sizeof m);
+    assert_int_equal(s->ops->removals_load(s, on_removal_seen, &m), 0);
+    assert_string_equal(m.text, "5:Eve");
+    assert_int_equal(s->ops->table_set_state(s, 5, STORE_OVER), 0);
+    memset(&m, 0, sizeof m);
+    assert_int_equal(s->ops->removals_load(s, on_removal_seen, &m), 0);
+    assert_int_equal(m.n, 0);
     memset(&m, 0, sizeof m);
     assert_int_equal(s->ops->mod_log_load(s, 1, on_mod_row, &m), 0);
-    assert_string_equal(m.text, "ban:root:0:Bob:|report:alice:5:Bob:Rude");
+    assert_string_equal(m.text, "remove:root:5:Eve:|report:alice:5:Bob:Rude");
     store_close(s);
 
     /* Opened again: version 2, nothing lost. */
@@ -647,7 +662,7 @@ static void test_moderation_migration(void **state)
     s = open_ok(path);
     memset(&m, 0, sizeof m);
     assert_int_equal(s->ops->mod_log_load(s, 100, on_mod_row, &m), 0);
-    assert_int_equal(m.n, 3);
+    assert_int_equal(m.n, 4);
     store_close(s);
 }
 
