@@ -189,6 +189,9 @@ void moderation_ban(void)
     mod_hello_refused("bob-again", srv.port, "127.0.0.5", "bob", NULL, "banned");
     mod_hello_refused("Bob-again", srv.port, "127.0.0.6", "Bob", NULL, "banned");
     mod_hello_refused("BOB-again", srv.port, "127.0.0.7", "bOB", NULL, "banned");
+    /* Fullwidth letters fold to the same key. */
+    mod_hello_refused("bob-wide", srv.port, "127.0.0.13", "\xef\xbd\x82\xef\xbd\x8f\xef\xbd\x82",
+                      NULL, "banned");
 
     send_act(root, json_pack("{s:s, s:s}", "type", "ban", "name", "carol"));
     mod_done(root, "ban", "banning the registered carol");
