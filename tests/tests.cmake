@@ -137,18 +137,6 @@ if(BARBU_WEB)
   endforeach()
 endif()
 
-# Ladder tables and moderation (issue 23, points 2 and 5: tests/e2e/moderation*.c),
-# one test each: registered players sign up through hello, administrators are
-# named with barbu serve --admin, and the store is read after the server stops.
-add_executable(moderation ${CMAKE_SOURCE_DIR}/tests/e2e/moderation.c
-                          ${CMAKE_SOURCE_DIR}/tests/e2e/moderation_ladder.c
-                          ${CMAKE_SOURCE_DIR}/tests/e2e/moderation_acts.c)
-target_link_libraries(moderation PRIVATE barbu_e2e barbu_store)
-foreach(scenario ladder_refusals ladder_players close_remove ban report admin_later forbidden)
-  add_test(NAME moderation_${scenario} COMMAND moderation $<TARGET_FILE:barbu> ${scenario})
-  set_tests_properties(moderation_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
-endforeach()
-
 # Registered handles (issue 23; tests/e2e/identity*.c): sign up, in and
 # out, the password, look-alikes, the limits, expired and stolen tokens, a
 # restart, no secret in the log, the database or another client's messages,
@@ -159,6 +147,18 @@ target_link_libraries(identity PRIVATE barbu_e2e)
 foreach(scenario signup logout password lookalike limits expiry busy restart secrets guard shown)
   add_test(NAME identity_${scenario} COMMAND identity $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(identity_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
+endforeach()
+
+# Ladder tables and moderation (issue 23, points 2 and 5: tests/e2e/moderation*.c),
+# one test each: registered players sign up through hello, administrators are
+# named with barbu serve --admin, and the store is read after the server stops.
+add_executable(moderation ${CMAKE_SOURCE_DIR}/tests/e2e/moderation.c
+                          ${CMAKE_SOURCE_DIR}/tests/e2e/moderation_ladder.c
+                          ${CMAKE_SOURCE_DIR}/tests/e2e/moderation_acts.c)
+target_link_libraries(moderation PRIVATE barbu_e2e barbu_store)
+foreach(scenario ladder_refusals ladder_players close_remove ban report admin_later forbidden)
+  add_test(NAME moderation_${scenario} COMMAND moderation $<TARGET_FILE:barbu> ${scenario})
+  set_tests_properties(moderation_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
 endforeach()
 
 # Issue 23 in the browser (tests/e2e/browser/lib/accounts.mjs): signing up,

@@ -564,7 +564,7 @@ static void signed_in(srv_conn *c, const srv_auth_job *job, const store_account 
         }
     }
     s->registered = true;
-    s->admin = acct->admin || srv_mod_admin_named(srv, s->name);
+    s->admin = acct->admin || srv_mod_admin_key(srv, job->key);
     srv_session_attach(c, s, job->lobby_chat, job->device, hash);
     srv_log(srv, "connection %llu signs in as %s%s", (unsigned long long)c->id, s->name,
             made ? " (new session)" : "");
@@ -657,7 +657,7 @@ static void finish_signup(srv_conn *c, srv_auth_job *job)
         return;
     }
     s->registered = true;
-    s->admin = acct.admin || srv_mod_admin_named(srv, s->name);
+    s->admin = acct.admin || srv_mod_admin_key(srv, job->key);
     snprintf(c->token_hash, sizeof c->token_hash, "%s", hash);
     srv_send(c, with_job_id(srv_account_json(s, token, expires), job));
     sodium_memzero(token, sizeof token);
@@ -875,7 +875,7 @@ int srv_auth_token_hello(srv_conn *c, const proto_msg *msg, const char *hash)
         }
     }
     s->registered = true;
-    s->admin = acct.admin || srv_mod_admin_named(srv, s->name);
+    s->admin = acct.admin || srv_mod_admin_key(srv, key);
     srv_session_attach(c, s, msg->lobby_chat, msg->device, hash);
     srv_log(srv, "connection %llu resumes %s (signed in)", (unsigned long long)c->id, s->name);
     srv_welcome(c, s, msg->token, expires, msg->has_id, msg->id);

@@ -345,6 +345,12 @@ static void dispatch(srv_conn *c, const proto_msg *msg)
     case PROTO_AGAIN:
         srv_cmd_again(c, msg);
         break;
+    case PROTO_REGISTER:
+        srv_cmd_register(c, msg);
+        break;
+    case PROTO_PASSWORD:
+        srv_cmd_password(c, msg);
+        break;
     case PROTO_MOD_CLOSE:
         srv_cmd_mod_close(c, msg);
         break;
@@ -362,12 +368,6 @@ static void dispatch(srv_conn *c, const proto_msg *msg)
         break;
     case PROTO_MOD_LOG:
         srv_cmd_mod_log(c, msg);
-        break;
-    case PROTO_REGISTER:
-        srv_cmd_register(c, msg);
-        break;
-    case PROTO_PASSWORD:
-        srv_cmd_password(c, msg);
         break;
     default:
         srv_error(c, msg, "bad_type",

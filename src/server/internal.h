@@ -27,12 +27,12 @@
  *   history.c  score and record, for tables in memory or in the store
  *   restore.c  rebuilding sessions and tables from the store at start-up
  *   util.c     a string-keyed hash map, random numbers, the clock, logging
- *   ladder.c   ladder tables (registered players only) and who played which
- *              deals at every table
- *   moderation.c  administrators, bans, reports and the moderation log
  *   handle.c   the rule of handles: the shown form and the key (ICU)
  *   auth.c     accounts: the password worker thread (Argon2id), sign-up,
  *              sign-in, tokens, the sign-in limits, register, password
+ *   ladder.c   ladder tables (registered players only) and who played which
+ *              deals at every table
+ *   moderation.c  administrators, bans, reports and the moderation log
  */
 #ifndef BARBU_SERVER_INTERNAL_H
 #define BARBU_SERVER_INTERNAL_H
@@ -300,7 +300,7 @@ struct srv_session {
     char device[PROTO_DEVICE_MAX + 1];
     srv_session *prev, *next;
     bool registered; /* its handle is registered and it signed in with the password */
-    bool admin;      /* ... and the account is an administrator's */
+    bool admin;      /* ... and the account is an administrator's (moderation.c) */
     /* When it sent its last reports, a ring (moderation.c's limit). */
     int64_t reports_at[SRV_REPORTS_MAX];
     int n_reports;
@@ -710,8 +710,10 @@ void srv_mod_free(srv_server *srv);
 /* The key moderation knows a handle by (its case and look-alikes folded). */
 void srv_mod_key(const char *name, char *key, size_t cap);
 bool srv_mod_banned(const srv_server *srv, const char *name);
-/* Whether a handle is named an administrator (--admin or the store). */
-bool srv_mod_admin_named(const srv_server *srv, const char *name);
+bool srv_mod_banned_key(const srv_server *srv, const char *key);
+/* Whether a handle's key was named an administrator (--admin, kept in the
+ * store's admins): a registered session of it signed in is one. */
+bool srv_mod_admin_key(const srv_server *srv, const char *key);
 /* The refusal of a banned handle's hello. */
 void srv_mod_refuse_banned(srv_conn *c, const proto_msg *msg, const char *name);
 void srv_cmd_mod_close(srv_conn *c, const proto_msg *msg);
@@ -772,7 +774,6 @@ struct srv_server {
     long refused;                      /* connections refused since the last tick */
     int n_wsi;       /* lws's sockets of every kind (handshakes, HTTP, WebSockets) */
     int max_sockets; /* the cap on n_wsi, from the descriptor limit */
-    srv_mod *mod;    /* administrators, bans, removals (moderation.c) */
 
     /* Accounts (auth.c): the password worker, and the limits in force. */
     srv_auth *auth;
@@ -785,6 +786,7 @@ struct srv_server {
     int signup_addr_accounts; /* accounts registered from one address ... */
     int signup_addr_window;   /* ... within this many seconds */
     srv_map signin_keys, signin_addrs, signup_addrs; /* key or address -> counts */
+    srv_mod *mod; /* administrators, bans, removals (moderation.c) */
 };
 
 #endif

@@ -13,8 +13,8 @@
  * handle key (srv_mod_key: the case and look-alike characters folded), so
  * that a banned handle comes back under no spelling of it, as a guest or
  * signed in.  The bans and the administrators are loaded at start and kept
- * in memory; a removal (a handle may not sit again at the table it was
- * removed from) lives in memory only, with the table.
+ * in memory, and so are the removals (a handle may not sit again at the
+ * table it was removed from) from the tables whose games are not over.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,6 +69,16 @@ static void on_ban(void *ctx, const store_mod_row *row)
         free(b);
 }
 
+static void removed_key(int64_t table, const char *name, char *out, size_t cap);
+
+static void on_removal(void *ctx, int64_t table, const char *name)
+{
+    srv_mod *m = ctx;
+    char key[KEY_CAP + 24];
+    removed_key(table, name, key, sizeof key);
+    srv_map_put(&m->removed, key, &MARK);
+}
+
 int srv_mod_start(srv_server *srv)
 {
     srv_mod *m = calloc(1, sizeof *m);
@@ -81,23 +91,21 @@ int srv_mod_start(srv_server *srv)
     const barbu_serve_options *opt = srv->opt;
     for (int i = 0; i < opt->n_admins; i++) {
         const char *name = opt->admins[i];
-        if (!proto_name_ok(name)) {
-            fprintf(stderr,
-                    "barbu serve: --admin '%s' is not a handle (1 to %d letters, digits, '_', "
-                    "'-', '.' and single inner spaces)\n",
-                    name, PROTO_MAX_NAME);
+        char display[PROTO_NAME_BYTES + 1], key[KEY_CAP], why[400];
+        if (!proto_name_ok(name) || srv_handle_check(name, display, key, why, sizeof why) != 0) {
+            fprintf(stderr, "barbu serve: --admin '%s' is not a handle: %s\n", name,
+                    proto_name_ok(name) ? why : "see docs/protocol.md, Handles");
             return -1;
         }
-        char key[KEY_CAP];
-        srv_mod_key(name, key, sizeof key);
-        if (db->ops->admin_put(db, key, name) != 0) {
+        if (db->ops->admin_put(db, key, display) != 0) {
             fprintf(stderr, "barbu serve: cannot keep %s as an administrator: %s\n", name,
                     store_error(db));
             return -1;
         }
     }
-    if (db->ops->admins_load(db, on_admin, m) != 0 || db->ops->bans_load(db, on_ban, m) != 0) {
-        fprintf(stderr, "barbu serve: cannot read the administrators and bans: %s\n",
+    if (db->ops->admins_load(db, on_admin, m) != 0 || db->ops->bans_load(db, on_ban, m) != 0 ||
+        db->ops->removals_load(db, on_removal, m) != 0) {
+        fprintf(stderr, "barbu serve: cannot read the administrators, bans and removals: %s\n",
                 store_error(db));
         return -1;
     }
@@ -131,10 +139,13 @@ bool srv_mod_banned(const srv_server *srv, const char *name)
     return ban_of(srv, name) != NULL;
 }
 
-bool srv_mod_admin_named(const srv_server *srv, const char *name)
+bool srv_mod_banned_key(const srv_server *srv, const char *key)
 {
-    char key[KEY_CAP];
-    srv_mod_key(name, key, sizeof key);
+    return srv->mod && srv_map_get(&srv->mod->bans, key) != NULL;
+}
+
+bool srv_mod_admin_key(const srv_server *srv, const char *key)
+{
     return srv->mod && srv_map_get(&srv->mod->admins, key) != NULL;
 }
 
@@ -391,6 +402,11 @@ void srv_cmd_ban(srv_conn *c, const proto_msg *msg)
         free(b);
         return;
     }
+    /* A registered handle's account is flagged too, and its tokens stop
+     * working (nothing happens when there is no account). */
+    if (db->ops->account_set_flags(db, key, -1, 1) != 0 ||
+        db->ops->tokens_forget(db, key, NULL) != 0)
+        srv_log(srv, "store: %s", store_error(db));
     free(srv_map_get(&srv->mod->bans, key));
     srv_map_del(&srv->mod->bans, key);
     if (srv_map_put(&srv->mod->bans, key, b) != 0)
@@ -425,7 +441,7 @@ void srv_cmd_unban(srv_conn *c, const proto_msg *msg)
     store *db = srv->store;
     if (!record_act(c, msg, "unban", 0, b->name))
         return;
-    if (db->ops->ban_delete(db, key) != 0) {
+    if (db->ops->ban_delete(db, key) != 0 || db->ops->account_set_flags(db, key, -1, 0) != 0) {
         srv_log(srv, "store: %s", store_error(db));
         srv_error(c, msg, "server",
                   "The ban could not be lifted (the server's disk may be full): try again in a "

@@ -12,9 +12,9 @@
 #include "proto.h"
 
 static const char *const TYPE_NAMES[PROTO_N_TYPES] = {
-    "hello",     "tables",     "create", "sit",     "kibitz", "leave",   "bot",       "act",
-    "chat",      "score",      "record", "suggest", "logout", "close",   "hand_over", "again",
-    "mod_close", "mod_remove", "ban",    "unban",   "report", "mod_log", "register",  "password",
+    "hello",    "tables",   "create",    "sit",        "kibitz", "leave", "bot",       "act",
+    "chat",     "score",    "record",    "suggest",    "logout", "close", "hand_over", "again",
+    "register", "password", "mod_close", "mod_remove", "ban",    "unban", "report",    "mod_log",
 };
 
 /* The fields each message may carry, besides "type" and "id". */
@@ -35,14 +35,14 @@ static const char *const TYPE_FIELDS[PROTO_N_TYPES][16] = {
     [PROTO_CLOSE] = {"table"},
     [PROTO_HAND_OVER] = {"table"},
     [PROTO_AGAIN] = {"table"},
+    [PROTO_REGISTER] = {"password"},
+    [PROTO_PASSWORD] = {"password", "new_password"},
     [PROTO_MOD_CLOSE] = {"table", "text"},
     [PROTO_MOD_REMOVE] = {"table", "seat", "text"},
     [PROTO_BAN] = {"name", "text"},
     [PROTO_UNBAN] = {"name", "text"},
     [PROTO_REPORT] = {"table", "name", "text"},
     [PROTO_MOD_LOG] = {0},
-    [PROTO_REGISTER] = {"password"},
-    [PROTO_PASSWORD] = {"password", "new_password"},
 };
 
 static const char *const ACTION_NAMES[] = {"declare", "bid", "play",   "pass",
@@ -1199,12 +1199,6 @@ static int decode_fields(reader *rd, const json_t *o, proto_msg *m)
             return -1;
         m->table = (int64_t)n;
         return 0;
-    case PROTO_MOD_CLOSE:
-    case PROTO_MOD_REMOVE:
-    case PROTO_BAN:
-    case PROTO_UNBAN:
-    case PROTO_REPORT:
-        return decode_moderation(rd, o, m);
     case PROTO_REGISTER:
         return get_password(rd, o, "password", true, m->password) < 0 ? -1 : 0;
     case PROTO_PASSWORD:
@@ -1219,6 +1213,12 @@ static int decode_fields(reader *rd, const json_t *o, proto_msg *m)
         m->everywhere = got > 0 && json_is_true(v);
         return 0;
     }
+    case PROTO_MOD_CLOSE:
+    case PROTO_MOD_REMOVE:
+    case PROTO_BAN:
+    case PROTO_UNBAN:
+    case PROTO_REPORT:
+        return decode_moderation(rd, o, m);
     default:
         return 0;
     }

@@ -50,6 +50,8 @@ enum {
     PROTO_CLOSE,
     PROTO_HAND_OVER,
     PROTO_AGAIN,
+    PROTO_REGISTER,
+    PROTO_PASSWORD,
     /* Moderation (issue 23): administrators' acts and players' reports. */
     PROTO_MOD_CLOSE,
     PROTO_MOD_REMOVE,
@@ -57,8 +59,6 @@ enum {
     PROTO_UNBAN,
     PROTO_REPORT,
     PROTO_MOD_LOG,
-    PROTO_REGISTER,
-    PROTO_PASSWORD,
     PROTO_N_TYPES
 };
 
@@ -122,12 +122,6 @@ typedef struct proto_msg {
     /* chat: trimmed, valid UTF-8 without control characters */
     char text[PROTO_MAX_CHAT + 1];
 
-    /* create: a ladder table (registered players only, no seed, no bots) */
-    bool ladder;
-    /* mod_close, mod_remove, ban, unban, report: the reason or the report,
-     * trimmed, at most PROTO_MAX_REPORT characters ("" when not sent; a
-     * report needs one); ban, unban, report: the handle in name. */
-    char mod_text[PROTO_MAX_REPORT * 4 + 1];
     /* hello (with name), register, password: the password, never quoted
      * in a refusal; password: the new one.  "" when not sent.  The server
      * wipes them once the message is handled. */
@@ -135,6 +129,12 @@ typedef struct proto_msg {
     char new_password[PROTO_PASSWORD_BYTES + 1];
     bool reg;        /* hello: register the name with the password */
     bool everywhere; /* logout: every token of a registered account */
+    /* create: a ladder table (registered players only, no seed, no bots) */
+    bool ladder;
+    /* mod_close, mod_remove, ban, unban, report: the reason or the report,
+     * trimmed, at most PROTO_MAX_REPORT characters ("" when not sent; a
+     * report needs one); ban, unban, report: the handle in name. */
+    char mod_text[PROTO_MAX_REPORT * 4 + 1];
 } proto_msg;
 
 /* Why a message was refused: an error code of docs/protocol.md ("bad_field")

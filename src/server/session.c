@@ -229,16 +229,17 @@ void srv_hello(srv_conn *c, const proto_msg *msg)
                   "choose one like that.");
         return;
     }
-    if (srv_mod_banned(srv, msg->name)) {
-        srv_mod_refuse_banned(c, msg, msg->name);
-        return;
-    }
     char display[PROTO_NAME_BYTES + 1], key[SRV_KEY_CAP], why[400];
     if (srv_handle_check(msg->name, display, key, why, sizeof why) != 0) {
         /* A look-alike of a registered handle is named as such. */
         if (key[0] && !srv_auth_guest_allowed(c, msg, msg->name, key))
             return;
         srv_error(c, msg, "bad_name", "%s", why);
+        return;
+    }
+    /* A banned handle: not as a guest, not signing in, not registering. */
+    if (srv_mod_banned_key(srv, key)) {
+        srv_mod_refuse_banned(c, msg, display);
         return;
     }
     if (msg->password[0]) {

@@ -52,6 +52,22 @@ typedef struct store_seat {
     const char *level; /* the bot's kind, NULL for a person */
 } store_seat;
 
+/* A registered handle (docs/protocol.md, Accounts). */
+#define STORE_KEY_CAP  512 /* a handle's key */
+#define STORE_NAME_CAP 96  /* a handle as shown */
+#define STORE_HASH_CAP 256 /* a password's hash: crypto_pwhash_STRBYTES and more */
+typedef struct store_account {
+    char key[STORE_KEY_CAP];
+    char name[STORE_NAME_CAP];
+    char hash[STORE_HASH_CAP]; /* crypto_pwhash_str's text */
+    int64_t created;           /* seconds since the epoch */
+    bool admin, banned;
+} store_account;
+
+/* The hexadecimal digits of a token's hash, BLAKE2b-256: what the store and
+ * the server keep of a token (store_hash.c). */
+#define STORE_TOKEN_HASH_LEN 64
+void store_token_hash(const char *token, char out[STORE_TOKEN_HASH_LEN + 1]);
 /* A row of deal_players. */
 typedef struct store_deal_player {
     int deal;          /* from 0 */
@@ -75,22 +91,6 @@ typedef struct store_mod_row {
     const char *key; /* bans: the handle's key */
     const char *text;
 } store_mod_row;
-/* A registered handle (docs/protocol.md, Accounts). */
-#define STORE_KEY_CAP  512 /* a handle's key */
-#define STORE_NAME_CAP 96  /* a handle as shown */
-#define STORE_HASH_CAP 256 /* a password's hash: crypto_pwhash_STRBYTES and more */
-typedef struct store_account {
-    char key[STORE_KEY_CAP];
-    char name[STORE_NAME_CAP];
-    char hash[STORE_HASH_CAP]; /* crypto_pwhash_str's text */
-    int64_t created;           /* seconds since the epoch */
-    bool admin, banned;
-} store_account;
-
-/* The hexadecimal digits of a token's hash, BLAKE2b-256: what the store and
- * the server keep of a token (store_hash.c). */
-#define STORE_TOKEN_HASH_LEN 64
-void store_token_hash(const char *token, char out[STORE_TOKEN_HASH_LEN + 1]);
 
 typedef struct store store;
 
@@ -129,6 +129,23 @@ struct store_ops {
     int (*actions_load)(store *s, int64_t table,
                         void (*fn)(void *ctx, uint32_t n, const char *text), void *ctx);
 
+    /* Accounts, by key.  account_create returns 1 when made, 0 when the
+     * key is registered already; account_get 1 (filling *out) or 0 when
+     * there is no such account.  account_set_flags leaves a flag given as
+     * -1 as it is (and makes no account). */
+    int (*account_create)(store *s, const char *key, const char *name, const char *hash);
+    int (*account_get)(store *s, const char *key, store_account *out);
+    int (*account_set_hash)(store *s, const char *key, const char *hash);
+    int (*account_set_flags)(store *s, const char *key, int admin, int banned);
+
+    /* A registered player's tokens, by their hash (never the token).
+     * token_get returns 1 (filling key, of STORE_KEY_CAP bytes, and
+     * *expires) or 0 when there is none.  tokens_forget forgets every token
+     * of the account but except (NULL for none). */
+    int (*token_put)(store *s, const char *hash, const char *key, int64_t created, int64_t expires);
+    int (*token_get)(store *s, const char *hash, char key[], int64_t *expires);
+    int (*token_forget)(store *s, const char *hash);
+    int (*tokens_forget)(store *s, const char *key, const char *except);
     /* Who played which deals (ladder.c): a row when a deal starts and
      * whenever a seat changes hands within it.  deal counts from 0; at is
      * the action the player took the seat before; name is the person's
@@ -153,23 +170,10 @@ struct store_ops {
      * first. */
     int (*mod_log_load)(store *s, int limit, void (*fn)(void *ctx, const store_mod_row *row),
                         void *ctx);
-    /* Accounts, by key.  account_create returns 1 when made, 0 when the
-     * key is registered already; account_get 1 (filling *out) or 0 when
-     * there is no such account.  account_set_flags leaves a flag given as
-     * -1 as it is (and makes no account). */
-    int (*account_create)(store *s, const char *key, const char *name, const char *hash);
-    int (*account_get)(store *s, const char *key, store_account *out);
-    int (*account_set_hash)(store *s, const char *key, const char *hash);
-    int (*account_set_flags)(store *s, const char *key, int admin, int banned);
-
-    /* A registered player's tokens, by their hash (never the token).
-     * token_get returns 1 (filling key, of STORE_KEY_CAP bytes, and
-     * *expires) or 0 when there is none.  tokens_forget forgets every token
-     * of the account but except (NULL for none). */
-    int (*token_put)(store *s, const char *hash, const char *key, int64_t created, int64_t expires);
-    int (*token_get)(store *s, const char *hash, char key[], int64_t *expires);
-    int (*token_forget)(store *s, const char *hash);
-    int (*tokens_forget)(store *s, const char *key, const char *except);
+    /* The removals (act "remove") from tables whose games are not over:
+     * the handles that may not sit there again. */
+    int (*removals_load)(store *s, void (*fn)(void *ctx, int64_t table, const char *name),
+                         void *ctx);
 };
 
 /* Opens (creating when needed) a SQLite database in WAL mode.  NULL on

@@ -33,7 +33,12 @@
  *   actions(table_id REFERENCES tables, n INTEGER, action TEXT,
  *           PRIMARY KEY(table_id, n))
  *
- * Schema version 2 adds who played which deals and moderation (issue 23;
+ * Every token column holds a token's BLAKE2b-256 hash (store_token_hash),
+ * never the token.  Version 1 kept the tokens themselves: opening such a
+ * database adds the account tables and hashes its tokens in place, in one
+ * transaction.
+ *
+ * Version 2 also keeps who played which deals and moderation (issue 23;
  * a version 1 file gains the tables when opened, MIGRATE_MODERATION):
  *
  *   deal_players(table_id REFERENCES tables, deal, at, seat, name,
@@ -42,10 +47,6 @@
  *   bans(key TEXT PRIMARY KEY, name, at INTEGER, by, text)
  *   moderation(id INTEGER PRIMARY KEY, at INTEGER, by, act, tbl, name, text)
  *   reports(id INTEGER PRIMARY KEY, at INTEGER, by, tbl, name, text)
- * Every token column holds a token's BLAKE2b-256 hash (store_token_hash),
- * never the token.  Version 1 kept the tokens themselves: opening such a
- * database adds the account tables and hashes its tokens in place, in one
- * transaction.
  *
  * Version 2 added tables.key: a keyed table's key, 64 hex digits (NULL for
  * a seeded table), kept so that a restart deals the same cards; a version 1
@@ -133,8 +134,10 @@ static const char SCHEMA_2[] = "CREATE TABLE accounts("
                                "  expires INTEGER NOT NULL);"
                                "CREATE INDEX tokens_key ON tokens(key);";
 
-/* Version 1 to 2: every statement may run again (IF NOT EXISTS), so that
- * the steps of several changes to the schema can be put in any order. */
+/* Version 2's tables of who played which deals and moderation (made in a
+ * new file and added to a version 1 one): every statement may run again
+ * (IF NOT EXISTS), so that the steps of several changes to the schema can
+ * be chained in any order. */
 static const char MIGRATE_MODERATION[] =
     "CREATE TABLE IF NOT EXISTS deal_players("
     "  table_id INTEGER NOT NULL REFERENCES tables(id),"
@@ -169,8 +172,7 @@ static const char MIGRATE_MODERATION[] =
     "  by TEXT NOT NULL,"
     "  tbl INTEGER,"
     "  name TEXT,"
-    "  text TEXT NOT NULL);"
-    "PRAGMA user_version = 2;";
+    "  text TEXT NOT NULL);";
 
 /* From version 1: the keys of keyed tables. */
 static const char MIGRATE_KEYS[] = "ALTER TABLE tables ADD COLUMN key TEXT;";
@@ -201,6 +203,14 @@ typedef struct bb_sqlite {
     sqlite3_stmt *action_append;
     sqlite3_stmt *action_next;
     sqlite3_stmt *actions_load;
+    sqlite3_stmt *account_create;
+    sqlite3_stmt *account_get;
+    sqlite3_stmt *account_set_hash;
+    sqlite3_stmt *account_set_flags;
+    sqlite3_stmt *token_put;
+    sqlite3_stmt *token_get;
+    sqlite3_stmt *token_forget;
+    sqlite3_stmt *tokens_forget;
     sqlite3_stmt *deal_player_put;
     sqlite3_stmt *deal_players_load;
     sqlite3_stmt *admin_put;
@@ -212,14 +222,7 @@ typedef struct bb_sqlite {
     sqlite3_stmt *report_add;
     sqlite3_stmt *mod_acts_load;
     sqlite3_stmt *reports_load;
-    sqlite3_stmt *account_create;
-    sqlite3_stmt *account_get;
-    sqlite3_stmt *account_set_hash;
-    sqlite3_stmt *account_set_flags;
-    sqlite3_stmt *token_put;
-    sqlite3_stmt *token_get;
-    sqlite3_stmt *token_forget;
-    sqlite3_stmt *tokens_forget;
+    sqlite3_stmt *removals_load;
 } bb_sqlite;
 
 static const struct {
@@ -257,6 +260,21 @@ static const struct {
      "SELECT coalesce(max(n) + 1, 0) FROM actions WHERE table_id = ?1"},
     {offsetof(bb_sqlite, actions_load),
      "SELECT n, action FROM actions WHERE table_id = ?1 ORDER BY n"},
+    {offsetof(bb_sqlite, account_create),
+     "INSERT INTO accounts(key, name, hash, created) VALUES (?1, ?2, ?3, ?4) "
+     "ON CONFLICT(key) DO NOTHING"},
+    {offsetof(bb_sqlite, account_get),
+     "SELECT key, name, hash, created, admin, banned FROM accounts WHERE key = ?1"},
+    {offsetof(bb_sqlite, account_set_hash), "UPDATE accounts SET hash = ?2 WHERE key = ?1"},
+    {offsetof(bb_sqlite, account_set_flags),
+     "UPDATE accounts SET admin = CASE WHEN ?2 < 0 THEN admin ELSE ?2 END, "
+     "banned = CASE WHEN ?3 < 0 THEN banned ELSE ?3 END WHERE key = ?1"},
+    {offsetof(bb_sqlite, token_put),
+     "INSERT INTO tokens(hash, key, created, expires) VALUES (?1, ?2, ?3, ?4)"},
+    {offsetof(bb_sqlite, token_get), "SELECT key, expires FROM tokens WHERE hash = ?1"},
+    {offsetof(bb_sqlite, token_forget), "DELETE FROM tokens WHERE hash = ?1"},
+    {offsetof(bb_sqlite, tokens_forget),
+     "DELETE FROM tokens WHERE key = ?1 AND (?2 IS NULL OR hash <> ?2)"},
     {offsetof(bb_sqlite, deal_player_put),
      "INSERT INTO deal_players(table_id, deal, at, seat, name, registered, level) "
      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"},
@@ -280,21 +298,9 @@ static const struct {
      "SELECT id, at, by, act, tbl, name, text FROM moderation ORDER BY id DESC LIMIT ?1"},
     {offsetof(bb_sqlite, reports_load),
      "SELECT id, at, by, NULL, tbl, name, text FROM reports ORDER BY id DESC LIMIT ?1"},
-    {offsetof(bb_sqlite, account_create),
-     "INSERT INTO accounts(key, name, hash, created) VALUES (?1, ?2, ?3, ?4) "
-     "ON CONFLICT(key) DO NOTHING"},
-    {offsetof(bb_sqlite, account_get),
-     "SELECT key, name, hash, created, admin, banned FROM accounts WHERE key = ?1"},
-    {offsetof(bb_sqlite, account_set_hash), "UPDATE accounts SET hash = ?2 WHERE key = ?1"},
-    {offsetof(bb_sqlite, account_set_flags),
-     "UPDATE accounts SET admin = CASE WHEN ?2 < 0 THEN admin ELSE ?2 END, "
-     "banned = CASE WHEN ?3 < 0 THEN banned ELSE ?3 END WHERE key = ?1"},
-    {offsetof(bb_sqlite, token_put),
-     "INSERT INTO tokens(hash, key, created, expires) VALUES (?1, ?2, ?3, ?4)"},
-    {offsetof(bb_sqlite, token_get), "SELECT key, expires FROM tokens WHERE hash = ?1"},
-    {offsetof(bb_sqlite, token_forget), "DELETE FROM tokens WHERE hash = ?1"},
-    {offsetof(bb_sqlite, tokens_forget),
-     "DELETE FROM tokens WHERE key = ?1 AND (?2 IS NULL OR hash <> ?2)"},
+    {offsetof(bb_sqlite, removals_load),
+     "SELECT m.tbl, m.name FROM moderation m JOIN tables t ON t.id = m.tbl "
+     "WHERE m.act = 'remove' AND m.name IS NOT NULL AND t.state <> 2 ORDER BY m.id"},
 };
 
 #define N_STATEMENTS (sizeof STATEMENTS / sizeof STATEMENTS[0])
@@ -790,6 +796,147 @@ static int actions_load(store *s, int64_t table,
     return 0;
 }
 
+/* ---------------------------------------------------------------- accounts */
+
+static int account_create(store *s, const char *key, const char *name, const char *hash)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->account_create;
+    if (!key || !name || !hash || !key[0]) {
+        fail(s, "an account needs a key, a name and a password's hash");
+        return -1;
+    }
+    if (bind_text(st, 1, key) || bind_text(st, 2, name) || bind_text(st, 3, hash) ||
+        sqlite3_bind_int64(st, 4, (sqlite3_int64)time(NULL)))
+        return fail_sql(q, st, "save an account");
+    if (run(q, st, "save an account") != 0)
+        return -1;
+    return sqlite3_changes(q->db) == 1 ? 1 : 0;
+}
+
+static void copy_column(sqlite3_stmt *st, int k, char *out, size_t cap)
+{
+    const unsigned char *text = sqlite3_column_text(st, k);
+    snprintf(out, cap, "%s", text ? (const char *)text : "");
+}
+
+static int account_get(store *s, const char *key, store_account *out)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->account_get;
+    if (!key || !out) {
+        fail(s, "an account is read by its key");
+        return -1;
+    }
+    if (bind_text(st, 1, key))
+        return fail_sql(q, st, "read an account");
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE) {
+        finish(st);
+        return 0;
+    }
+    if (rc != SQLITE_ROW)
+        return fail_sql(q, st, "read an account");
+    memset(out, 0, sizeof *out);
+    copy_column(st, 0, out->key, sizeof out->key);
+    copy_column(st, 1, out->name, sizeof out->name);
+    copy_column(st, 2, out->hash, sizeof out->hash);
+    out->created = sqlite3_column_int64(st, 3);
+    out->admin = sqlite3_column_int(st, 4) != 0;
+    out->banned = sqlite3_column_int(st, 5) != 0;
+    finish(st);
+    return 1;
+}
+
+static int account_set_hash(store *s, const char *key, const char *hash)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->account_set_hash;
+    if (!key || !hash) {
+        fail(s, "a password's hash needs its account's key");
+        return -1;
+    }
+    if (bind_text(st, 1, key) || bind_text(st, 2, hash))
+        return fail_sql(q, st, "change a password");
+    return run(q, st, "change a password");
+}
+
+static int account_set_flags(store *s, const char *key, int admin, int banned)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->account_set_flags;
+    if (!key) {
+        fail(s, "an account's flags need its key");
+        return -1;
+    }
+    if (bind_text(st, 1, key) || sqlite3_bind_int(st, 2, admin < 0 ? -1 : admin != 0) ||
+        sqlite3_bind_int(st, 3, banned < 0 ? -1 : banned != 0))
+        return fail_sql(q, st, "change an account");
+    return run(q, st, "change an account");
+}
+
+static int token_put(store *s, const char *hash, const char *key, int64_t created, int64_t expires)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->token_put;
+    if (!hash || !key) {
+        fail(s, "a token needs its hash and its account's key");
+        return -1;
+    }
+    if (bind_text(st, 1, hash) || bind_text(st, 2, key) ||
+        sqlite3_bind_int64(st, 3, (sqlite3_int64)created) ||
+        sqlite3_bind_int64(st, 4, (sqlite3_int64)expires))
+        return fail_sql(q, st, "save a token");
+    return run(q, st, "save a token");
+}
+
+static int token_get(store *s, const char *hash, char key[], int64_t *expires)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    sqlite3_stmt *st = q->token_get;
+    if (!hash || !key || !expires) {
+        fail(s, "a token is read by its hash");
+        return -1;
+    }
+    if (bind_text(st, 1, hash))
+        return fail_sql(q, st, "read a token");
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE) {
+        finish(st);
+        return 0;
+    }
+    if (rc != SQLITE_ROW)
+        return fail_sql(q, st, "read a token");
+    copy_column(st, 0, key, STORE_KEY_CAP);
+    *expires = sqlite3_column_int64(st, 1);
+    finish(st);
+    return 1;
+}
+
+static int token_forget(store *s, const char *hash)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    if (!hash) {
+        fail(s, "a token is forgotten by its hash");
+        return -1;
+    }
+    if (bind_text(q->token_forget, 1, hash))
+        return fail_sql(q, q->token_forget, "forget a token");
+    return run(q, q->token_forget, "forget a token");
+}
+
+static int tokens_forget(store *s, const char *key, const char *except)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    if (!key) {
+        fail(s, "an account's tokens are forgotten by its key");
+        return -1;
+    }
+    if (bind_text(q->tokens_forget, 1, key) || bind_text(q->tokens_forget, 2, except))
+        return fail_sql(q, q->tokens_forget, "forget an account's tokens");
+    return run(q, q->tokens_forget, "forget an account's tokens");
+}
+
 /* ------------------------------------------------------ deals' players */
 
 static int deal_player_put(store *s, int64_t table, const store_deal_player *p)
@@ -995,145 +1142,23 @@ static int mod_log_load(store *s, int limit, void (*fn)(void *ctx, const store_m
     return 0;
 }
 
-/* ---------------------------------------------------------------- accounts */
-
-static int account_create(store *s, const char *key, const char *name, const char *hash)
+static int removals_load(store *s, void (*fn)(void *ctx, int64_t table, const char *name),
+                         void *ctx)
 {
     bb_sqlite *q = (bb_sqlite *)s;
-    sqlite3_stmt *st = q->account_create;
-    if (!key || !name || !hash || !key[0]) {
-        fail(s, "an account needs a key, a name and a password's hash");
+    sqlite3_stmt *st = q->removals_load;
+    if (busy(q, st, "removals_load"))
         return -1;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 1);
+        if (name)
+            fn(ctx, sqlite3_column_int64(st, 0), name);
     }
-    if (bind_text(st, 1, key) || bind_text(st, 2, name) || bind_text(st, 3, hash) ||
-        sqlite3_bind_int64(st, 4, (sqlite3_int64)time(NULL)))
-        return fail_sql(q, st, "save an account");
-    if (run(q, st, "save an account") != 0)
-        return -1;
-    return sqlite3_changes(q->db) == 1 ? 1 : 0;
-}
-
-static void copy_column(sqlite3_stmt *st, int k, char *out, size_t cap)
-{
-    const unsigned char *text = sqlite3_column_text(st, k);
-    snprintf(out, cap, "%s", text ? (const char *)text : "");
-}
-
-static int account_get(store *s, const char *key, store_account *out)
-{
-    bb_sqlite *q = (bb_sqlite *)s;
-    sqlite3_stmt *st = q->account_get;
-    if (!key || !out) {
-        fail(s, "an account is read by its key");
-        return -1;
-    }
-    if (bind_text(st, 1, key))
-        return fail_sql(q, st, "read an account");
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_DONE) {
-        finish(st);
-        return 0;
-    }
-    if (rc != SQLITE_ROW)
-        return fail_sql(q, st, "read an account");
-    memset(out, 0, sizeof *out);
-    copy_column(st, 0, out->key, sizeof out->key);
-    copy_column(st, 1, out->name, sizeof out->name);
-    copy_column(st, 2, out->hash, sizeof out->hash);
-    out->created = sqlite3_column_int64(st, 3);
-    out->admin = sqlite3_column_int(st, 4) != 0;
-    out->banned = sqlite3_column_int(st, 5) != 0;
+    if (rc != SQLITE_DONE)
+        return fail_sql(q, st, "load the removals");
     finish(st);
-    return 1;
-}
-
-static int account_set_hash(store *s, const char *key, const char *hash)
-{
-    bb_sqlite *q = (bb_sqlite *)s;
-    sqlite3_stmt *st = q->account_set_hash;
-    if (!key || !hash) {
-        fail(s, "a password's hash needs its account's key");
-        return -1;
-    }
-    if (bind_text(st, 1, key) || bind_text(st, 2, hash))
-        return fail_sql(q, st, "change a password");
-    return run(q, st, "change a password");
-}
-
-static int account_set_flags(store *s, const char *key, int admin, int banned)
-{
-    bb_sqlite *q = (bb_sqlite *)s;
-    sqlite3_stmt *st = q->account_set_flags;
-    if (!key) {
-        fail(s, "an account's flags need its key");
-        return -1;
-    }
-    if (bind_text(st, 1, key) || sqlite3_bind_int(st, 2, admin < 0 ? -1 : admin != 0) ||
-        sqlite3_bind_int(st, 3, banned < 0 ? -1 : banned != 0))
-        return fail_sql(q, st, "change an account");
-    return run(q, st, "change an account");
-}
-
-static int token_put(store *s, const char *hash, const char *key, int64_t created, int64_t expires)
-{
-    bb_sqlite *q = (bb_sqlite *)s;
-    sqlite3_stmt *st = q->token_put;
-    if (!hash || !key) {
-        fail(s, "a token needs its hash and its account's key");
-        return -1;
-    }
-    if (bind_text(st, 1, hash) || bind_text(st, 2, key) ||
-        sqlite3_bind_int64(st, 3, (sqlite3_int64)created) ||
-        sqlite3_bind_int64(st, 4, (sqlite3_int64)expires))
-        return fail_sql(q, st, "save a token");
-    return run(q, st, "save a token");
-}
-
-static int token_get(store *s, const char *hash, char key[], int64_t *expires)
-{
-    bb_sqlite *q = (bb_sqlite *)s;
-    sqlite3_stmt *st = q->token_get;
-    if (!hash || !key || !expires) {
-        fail(s, "a token is read by its hash");
-        return -1;
-    }
-    if (bind_text(st, 1, hash))
-        return fail_sql(q, st, "read a token");
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_DONE) {
-        finish(st);
-        return 0;
-    }
-    if (rc != SQLITE_ROW)
-        return fail_sql(q, st, "read a token");
-    copy_column(st, 0, key, STORE_KEY_CAP);
-    *expires = sqlite3_column_int64(st, 1);
-    finish(st);
-    return 1;
-}
-
-static int token_forget(store *s, const char *hash)
-{
-    bb_sqlite *q = (bb_sqlite *)s;
-    if (!hash) {
-        fail(s, "a token is forgotten by its hash");
-        return -1;
-    }
-    if (bind_text(q->token_forget, 1, hash))
-        return fail_sql(q, q->token_forget, "forget a token");
-    return run(q, q->token_forget, "forget a token");
-}
-
-static int tokens_forget(store *s, const char *key, const char *except)
-{
-    bb_sqlite *q = (bb_sqlite *)s;
-    if (!key) {
-        fail(s, "an account's tokens are forgotten by its key");
-        return -1;
-    }
-    if (bind_text(q->tokens_forget, 1, key) || bind_text(q->tokens_forget, 2, except))
-        return fail_sql(q, q->tokens_forget, "forget an account's tokens");
-    return run(q, q->tokens_forget, "forget an account's tokens");
+    return 0;
 }
 
 /* ------------------------------------------------------------ checkpoints */
@@ -1333,6 +1358,14 @@ static const struct store_ops SQLITE_OPS = {
     .seat_put = seat_put,
     .action_append = action_append,
     .actions_load = actions_load,
+    .account_create = account_create,
+    .account_get = account_get,
+    .account_set_hash = account_set_hash,
+    .account_set_flags = account_set_flags,
+    .token_put = token_put,
+    .token_get = token_get,
+    .token_forget = token_forget,
+    .tokens_forget = tokens_forget,
     .deal_player_put = deal_player_put,
     .deal_players_load = deal_players_load,
     .admin_put = admin_put,
@@ -1343,14 +1376,7 @@ static const struct store_ops SQLITE_OPS = {
     .mod_act_add = mod_act_add,
     .report_add = report_add,
     .mod_log_load = mod_log_load,
-    .account_create = account_create,
-    .account_get = account_get,
-    .account_set_hash = account_set_hash,
-    .account_set_flags = account_set_flags,
-    .token_put = token_put,
-    .token_get = token_get,
-    .token_forget = token_forget,
-    .tokens_forget = tokens_forget,
+    .removals_load = removals_load,
 };
 
 /* Reads PRAGMA user_version; -1 on error. */
@@ -1444,6 +1470,8 @@ static int prepare_db(sqlite3 *db, const char *path, char *err, size_t cap)
         return -1;
     }
     version = user_version(db);
+    /* Version 2's tables of moderation are made with IF NOT EXISTS: a file
+     * that has them already keeps them. */
     if (version == 0 &&
         (sqlite3_exec(db, SCHEMA, NULL, NULL, NULL) != SQLITE_OK ||
          sqlite3_exec(db, SCHEMA_2, NULL, NULL, NULL) != SQLITE_OK ||
@@ -1456,15 +1484,14 @@ static int prepare_db(sqlite3 *db, const char *path, char *err, size_t cap)
     if (version == 1 &&
         (migrate_1(db) != 0 ||
          sqlite3_exec(db, MIGRATE_MODERATION, NULL, NULL, NULL) != SQLITE_OK ||
-         sqlite3_exec(db, MIGRATE_KEYS, NULL, NULL, NULL) != SQLITE_OK ||
          sqlite3_exec(db, "PRAGMA user_version = 2", NULL, NULL, NULL) != SQLITE_OK)) {
         snprintf(err, cap, "could not bring %s from schema version 1 to 2: %s", path,
                  sqlite3_errmsg(db));
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
-    if (version == 1)
-        version = SCHEMA_VERSION;
+    if (version == 0 || version == 1)
+        version = 2;
     if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
         snprintf(err, cap, "could not create the schema of %s: %s", path, sqlite3_errmsg(db));
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);

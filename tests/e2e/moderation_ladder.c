@@ -172,4 +172,18 @@ void moderation_ladder_players(void)
     CHECK(strcmp(rows, "alice:1|bob:1|carol:1") == 0,
           "the store's rows of deal 1's other seats: the registered alice, bob, carol (%s)", rows);
     free(rows);
+
+    /* After a restart the table knows who played which deals. */
+    e2e_server_start(&srv, "ladder_players.db");
+    e2e_client *again = mod_signin("alice", srv.port, "127.0.0.2", 0);
+    e2e_clear(again);
+    e2e_send(again, json_pack("{s:s, s:i}", "type", "score", "table", table));
+    score = e2e_expect(again, "score", 5000);
+    who = json_object_get(json_array_get(json_object_get(score, "deals"), 0), "players");
+    CHECK(strcmp(mod_str(who, "W"), "dave then computer (easy) then eve") == 0 &&
+              strcmp(mod_str(who, "S"), "carol") == 0,
+          "after a restart the score still names deal 1's players (%s)", mod_str(who, "W"));
+    json_decref(score);
+    e2e_client_free(again);
+    e2e_server_stop(&srv);
 }

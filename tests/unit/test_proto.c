@@ -363,6 +363,62 @@ static void test_create(void **unused)
     refused("{\"type\":\"create\",\"rules\":\"uk\",\"house\":[]}", "bad_field");
 }
 
+static void test_moderation(void **unused)
+{
+    (void)unused;
+    decode_ok("{\"type\":\"create\",\"rules\":\"uk\",\"ladder\":true}");
+    assert_true(msg.ladder);
+    refused("{\"type\":\"create\",\"rules\":\"uk\",\"ladder\":1}", "bad_field");
+
+    decode_ok("{\"type\":\"mod_close\",\"table\":7,\"text\":\"  Spam  \"}");
+    assert_int_equal(msg.type, PROTO_MOD_CLOSE);
+    assert_int_equal(msg.table, 7);
+    assert_string_equal(msg.mod_text, "Spam");
+    decode_ok("{\"type\":\"mod_close\",\"table\":7}");
+    assert_string_equal(msg.mod_text, "");
+    refused("{\"type\":\"mod_close\"}", "bad_field");
+    refused("{\"type\":\"mod_close\",\"table\":0}", "bad_value");
+
+    decode_ok("{\"type\":\"mod_remove\",\"table\":7,\"seat\":\"W\"}");
+    assert_int_equal(msg.seat, 3);
+    refused("{\"type\":\"mod_remove\",\"table\":7}", "bad_field");
+    refused("{\"type\":\"mod_remove\",\"table\":7,\"seat\":\"all\"}", "bad_seat");
+
+    decode_ok("{\"type\":\"ban\",\"name\":\"Mallory\",\"text\":\"Cheating\"}");
+    assert_int_equal(msg.type, PROTO_BAN);
+    assert_string_equal(msg.name, "Mallory");
+    refused("{\"type\":\"ban\"}", "bad_field");
+    refused("{\"type\":\"ban\",\"name\":\" x\"}", "bad_name");
+    refused("{\"type\":\"ban\",\"name\":\"x\",\"table\":3}", "bad_field");
+    decode_ok("{\"type\":\"unban\",\"name\":\"mallory\"}");
+    assert_int_equal(msg.type, PROTO_UNBAN);
+
+    decode_ok("{\"type\":\"report\",\"table\":3,\"text\":\"Rude\"}");
+    assert_int_equal(msg.type, PROTO_REPORT);
+    assert_int_equal(msg.table, 3);
+    assert_string_equal(msg.name, "");
+    decode_ok("{\"type\":\"report\",\"name\":\"bob\",\"text\":\"Rude\"}");
+    refused("{\"type\":\"report\",\"text\":\"Rude\"}", "bad_field");
+    refused("{\"type\":\"report\",\"name\":\"bob\"}", "bad_field");
+    refused("{\"type\":\"report\",\"name\":\"bob\",\"text\":\"   \"}", "bad_text");
+    refused("{\"type\":\"report\",\"name\":\"bob\",\"text\":\"a\\u202eb\"}", "bad_text");
+    /* 300 characters, counted as characters: "é" is two bytes each. */
+    char big[1200];
+    strcpy(big, "{\"type\":\"report\",\"name\":\"bob\",\"text\":\"");
+    for (int i = 0; i < 300; i++)
+        strcat(big, "\xc3\xa9");
+    strcat(big, "\"}");
+    decode_ok(big);
+    assert_int_equal(strlen(msg.mod_text), 600);
+    big[strlen(big) - 2] = '\0';
+    strcat(big, "\xc3\xa9\"}");
+    refused(big, "bad_text");
+
+    decode_ok("{\"type\":\"mod_log\",\"id\":3}");
+    assert_int_equal(msg.type, PROTO_MOD_LOG);
+    refused("{\"type\":\"mod_log\",\"table\":3}", "bad_field");
+}
+
 static void test_chat(void **unused)
 {
     (void)unused;
@@ -1117,6 +1173,8 @@ int main(void)
         cmocka_unit_test(test_hello),           cmocka_unit_test(test_name_ok),
         cmocka_unit_test(test_passwords),       cmocka_unit_test(test_simple_messages),
         cmocka_unit_test(test_create),          cmocka_unit_test(test_chat),
+        cmocka_unit_test(test_simple_messages), cmocka_unit_test(test_create),
+        cmocka_unit_test(test_moderation),      cmocka_unit_test(test_chat),
         cmocka_unit_test(test_chat_hidden),     cmocka_unit_test(test_act),
         cmocka_unit_test(test_envelope_errors), cmocka_unit_test(test_seat_names),
         cmocka_unit_test(test_table_rules),     cmocka_unit_test(test_rules_json),

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -492,6 +493,177 @@ static void test_newer_schema_refused(void **state)
     /* A directory is not a database. */
     assert_null(store_sqlite_open(dir, err, sizeof err));
     assert_true(err[0] != '\0');
+}
+
+/* ---------------------------------------------------------- moderation */
+
+typedef struct mod_seen {
+    char text[1024];
+    int n;
+} mod_seen;
+
+static void seen_add(mod_seen *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void seen_add(mod_seen *m, const char *fmt, ...)
+{
+    size_t used = strlen(m->text);
+    if (used)
+        snprintf(m->text + used, sizeof m->text - used, "|");
+    used = strlen(m->text);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m->text + used, sizeof m->text - used, fmt, ap);
+    va_end(ap);
+    m->n++;
+}
+
+static void on_session_seen(void *ctx, const char *token, const char *name)
+{
+    seen_add(ctx, "%s=%s", name, token);
+}
+
+static void on_deal_player(void *ctx, const store_deal_player *p)
+{
+    seen_add(ctx, "%d:%u:%d:%s:%d:%s", p->deal, p->at, p->seat, p->name, p->registered,
+             p->level ? p->level : "-");
+}
+
+static void on_admin_seen(void *ctx, const char *key, const char *name)
+{
+    seen_add(ctx, "%s=%s", key, name);
+}
+
+static void on_mod_row(void *ctx, const store_mod_row *r)
+{
+    seen_add(ctx, "%s:%s:%lld:%s:%s", r->act ? r->act : "report", r->by, (long long)r->table,
+             r->name ? r->name : "-", r->text);
+}
+
+static void on_removal_seen(void *ctx, int64_t table, const char *name)
+{
+    seen_add(ctx, "%lld:%s", (long long)table, name);
+}
+
+static void on_ban_seen(void *ctx, const store_mod_row *r)
+{
+    seen_add(ctx, "%s:%s:%s:%s", r->key, r->name, r->by, r->text);
+}
+
+/* A version 1 file (as barbu wrote it before issue 23) gains the tables of
+ * version 2 when opened, and keeps its rows (its tokens hashed). */
+static void test_moderation_migration(void **state)
+{
+    (void)state;
+    char path[128];
+    db_path(path, sizeof path, "version1");
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(db,
+                     "CREATE TABLE sessions(token TEXT PRIMARY KEY NOT NULL, name TEXT NOT NULL "
+                     "UNIQUE, created INTEGER NOT NULL);"
+                     "CREATE TABLE tables(id INTEGER PRIMARY KEY, preset TEXT NOT NULL, house TEXT "
+                     "NOT NULL, seed TEXT NOT NULL, options TEXT NOT NULL, state INTEGER NOT NULL, "
+                     "created INTEGER NOT NULL);"
+                     "CREATE TABLE seats(table_id INTEGER NOT NULL REFERENCES tables(id), seat "
+                     "INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3), name TEXT, player TEXT, token "
+                     "TEXT, bot INTEGER NOT NULL, level TEXT, PRIMARY KEY (table_id, seat)) "
+                     "WITHOUT ROWID;"
+                     "CREATE TABLE actions(table_id INTEGER NOT NULL REFERENCES tables(id), n "
+                     "INTEGER NOT NULL, action TEXT NOT NULL, PRIMARY KEY (table_id, n)) WITHOUT "
+                     "ROWID;"
+                     "INSERT INTO sessions VALUES ('ab12', 'old', 1);"
+                     "INSERT INTO tables VALUES (5, 'uk', '', '7', '{}', 1, 1);"
+                     "PRAGMA user_version = 1;",
+                     NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(db);
+
+    store *s = open_ok(path);
+    mod_seen m = {0};
+    assert_int_equal(s->ops->sessions_load(s, on_session_seen, &m), 0);
+    char hashed[STORE_TOKEN_HASH_LEN + 1], want[128];
+    store_token_hash("ab12", hashed);
+    snprintf(want, sizeof want, "old=%s", hashed);
+    assert_string_equal(m.text, want);
+
+    /* Who played deal 0 of table 5: West changes hands twice at action 3. */
+    store_deal_player p = {.deal = 0, .at = 0, .seat = 3, .name = "Zoë", .registered = true};
+    assert_int_equal(s->ops->deal_player_put(s, 5, &p), 0);
+    p = (store_deal_player){.deal = 0, .at = 3, .seat = 3, .name = "easy bot W", .level = "easy"};
+    assert_int_equal(s->ops->deal_player_put(s, 5, &p), 0);
+    p = (store_deal_player){.deal = 0, .at = 3, .seat = 3, .name = "eve", .registered = true};
+    assert_int_equal(s->ops->deal_player_put(s, 5, &p), 0);
+    p = (store_deal_player){.deal = 1, .at = 40, .seat = 3, .name = "eve", .registered = true};
+    assert_int_equal(s->ops->deal_player_put(s, 5, &p), 0);
+    p.seat = 4;
+    assert_int_equal(s->ops->deal_player_put(s, 5, &p), -1);
+    memset(&m, 0, sizeof m);
+    assert_int_equal(s->ops->deal_players_load(s, 5, on_deal_player, &m), 0);
+    assert_string_equal(m.text,
+                        "0:0:3:Zoë:1:-|0:3:3:easy bot W:0:easy|0:3:3:eve:1:-|1:40:3:eve:1:-");
+
+    assert_int_equal(s->ops->admin_put(s, "root", "Root"), 0);
+    assert_int_equal(s->ops->admin_put(s, "root", "ROOT"), 0);
+    memset(&m, 0, sizeof m);
+    assert_int_equal(s->ops->admins_load(s, on_admin_seen, &m), 0);
+    assert_string_equal(m.text, "root=ROOT");
+
+    store_mod_row ban = {.at = 100, .by = "root", .key = "bob", .name = "Bob", .text = "Cheat"};
+    assert_int_equal(s->ops->ban_put(s, &ban), 0);
+    memset(&m, 0, sizeof m);
+    assert_int_equal(s->ops->bans_load(s, on_ban_seen, &m), 0);
+    assert_string_equal(m.text, "bob:Bob:root:Cheat");
+    assert_int_equal(s->ops->ban_delete(s, "bob"), 0);
+    memset(&m, 0, sizeof m);
+    assert_int_equal(s->ops->bans_load(s, on_ban_seen, &m), 0);
+    assert_int_equal(m.n, 0);
+
+    int64_t id1 = 0, id2 = 0, id3 = 0;
+    store_mod_row act = {.at = 100, .by = "root", .act = "close", .table = 5, .text = "Spam"};
+    assert_int_equal(s->ops->mod_act_add(s, &act, &id1), 0);
+    act = (store_mod_row){.at = 101, .by = "root", .act = "ban", .name = "Bob", .text = ""};
+    assert_int_equal(s->ops->mod_act_add(s, &act, &id2), 0);
+    assert_true(id2 > id1);
+    store_mod_row rep = {.at = 102, .by = "alice", .table = 5, .name = "Bob", .text = "Rude"};
+    assert_int_equal(s->ops->report_add(s, &rep, &id3), 0);
+    assert_true(id3 > 0);
+    /* An act needs its kind; a report has none. */
+    rep.act = "close";
+    assert_int_equal(s->ops->report_add(s, &rep, NULL), -1);
+    act.act = NULL;
+    assert_int_equal(s->ops->mod_act_add(s, &act, NULL), -1);
+    memset(&m, 0, sizeof m);
+    assert_int_equal(s->ops->mod_log_load(s, 100, on_mod_row, &m), 0);
+    assert_string_equal(m.text, "ban:root:0:Bob:|close:root:5:-:Spam|report:alice:5:Bob:Rude");
+    /* Table 5 plays on: its removal holds; none from a table over. */
+    act = (store_mod_row){.at = 103, .by = "root", .act = "remove", .table = 5, .name = "Eve"};
+    assert_int_equal(s->ops->mod_act_add(s, &act, NULL), 0);
+    memset(&m, 0, sizeof m);
+    assert_int_equal(s->ops->removals_load(s, on_removal_seen, &m), 0);
+    assert_string_equal(m.text, "5:Eve");
+    assert_int_equal(s->ops->table_set_state(s, 5, STORE_OVER), 0);
+    memset(&m, 0, sizeof m);
+    assert_int_equal(s->ops->removals_load(s, on_removal_seen, &m), 0);
+    assert_int_equal(m.n, 0);
+    memset(&m, 0, sizeof m);
+    assert_int_equal(s->ops->mod_log_load(s, 1, on_mod_row, &m), 0);
+    assert_string_equal(m.text, "remove:root:5:Eve:|report:alice:5:Bob:Rude");
+    store_close(s);
+
+    /* Opened again: version 2, nothing lost. */
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(st, 0), 2);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    s = open_ok(path);
+    memset(&m, 0, sizeof m);
+    assert_int_equal(s->ops->mod_log_load(s, 100, on_mod_row, &m), 0);
+    assert_int_equal(m.n, 4);
+    store_close(s);
 }
 
 /* ------------------------------------------------------------ durability */
@@ -1042,7 +1214,7 @@ int main(void)
         cmocka_unit_test(test_second_open_refused),
         cmocka_unit_test(test_accounts),
         cmocka_unit_test(test_migrate_1),
-        cmocka_unit_test(test_keyed_tables),
+        cmocka_unit_test(test_moderation_migration),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }
