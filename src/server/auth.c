@@ -843,10 +843,6 @@ int srv_auth_token_hello(srv_conn *c, const proto_msg *msg, const char *hash)
                   acct.name);
         return -1;
     }
-    if (srv_mod_banned(srv, acct.name)) {
-        srv_mod_refuse_banned(c, msg, acct.name);
-        return -1;
-    }
     if (msg->name[0] && !srv_handle_equal(msg->name, acct.name)) {
         srv_error(c, msg, "bad_name",
                   "This token signs in %s: say hello with the token alone, or with that name.",

@@ -51,6 +51,7 @@
  * Version 2 added tables.key: a keyed table's key, 64 hex digits (NULL for
  * a seeded table), kept so that a restart deals the same cards; a version 1
  * database is migrated when opened (its tables are all seeded).
+ *
  * The seed is kept as decimal text: a uint64_t does not fit SQLite's signed
  * integers, and text reads the same in the sqlite3 shell as in the game.
  * Each statement is prepared once at open and reset after every use.
@@ -1484,6 +1485,7 @@ static int prepare_db(sqlite3 *db, const char *path, char *err, size_t cap)
     if (version == 1 &&
         (migrate_1(db) != 0 ||
          sqlite3_exec(db, MIGRATE_MODERATION, NULL, NULL, NULL) != SQLITE_OK ||
+         sqlite3_exec(db, MIGRATE_KEYS, NULL, NULL, NULL) != SQLITE_OK ||
          sqlite3_exec(db, "PRAGMA user_version = 2", NULL, NULL, NULL) != SQLITE_OK)) {
         snprintf(err, cap, "could not bring %s from schema version 1 to 2: %s", path,
                  sqlite3_errmsg(db));

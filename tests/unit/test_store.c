@@ -1215,6 +1215,7 @@ int main(void)
         cmocka_unit_test(test_accounts),
         cmocka_unit_test(test_migrate_1),
         cmocka_unit_test(test_moderation_migration),
+        cmocka_unit_test(test_keyed_tables),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }
