@@ -136,3 +136,13 @@ if(BARBU_WEB)
     set_tests_properties(browser_${scenario} PROPERTIES LABELS browser TIMEOUT 240)
   endforeach()
 endif()
+
+# Fair deals (issue 23, tests/e2e/fair*.c): a served game dealt from a key
+# committed to before the first card and shown only at the end, its record
+# checked by barbu verify; a restart mid-game; a seeded game as before.
+add_executable(fair ${CMAKE_SOURCE_DIR}/tests/e2e/fair.c)
+target_link_libraries(fair PRIVATE barbu_e2e)
+foreach(scenario whole restart seeded)
+  add_test(NAME fair_${scenario} COMMAND fair $<TARGET_FILE:barbu> ${scenario})
+  set_tests_properties(fair_${scenario} PROPERTIES LABELS e2e TIMEOUT 300)
+endforeach()
