@@ -161,6 +161,16 @@ foreach(scenario ladder_refusals ladder_players close_remove ban report admin_la
   set_tests_properties(moderation_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
 endforeach()
 
+# Fair deals (issue 23, tests/e2e/fair*.c): a served game dealt from a key
+# committed to before the first card and shown only at the end, its record
+# checked by barbu verify; a restart mid-game; a seeded game as before.
+add_executable(fair ${CMAKE_SOURCE_DIR}/tests/e2e/fair.c)
+target_link_libraries(fair PRIVATE barbu_e2e)
+foreach(scenario whole restart seeded)
+  add_test(NAME fair_${scenario} COMMAND fair $<TARGET_FILE:barbu> ${scenario})
+  set_tests_properties(fair_${scenario} PROPERTIES LABELS e2e TIMEOUT 300)
+endforeach()
+
 # Issue 23 in the browser (tests/e2e/browser/lib/accounts.mjs): signing up,
 # in and out (here and everywhere), the password changed, guests marked, a
 # ladder table refusing a guest (accounts); the commitment at the start and
