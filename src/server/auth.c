@@ -611,6 +611,14 @@ static void finish_signup(srv_conn *c, srv_auth_job *job)
         job_error(c, job, "server", "The password could not be hashed: try again in a moment.");
         return;
     }
+    /* Banned while its password was hashed. */
+    if (srv_mod_banned_key(srv, job->key)) {
+        job_error(c, job, "banned",
+                  "The name %s is banned from this server: ask its administrators if you think "
+                  "this is a mistake.",
+                  job->name);
+        return;
+    }
     srv_session *other = srv_map_get(&srv->by_name, job->key);
     if (other && other->conn != c) {
         job_error(c, job, "name_taken",
