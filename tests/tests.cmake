@@ -143,11 +143,19 @@ endif()
 # and nobody else in a registered player's seat.
 add_executable(identity ${CMAKE_SOURCE_DIR}/tests/e2e/identity.c
                         ${CMAKE_SOURCE_DIR}/tests/e2e/identity_guard.c)
-target_link_libraries(identity PRIVATE barbu_e2e)
+target_link_libraries(identity PRIVATE barbu_e2e barbu_store)
 foreach(scenario signup logout password lookalike limits expiry busy restart secrets guard shown)
   add_test(NAME identity_${scenario} COMMAND identity $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(identity_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
 endforeach()
+# bench/signin.sh: a burst of sign-ins beside running tables (built, not run
+# by ctest).
+add_executable(bench_signin ${CMAKE_SOURCE_DIR}/bench/signin.c)
+target_link_libraries(bench_signin PRIVATE barbu_e2e)
+# bench/pwhash.c: one password's Argon2id cost with the server's parameters.
+add_executable(bench_pwhash ${CMAKE_SOURCE_DIR}/bench/pwhash.c)
+target_include_directories(bench_pwhash PRIVATE ${CMAKE_SOURCE_DIR}/src/server ${CMAKE_SOURCE_DIR}/src/store)
+target_link_libraries(bench_pwhash PRIVATE barbu_proto barbu_ai PkgConfig::SODIUM PkgConfig::LWS)
 
 # Ladder tables and moderation (issue 23, points 2 and 5: tests/e2e/moderation*.c),
 # one test each: registered players sign up through hello, administrators are
