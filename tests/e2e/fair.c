@@ -352,6 +352,8 @@ static void fair_whole(void)
           "another table has another commitment");
     json_decref(nt);
     json_decref(ot);
+    /* The next game has started: it is not played here. */
+    alice->autoplay = false;
     CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
 }
 
