@@ -144,25 +144,20 @@ endif()
 # and nobody else in a registered player's seat.
 add_executable(identity ${CMAKE_SOURCE_DIR}/tests/e2e/identity.c
                         ${CMAKE_SOURCE_DIR}/tests/e2e/identity_guard.c)
-target_link_libraries(identity PRIVATE barbu_e2e)
+target_link_libraries(identity PRIVATE barbu_e2e barbu_store)
 foreach(scenario signup logout password lookalike limits expiry busy restart secrets guard shown)
   add_test(NAME identity_${scenario} COMMAND identity $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(identity_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
 endforeach()
-# Issue 23, TLS (tests/e2e/tls.c): barbu serve --tls-cert/--tls-key with a
-# certificate the test makes (the openssl program): a whole game over wss://,
-# the pages over https://, plain ws:// refused; the files checked at start.
-add_executable(tls_e2e ${CMAKE_SOURCE_DIR}/tests/e2e/tls.c)
-target_link_libraries(tls_e2e PRIVATE barbu_e2e PkgConfig::OPENSSL)
-foreach(scenario game start)
-  add_test(NAME tls_${scenario} COMMAND tls_e2e $<TARGET_FILE:barbu> ${scenario})
-  set_tests_properties(tls_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
-endforeach()
-# barbu connect over wss:// in tmux (tests/cli/connect_tls.sh): --ca,
-# a refused self-signed certificate, --self-signed.
-add_test(NAME cli_connect_tls
-         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/connect_tls.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
-set_tests_properties(cli_connect_tls PROPERTIES LABELS cli TIMEOUT 180)
+# bench/signin.sh: a burst of sign-ins beside running tables (built, not run
+# by ctest).
+add_executable(bench_signin ${CMAKE_SOURCE_DIR}/bench/signin.c)
+target_link_libraries(bench_signin PRIVATE barbu_e2e)
+# bench/pwhash.c: one password's Argon2id cost with the server's parameters.
+add_executable(bench_pwhash ${CMAKE_SOURCE_DIR}/bench/pwhash.c)
+target_include_directories(bench_pwhash PRIVATE ${CMAKE_SOURCE_DIR}/src/server ${CMAKE_SOURCE_DIR}/src/store)
+target_link_libraries(bench_pwhash PRIVATE barbu_proto barbu_ai PkgConfig::SODIUM PkgConfig::LWS)
+
 # Ladder tables and moderation (issue 23, points 2 and 5: tests/e2e/moderation*.c),
 # one test each: registered players sign up through hello, administrators are
 # named with barbu serve --admin, and the store is read after the server stops.
@@ -174,13 +169,16 @@ foreach(scenario ladder_refusals ladder_players close_remove ban report admin_la
   add_test(NAME moderation_${scenario} COMMAND moderation $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(moderation_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
 endforeach()
-# barbu connect and registered players in tmux (tests/cli/connect_accounts.sh):
-# sign up with --register, sign in with --password-file and by the password
-# asked when the server says the name is registered, guests marked, an
-# administrator's /ban and /modlog, /logout all revoking another device.
-add_test(NAME cli_connect_accounts
-         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/connect_accounts.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
-set_tests_properties(cli_connect_accounts PROPERTIES LABELS cli TIMEOUT 240)
+
+# Fair deals (issue 23, tests/e2e/fair*.c): a served game dealt from a key
+# committed to before the first card and shown only at the end, its record
+# checked by barbu verify; a restart mid-game; a seeded game as before.
+add_executable(fair ${CMAKE_SOURCE_DIR}/tests/e2e/fair.c)
+target_link_libraries(fair PRIVATE barbu_e2e)
+foreach(scenario whole restart seeded)
+  add_test(NAME fair_${scenario} COMMAND fair $<TARGET_FILE:barbu> ${scenario})
+  set_tests_properties(fair_${scenario} PROPERTIES LABELS e2e TIMEOUT 300)
+endforeach()
 
 # Issue 23 in the browser (tests/e2e/browser/lib/accounts.mjs): signing up,
 # in and out (here and everywhere), the password changed, guests marked, a
@@ -197,3 +195,27 @@ if(BARBU_WEB)
     set_tests_properties(browser_${scenario} PROPERTIES LABELS browser TIMEOUT 240)
   endforeach()
 endif()
+
+# Issue 23, TLS (tests/e2e/tls.c): barbu serve --tls-cert/--tls-key with a
+# certificate the test makes (the openssl program): a whole game over wss://,
+# the pages over https://, plain ws:// refused; the files checked at start.
+add_executable(tls_e2e ${CMAKE_SOURCE_DIR}/tests/e2e/tls.c)
+target_link_libraries(tls_e2e PRIVATE barbu_e2e PkgConfig::OPENSSL)
+foreach(scenario game start)
+  add_test(NAME tls_${scenario} COMMAND tls_e2e $<TARGET_FILE:barbu> ${scenario})
+  set_tests_properties(tls_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
+endforeach()
+# barbu connect over wss:// in tmux (tests/cli/connect_tls.sh): --ca,
+# a refused self-signed certificate, --self-signed.
+add_test(NAME cli_connect_tls
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/connect_tls.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_connect_tls PROPERTIES LABELS cli TIMEOUT 180)
+# barbu connect and registered players in tmux (tests/cli/connect_accounts.sh):
+# sign up with --register, sign in with --password-file and by the password
+# asked when the server says the name is registered, guests marked, an
+# administrator's /ban and /modlog, a ladder table, the commitment and the
+# key (barbu verify), /logout all revoking another device, /password,
+# /register.
+add_test(NAME cli_connect_accounts
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/connect_accounts.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_connect_accounts PROPERTIES LABELS cli TIMEOUT 240)

@@ -5,7 +5,8 @@
  * A password is hashed and checked with Argon2id (libsodium's
  * crypto_pwhash_str) on one worker thread of its own, never on the loop:
  * one hash costs about a tenth of a second of a core on purpose
- * (AUTH_OPSLIMIT, AUTH_MEMLIMIT; docs/internals.md gives the measure).  A
+ * (SRV_AUTH_OPSLIMIT, SRV_AUTH_MEMLIMIT in internal.h; docs/internals.md
+ * gives the measure).  A
  * job carries copies of what the worker needs; the answer goes on a done
  * queue and lws_cancel_service wakes the loop, as the computer players'
  * do (bots.c).  At most SRV_AUTH_QUEUE jobs wait; beyond, sign-in answers
@@ -18,19 +19,18 @@
  * random bits given once to its client; the server and the store keep its
  * BLAKE2b-256 hash only.
  */
+#define _GNU_SOURCE /* syscall(SYS_gettid), for the thread's niceness */
 #include <pthread.h>
 #include <sodium.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "internal.h"
-
-/* Argon2id's cost: one hash takes 50-250 ms on one core of this machine
- * (docs/internals.md, "Passwords"). */
-#define AUTH_OPSLIMIT 2
-#define AUTH_MEMLIMIT (64UL << 20)
 
 enum { AUTH_SIGNIN, AUTH_SIGNUP, AUTH_CLAIM, AUTH_CHANGE };
 
@@ -90,7 +90,8 @@ static srv_auth_job *pop(srv_auth_job **head, srv_auth_job **tail)
 static bool make_hash(const char *password, char out[STORE_HASH_CAP])
 {
     char hash[crypto_pwhash_STRBYTES];
-    if (crypto_pwhash_str(hash, password, strlen(password), AUTH_OPSLIMIT, AUTH_MEMLIMIT) != 0)
+    if (crypto_pwhash_str(hash, password, strlen(password), SRV_AUTH_OPSLIMIT, SRV_AUTH_MEMLIMIT) !=
+        0)
         return false;
     snprintf(out, STORE_HASH_CAP, "%s", hash);
     return true;
@@ -121,12 +122,16 @@ static void work(srv_auth *a, srv_auth_job *job)
 static void *worker(void *arg)
 {
     srv_auth *a = arg;
+    /* Below the loop: under a burst of sign-ins the tables' messages go
+     * first and the passwords wait (Linux gives each thread its own
+     * niceness). */
+    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), SRV_AUTH_NICE);
     /* A hash of random bytes nobody knows, for the names with no account. */
     unsigned char secret[32];
     char text[65];
     randombytes_buf(secret, sizeof secret);
     sodium_bin2hex(text, sizeof text, secret, sizeof secret);
-    if (crypto_pwhash_str(a->dummy, text, strlen(text), AUTH_OPSLIMIT, AUTH_MEMLIMIT) != 0)
+    if (crypto_pwhash_str(a->dummy, text, strlen(text), SRV_AUTH_OPSLIMIT, SRV_AUTH_MEMLIMIT) != 0)
         a->dummy[0] = '\0';
     sodium_memzero(text, sizeof text);
     pthread_mutex_lock(&a->lock);
@@ -611,6 +616,14 @@ static void finish_signup(srv_conn *c, srv_auth_job *job)
         job_error(c, job, "server", "The password could not be hashed: try again in a moment.");
         return;
     }
+    /* Banned while its password was hashed. */
+    if (srv_mod_banned_key(srv, job->key)) {
+        job_error(c, job, "banned",
+                  "The name %s is banned from this server: ask its administrators if you think "
+                  "this is a mistake.",
+                  job->name);
+        return;
+    }
     srv_session *other = srv_map_get(&srv->by_name, job->key);
     if (other && other->conn != c) {
         job_error(c, job, "name_taken",
@@ -841,10 +854,6 @@ int srv_auth_token_hello(srv_conn *c, const proto_msg *msg, const char *hash)
                   "The name %s is banned from this server: ask its administrators if you think "
                   "this is a mistake.",
                   acct.name);
-        return -1;
-    }
-    if (srv_mod_banned(srv, acct.name)) {
-        srv_mod_refuse_banned(c, msg, acct.name);
         return -1;
     }
     if (msg->name[0] && !srv_handle_equal(msg->name, acct.name)) {

@@ -78,6 +78,12 @@
  * attempts from one address within SRV_SIGNIN_ADDR_WINDOW; one address
  * registers SRV_SIGNUP_ADDR accounts an hour. */
 #define SRV_AUTH_QUEUE           64
+/* Argon2id's cost (crypto_pwhash_str): one hash or check takes 50-250 ms on
+ * one core here; measured with bench/pwhash (docs/internals.md). */
+#define SRV_AUTH_OPSLIMIT        3
+#define SRV_AUTH_MEMLIMIT        (32UL << 20)
+/* The password thread's niceness: the loop (0) goes first. */
+#define SRV_AUTH_NICE            10
 #define SRV_TOKEN_DAYS           30
 #define SRV_SIGNIN_KEY_FAILS     5
 #define SRV_SIGNIN_KEY_WINDOW    900

@@ -359,8 +359,8 @@ out:
     srv_map_free(&srv->table_map);
     srv_lobby_forget(srv);
     srv_sessions_free(srv);
-    srv_mod_free(srv);
     srv_auth_free(srv);
+    srv_mod_free(srv);
     addrs_free(srv);
     store_close(srv->store);
     free(srv->web_root);

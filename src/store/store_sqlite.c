@@ -51,6 +51,7 @@
  * Version 2 added tables.key: a keyed table's key, 64 hex digits (NULL for
  * a seeded table), kept so that a restart deals the same cards; a version 1
  * database is migrated when opened (its tables are all seeded).
+ *
  * The seed is kept as decimal text: a uint64_t does not fit SQLite's signed
  * integers, and text reads the same in the sqlite3 shell as in the game.
  * Each statement is prepared once at open and reset after every use.

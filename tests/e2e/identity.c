@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "identity.h"
 
 static int next_id = 5000;
@@ -386,6 +388,20 @@ static void scenario_limits(void)
           refused_at);
     e2e_client *o = e2e_client_new_from("other", srv.port, "127.0.4.2");
     id_refused(o, "nobody", "some password", false, "bad_password", NULL);
+
+    /* Five new accounts an hour from one address. */
+    for (int i = 0; i < 5; i++) {
+        snprintf(name, sizeof name, "maker%d", i);
+        e2e_client *k = e2e_client_new_from("maker", srv.port, "127.0.4.3");
+        id_sign(k, name, "maker's password", true);
+        e2e_client_free(k);
+    }
+    e2e_client *k = e2e_client_new_from("maker", srv.port, "127.0.4.3");
+    r = id_hello(k, "maker5", "maker's password", true);
+    CHECK(id_is(r, "limit") && strstr(id_text(r), "wait "),
+          "the sixth registration from one address within the hour waits (got %s: %s)", id_code(r),
+          id_text(r));
+    json_decref(r);
     e2e_server_stop(&srv);
 }
 
@@ -435,8 +451,8 @@ static void scenario_busy(void)
                           "password", "hal's password"));
     e2e_send(b, json_pack("{s:s}", "type", "tables"));
     json_t *r = e2e_expect(b, "error", 5000);
-    CHECK(id_is(r, "busy") || id_is(r, "hello_first"),
-          "a message during the check is refused (got %s: %s)", id_code(r), id_text(r));
+    CHECK(id_is(r, "busy"), "a message during the check is refused (got %s: %s)", id_code(r),
+          id_text(r));
     json_decref(r);
     json_t *w = e2e_expect(b, "welcome", 5000);
     CHECK(w != NULL, "then the sign-in answers");
@@ -486,6 +502,26 @@ static void scenario_restart(void)
     id_sign(d, "IVY", "ivy's password", false);
     e2e_client *m = e2e_client_new("mallory", srv.port);
     id_refused(m, "ivy", NULL, false, "registered", NULL);
+    char ivy_token[80];
+    snprintf(ivy_token, sizeof ivy_token, "%s", d->token);
+    CHECK(e2e_server_stop(&srv) == 0, "the server stops again");
+
+    /* An account its administrators banned (accounts.banned) cannot sign
+     * in, nor use its tokens. */
+    sqlite3 *db;
+    REQUIRE(sqlite3_open(srv.db, &db) == SQLITE_OK, "open %s", srv.db);
+    CHECK(sqlite3_exec(db, "UPDATE accounts SET banned = 1 WHERE name = 'Ivy'", NULL, NULL, NULL) ==
+                  SQLITE_OK &&
+              sqlite3_changes(db) == 1,
+          "Ivy is banned in the database");
+    sqlite3_close(db);
+    e2e_server_start(&srv, "restart.db");
+    e2e_client *e = e2e_client_new("ivy-4", srv.port);
+    id_refused(e, "Ivy", "ivy's password", false, "banned", "banned");
+    r = id_token_hello(e, ivy_token);
+    CHECK(id_is(r, "banned"), "a banned account's token is refused (got %s)", id_code(r));
+    json_decref(r);
+    id_refused(e, "Ivy", "a wrong password", false, "bad_password", NULL);
     e2e_server_stop(&srv);
 }
 

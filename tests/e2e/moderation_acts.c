@@ -137,6 +137,15 @@ void moderation_close_remove(void)
     CHECK(t != NULL, "carol sees East free again");
     json_decref(t);
 
+    /* The removal outlives a restart, while the game is not over. */
+    e2e_server_stop(&srv);
+    e2e_server_start_with(&srv, "close_remove.db", ADMIN_ROOT);
+    e2e_client_reconnect(bob, srv.port);
+    e2e_resume(bob);
+    e2e_clear(bob);
+    e2e_send(bob, json_pack("{s:s, s:i, s:s}", "type", "sit", "table", game, "seat", "E"));
+    mod_refused(bob, "removed", "sit", "administrator", "bob sitting again after a restart");
+
     e2e_client_free(root);
     e2e_client_free(alice);
     e2e_client_free(bob);
@@ -180,6 +189,9 @@ void moderation_ban(void)
     mod_hello_refused("bob-again", srv.port, "127.0.0.5", "bob", NULL, "banned");
     mod_hello_refused("Bob-again", srv.port, "127.0.0.6", "Bob", NULL, "banned");
     mod_hello_refused("BOB-again", srv.port, "127.0.0.7", "bOB", NULL, "banned");
+    /* Fullwidth letters fold to the same key. */
+    mod_hello_refused("bob-wide", srv.port, "127.0.0.13", "\xef\xbd\x82\xef\xbd\x8f\xef\xbd\x82",
+                      NULL, "banned");
 
     send_act(root, json_pack("{s:s, s:s}", "type", "ban", "name", "carol"));
     mod_done(root, "ban", "banning the registered carol");

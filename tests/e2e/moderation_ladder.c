@@ -91,7 +91,8 @@ static bool stop_at_action(const e2e_client *mover, void *ctx)
 void moderation_ladder_players(void)
 {
     e2e_server srv;
-    e2e_server_start(&srv, "ladder_players.db");
+    const char *const admin[] = {"--admin", "root", NULL};
+    e2e_server_start_with(&srv, "ladder_players.db", admin);
     const char *names[4] = {"alice", "bob", "carol", "dave"};
     e2e_client *p[4];
     char source[16];
@@ -108,6 +109,12 @@ void moderation_ladder_players(void)
                                      "level", "easy", "delay", 0, "sit", "N"));
     for (int k = 1; k < 4; k++)
         e2e_sit(p[k], table, k);
+    /* An administrator watches, and a player keeps every message: neither
+     * learns what deals the game (seed or key) before it is over. */
+    e2e_client *root = mod_signup("root", srv.port, "127.0.0.9", 1);
+    root->logging = true;
+    p[0]->logging = true;
+    e2e_kibitz(root, table, 0);
     int group = e2e_new_group();
     for (int k = 0; k < 4; k++) {
         p[k]->group = group;
@@ -147,6 +154,30 @@ void moderation_ladder_players(void)
           "deal 1's West was dave, then the computer player, then eve (%s)", mod_str(who, "W"));
     json_decref(score);
 
+    e2e_clear(root);
+    e2e_send(root, json_pack("{s:s, s:i}", "type", "record", "table", table));
+    json_t *rec = e2e_expect(root, "record", 5000);
+    const char *text = mod_text(rec);
+    CHECK(rec && !json_is_true(json_object_get(rec, "complete")) &&
+              (strstr(text, "[Seed \"withheld\"]") != NULL ||
+               strstr(text, "[Key \"withheld\"]") != NULL),
+          "the administrator's record of the game under way withholds the seed (or key)");
+    json_decref(rec);
+    int leaks = 0;
+    e2e_client *loggers[2] = {root, p[0]};
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < loggers[i]->nlog; j++) {
+            json_t *m = json_loads(loggers[i]->log[j].text, 0, NULL);
+            if (strcmp(mod_str(m, "type"), "table") == 0 &&
+                (json_object_get(m, "seed") || json_object_get(m, "key")))
+                leaks++;
+            json_decref(m);
+        }
+    CHECK(leaks == 0 && root->nlog > 0,
+          "no table message to the administrator or a player gives the seed or key (%d of %d)",
+          leaks, root->nlog + p[0]->nlog);
+
+    e2e_client_free(root);
     e2e_client_free(gus);
     for (int k = 0; k < 4; k++)
         e2e_client_free(p[k]);
@@ -172,4 +203,18 @@ void moderation_ladder_players(void)
     CHECK(strcmp(rows, "alice:1|bob:1|carol:1") == 0,
           "the store's rows of deal 1's other seats: the registered alice, bob, carol (%s)", rows);
     free(rows);
+
+    /* After a restart the table knows who played which deals. */
+    e2e_server_start(&srv, "ladder_players.db");
+    e2e_client *again = mod_signin("alice", srv.port, "127.0.0.2", 0);
+    e2e_clear(again);
+    e2e_send(again, json_pack("{s:s, s:i}", "type", "score", "table", table));
+    score = e2e_expect(again, "score", 5000);
+    who = json_object_get(json_array_get(json_object_get(score, "deals"), 0), "players");
+    CHECK(strcmp(mod_str(who, "W"), "dave then computer (easy) then eve") == 0 &&
+              strcmp(mod_str(who, "S"), "carol") == 0,
+          "after a restart the score still names deal 1's players (%s)", mod_str(who, "W"));
+    json_decref(score);
+    e2e_client_free(again);
+    e2e_server_stop(&srv);
 }

@@ -5,6 +5,8 @@
  * through JSON and back unchanged.  The same bytes, read as JSON, must be
  * refused or accepted as a view (or a view message) that the engine can
  * list legal actions for, and that goes through JSON and back unchanged.
+ * A refusal never quotes a password field (of 4 bytes or more, below which
+ * any text holds it by chance).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -62,6 +64,31 @@ static void action_round_trip(const barbu_rules *r, const barbu_action *a)
     dump(proto_action_json(r, a, false));
 }
 
+/* How often needle's bytes occur in data. */
+static int occurrences(const uint8_t *data, size_t size, const char *needle)
+{
+    size_t n = strlen(needle);
+    int count = 0;
+    for (size_t i = 0; i + n <= size; i++)
+        count += memcmp(data + i, needle, n) == 0;
+    return count;
+}
+
+/* Aborts when the refusal's text holds a password field of the message
+ * (one whose bytes appear nowhere else in it: the text may rightly quote
+ * a type or a field's name that happens to hold them). */
+static void no_password_quoted(const uint8_t *data, size_t size, const proto_error *err)
+{
+    json_t *o = json_loadb((const char *)data, size, JSON_DISABLE_EOF_CHECK, NULL);
+    static const char *const FIELDS[] = {"password", "new_password"};
+    for (int i = 0; o && json_is_object(o) && i < 2; i++) {
+        const char *pw = json_string_value(json_object_get(o, FIELDS[i]));
+        if (pw && strlen(pw) >= 4 && occurrences(data, size, pw) == 1 && strstr(err->text, pw))
+            abort();
+    }
+    json_decref(o);
+}
+
 static void decode(const uint8_t *data, size_t size)
 {
     proto_msg msg;
@@ -69,6 +96,7 @@ static void decode(const uint8_t *data, size_t size)
     if (proto_decode((const char *)data, size, &msg, &err) != 0) {
         if (err.code == NULL || err.text[0] == '\0')
             abort();
+        no_password_quoted(data, size, &err);
         dump(proto_error_json(&err));
         return;
     }

@@ -1,7 +1,8 @@
 /*
  * fuzz_record.c - libFuzzer target for the record reader: any bytes must be
  * either refused with a diagnostic or read into a record that replays,
- * writes and reads back without crashing, leaking or disagreeing.
+ * writes and reads back without crashing, leaking or disagreeing, and
+ * that barbu verify's strict replay answers without crashing.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,6 +22,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     barbu_state state;
+    /* barbu verify's strict replay: the same record, checked against its
+     * key or seed; any answer but a crash, and a refusal says why. */
+    barbu_diag strict = {0};
+    if (barbu_record_verify(rec, &state, NULL, NULL, &strict) != 0 && strict.msg[0] == '\0')
+        abort();
     int err = barbu_record_replay(rec, &state, NULL, NULL, &diag);
     if (err == 0) {
         /* A record that replays must write, and read back to the same text. */

@@ -1212,10 +1212,10 @@ int main(void)
         cmocka_unit_test(test_action_garbage),
         cmocka_unit_test(test_damaged_rows),
         cmocka_unit_test(test_second_open_refused),
-        cmocka_unit_test(test_keyed_tables),
         cmocka_unit_test(test_accounts),
         cmocka_unit_test(test_migrate_1),
         cmocka_unit_test(test_moderation_migration),
+        cmocka_unit_test(test_keyed_tables),
     };
     return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }

@@ -73,6 +73,8 @@ let actId: number | null = null;
 let lastAct: Action | null = null;
 /** Logging out: the `logout` is sent, the server's `bye` awaited. */
 let loggingOut: number | undefined;
+/** ... with `everywhere`. */
+let loggingOutEverywhere = false;
 /** Following an invitation link once the lobby is known. */
 let inviteTimer: number | undefined;
 /** Requests whose caller shows errors itself. */
@@ -172,7 +174,8 @@ const app: App = {
     // A session the server knows is ended there (its handle free at once);
     // the page forgets it once the server said bye, or after two seconds.
     if (welcomed && net.isOpen && loggingOut === undefined) {
-      net.send(everywhere && state.account.registered ? { type: 'logout', everywhere: true } : { type: 'logout' });
+      loggingOutEverywhere = everywhere && state.account.registered;
+      net.send(loggingOutEverywhere ? { type: 'logout', everywhere: true } : { type: 'logout' });
       saved.forget(state.token);
       loggingOut = window.setTimeout(finishLogout, 2000);
       return;
@@ -394,8 +397,17 @@ function onMessage(msg: ServerMsg): void {
         app.notify('error', 'This handle is banned from this server.');
         return;
       } else if (msg.reason === 'logout') {
+        const registered = state.account.registered;
+        const everywhere = loggingOutEverywhere;
         finishLogout();
-        app.notify('info', 'You are logged out: your handle is free again.');
+        app.notify(
+          'info',
+          !registered
+            ? 'You are logged out: your handle is free again.'
+            : everywhere
+              ? 'You are signed out everywhere: every browser and device must sign in again with the password.'
+              : 'You are signed out here: sign in again with your password to play.',
+        );
         return;
       } else if (msg.reason === 'replaced') {
         app.notify('error', 'This session was opened in another tab, window or device.');

@@ -216,7 +216,7 @@ export class LoginView {
       m === 'signup'
         ? `${PASSWORD_MIN} to ${PASSWORD_MAX} characters, not the handle itself. It is never shown to anyone, nor kept by this page.`
         : m === 'signin'
-          ? 'Wrong or unknown: the server says so without telling which.'
+          ? 'The password you chose when you signed up. This page does not keep it.'
           : '';
     this.hint.textContent = HINTS[m];
     this.localError = null;

@@ -23,7 +23,7 @@
 //   arrives.  Root removes bob from his seat (a reason asked in
 //   dialog#confirm; bob hears it), bans him (bob's page is back at the start
 //   form, saying so, and his handle is refused), then unbans him; the acts
-//   are listed.
+//   are listed; Root closes Carol's table and she is back in the lobby.
 //
 // Each with the axe audit at 1280x800 and 390x844 and screenshots.
 
@@ -228,6 +228,12 @@ async function accounts(sc) {
   // A guest: bob is "(guest)" on Zoë's page, she is not on his.
   const bob = await person(sc, 'bob');
   await bob.open();
+  // Zoë's handle in capitals, as a guest: refused, the form turns to signing in.
+  await startForm(bob, 'guest', 'ZOË', '', '', { expectLobby: false });
+  const taken = await loginError(bob, /registered/i, "the server's refusal of a registered handle for a guest");
+  check((await bob.attr('form#login', 'data-mode')) === 'signin', 'the start form turns to signing in after a registered handle', { actual: await bob.attr('form#login', 'data-mode'), page: bob });
+  sc.log(`a guest as ZOË: "${taken}"`);
+  await bob.click('#mode-guest');
   await bob.login('bob-a');
   await create(sc, a, { rules: 'classic', bots: [], sit: 'N' });
   const t1 = await tableId(a);
@@ -450,6 +456,16 @@ async function moderation(sc) {
   await bob.click('#join');
   await bob.until((s) => s.lobby && s.conn === 'open', 'bob back in the lobby once unbanned', 10000);
   sc.log(`acts: ${acts.join(', ')}`);
+
+  // Close Carol's table: she is back in the lobby.
+  await root.click(`#admin-tables [data-admin-table="${t}"] button[data-mod-close="${t}"]`, { what: `Close table ${t}` });
+  await root.visible('#confirm-reason');
+  await root.page.locator('#confirm-reason').fill('Closing after the report');
+  await root.click('#confirm-yes');
+  await root.page.locator('#admin-acts li[data-act="close"]').waitFor({ timeout: 8000 }).catch(() => fail('root: the close in #admin-acts', { page: root }));
+  await carol.until((s) => s.lobby && !s.table, "Carol back in the lobby once her table is closed", 10000);
+  check((await carol.count(`#lobby [data-table="${t}"]`)) === 0, `table ${t} is gone from Carol's lobby`, { page: carol });
+  sc.log(`table ${t} closed by Root`);
 }
 
 export const ACCOUNTS = { accounts, fair_deals: fairDeals, moderation };
