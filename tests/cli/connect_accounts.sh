@@ -12,7 +12,8 @@
 # /ban is refused; root makes a ladder table with the form's Ladder field;
 # "/logout all" on one device ends it and deletes its token, and another
 # device's saved token no longer works (asked the password); /password
-# changes the password (the old one then fails), and carol's /register
+# changes the password (the old one then fails; --password asks the new one
+# before the screen), and carol's /register
 # registers her name.  A finished game of computer players shows its key,
 # and its record saved from the table passes barbu verify.
 # usage: connect_accounts.sh BARBU SOURCE_DIR
@@ -336,6 +337,21 @@ else
     bad "the old password no longer signs in"
     cat "$tmp/screen" "$tmp/zoe3.err"
 fi
+# --password: the question before the screen; the new password works.
+start tablet "$url" --name zoe --token-file "'$tmp/tablet.token'" --password
+if shows tablet "Password for zoe at ws://" 10 && ! grep -q "barbu connect ·" "$tmp/screen"; then
+    answer tablet "a new secret 2"
+    if shows tablet "Signed in as zoe, a registered player" 15; then
+        ok "--password asks before the screen opens, and the new password signs in"
+    else
+        bad "--password: the new password signs in"
+        cat "$tmp/screen"
+    fi
+else
+    bad "--password asks before the screen opens"
+    cat "$tmp/screen"
+fi
+quit tablet
 say carol "/register"
 if shows carol "A password for carol" 5; then
     answer carol "carol's secret"
