@@ -9,9 +9,11 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -226,6 +228,59 @@ static void http_get(int port, const char *path, char *resp, size_t cap)
     close(fd);
 }
 
+/* barbu serve as e2e_server_start starts it, but without --quiet, so that
+ * its log can be searched for the key; it dies with this process. */
+static void start_logging_server(e2e_server *s, const char *dbname)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->dir, sizeof s->dir, "%s", e2e_tmpdir());
+    snprintf(s->db, sizeof s->db, "%s/%s", e2e_tmpdir(), dbname);
+    snprintf(s->out, sizeof s->out, "%s/%s.out", e2e_tmpdir(), dbname);
+    snprintf(s->err, sizeof s->err, "%s/%s.log", e2e_tmpdir(), dbname);
+    pid_t pid = fork();
+    REQUIRE(pid >= 0, "fork");
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        int out = open(s->out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int err = open(s->err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (out < 0 || err < 0)
+            _exit(127);
+        dup2(out, 1);
+        dup2(err, 2);
+        execl(e2e_barbu(), e2e_barbu(), "serve", "--listen", "127.0.0.1:0", "--db", s->db,
+              (char *)NULL);
+        _exit(127);
+    }
+    s->pid = pid;
+    const char *marker = "listening on ws://127.0.0.1:";
+    for (long end = e2e_now_ms() + 15000; e2e_now_ms() < end && s->port == 0;) {
+        FILE *f = fopen(s->out, "r");
+        char line[256];
+        while (f && fgets(line, sizeof line, f))
+            if (strstr(line, marker))
+                s->port = atoi(strstr(line, marker) + strlen(marker));
+        if (f)
+            fclose(f);
+        if (s->port == 0)
+            e2e_pump(20);
+    }
+    REQUIRE(s->port > 0, "the logging server says its port");
+}
+
+/* The whole of a file (malloc'd; "" when it cannot be read). */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *text = calloc(1, 1 << 20);
+    if (f && text) {
+        size_t n = fread(text, 1, (1 << 20) - 1, f);
+        text[n] = '\0';
+    }
+    if (f)
+        fclose(f);
+    return text;
+}
+
 static bool stop_at_deal(const e2e_client *mover, void *ctx)
 {
     const long *deal = ctx;
@@ -245,7 +300,7 @@ static bool stop_at_deal(const e2e_client *mover, void *ctx)
 static void fair_whole(void)
 {
     e2e_server srv;
-    e2e_server_start(&srv, "fair-whole.db");
+    start_logging_server(&srv, "fair-whole.db");
     e2e_client *carol = person("carol", srv.port, "127.0.0.4", true);
     e2e_client *alice = person("alice", srv.port, "127.0.0.2", true);
     int table = e2e_create(alice, "fife",
@@ -355,6 +410,16 @@ static void fair_whole(void)
     /* The next game has started: it is not played here. */
     alice->autoplay = false;
     CHECK(e2e_server_stop(&srv) == 0, "the server exits 0");
+    /* Its log told the game's story, never its key. */
+    char *log = slurp(srv.err), *out = slurp(srv.out);
+    char made[64];
+    snprintf(made, sizeof made, "table %d created by alice", table);
+    CHECK(log && strstr(log, made) && strstr(log, "the game starts"),
+          "the server logged the table's life (%zu bytes)", log ? strlen(log) : 0);
+    CHECK(log && out && !strstr(log, key) && !strstr(out, key),
+          "the server's log and output never give the key");
+    free(log);
+    free(out);
 }
 
 /* ------------------------------------------------------------- a restart */
