@@ -97,6 +97,21 @@ static bool make_hash(const char *password, char out[STORE_HASH_CAP])
     return true;
 }
 
+/* A hash of random bytes nobody knows, checked for the names with no
+ * account.  Made at the first such sign-in, not at start: its memory
+ * (SRV_AUTH_MEMLIMIT) is then only taken by a server that signs players in. */
+static void make_dummy(srv_auth *a)
+{
+    unsigned char secret[32];
+    char text[65];
+    randombytes_buf(secret, sizeof secret);
+    sodium_bin2hex(text, sizeof text, secret, sizeof secret);
+    if (crypto_pwhash_str(a->dummy, text, strlen(text), SRV_AUTH_OPSLIMIT, SRV_AUTH_MEMLIMIT) != 0)
+        a->dummy[0] = '\0';
+    sodium_memzero(text, sizeof text);
+    sodium_memzero(secret, sizeof secret);
+}
+
 static void work(srv_auth *a, srv_auth_job *job)
 {
     switch (job->kind) {
@@ -104,6 +119,8 @@ static void work(srv_auth *a, srv_auth_job *job)
     case AUTH_CHANGE: {
         /* A name with no account costs the same: its answer does not tell
          * whether the name is registered. */
+        if (job->hash[0] == '\0' && a->dummy[0] == '\0')
+            make_dummy(a);
         const char *hash = job->hash[0] ? job->hash : a->dummy;
         job->ok = crypto_pwhash_str_verify(hash, job->password, strlen(job->password)) == 0 &&
                   job->hash[0] != '\0';
@@ -126,14 +143,6 @@ static void *worker(void *arg)
      * first and the passwords wait (Linux gives each thread its own
      * niceness). */
     setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), SRV_AUTH_NICE);
-    /* A hash of random bytes nobody knows, for the names with no account. */
-    unsigned char secret[32];
-    char text[65];
-    randombytes_buf(secret, sizeof secret);
-    sodium_bin2hex(text, sizeof text, secret, sizeof secret);
-    if (crypto_pwhash_str(a->dummy, text, strlen(text), SRV_AUTH_OPSLIMIT, SRV_AUTH_MEMLIMIT) != 0)
-        a->dummy[0] = '\0';
-    sodium_memzero(text, sizeof text);
     pthread_mutex_lock(&a->lock);
     for (;;) {
         srv_auth_job *job = NULL;
@@ -290,6 +299,13 @@ void srv_auth_tick(srv_server *srv)
     windows_sweep(&srv->signin_keys, now, srv->signin_key_window);
     windows_sweep(&srv->signin_addrs, now, srv->signin_addr_window);
     windows_sweep(&srv->signup_addrs, now, srv->signup_addr_window);
+    /* Expired tokens are refused when shown; once an hour they are also
+     * forgotten, so that the table does not grow with tokens nobody shows. */
+    if (now - srv->tokens_swept >= 3600) {
+        srv->tokens_swept = now;
+        if (srv->store->ops->tokens_expire(srv->store, srv_wall()) != 0)
+            srv_log(srv, "store: %s", store_error(srv->store));
+    }
 }
 
 void srv_auth_free(srv_server *srv)
@@ -426,24 +442,59 @@ static bool signup_allowed(srv_conn *c, const proto_msg *msg)
     return true;
 }
 
-static void note_failure(srv_server *srv, const char *key)
+/* The limits count a job as it goes to the password thread, not when it
+ * comes back: otherwise many attempts sent at once would all pass the
+ * check before the first is counted.  A sign-in counts as a failure until
+ * it succeeds (a connection that closes while its password is checked
+ * keeps it counted), a sign-up as an account until it fails. */
+static void count_submitted(srv_server *srv, const srv_auth_job *job)
 {
-    window *k = window_get(&srv->signin_keys, key, srv_now(), srv->signin_key_window, true);
+    int64_t now = srv_now();
+    window *k = window_get(&srv->signin_keys, job->key, now, srv->signin_key_window, true);
     if (k)
         k->n++;
+    if (job->kind == AUTH_SIGNUP || job->kind == AUTH_CLAIM) {
+        window *a = window_get(&srv->signup_addrs, job->addr, now, srv->signup_addr_window, true);
+        if (a)
+            a->n++;
+    }
 }
 
-static void note_signup(srv_server *srv, const char *addr)
+/* A right password: the failures before it are forgiven. */
+static void forgive_failures(srv_server *srv, const char *key)
 {
-    window *a = window_get(&srv->signup_addrs, addr, srv_now(), srv->signup_addr_window, true);
-    if (a)
-        a->n++;
+    window *k = srv_map_get(&srv->signin_keys, key);
+    if (k)
+        k->n = 0;
 }
+
+/* A sign-up that made no account does not count against its address. */
+static void uncount_signup(srv_server *srv, const char *addr)
+{
+    window *a = srv_map_get(&srv->signup_addrs, addr);
+    if (a && a->n > 0)
+        a->n--;
+}
+
+/* Queues a job whose limits were checked, counting it; false (and the job
+ * freed, busy said) when the queue is full. */
+static bool submit_counted(srv_conn *c, const proto_msg *msg, srv_auth_job *job);
 
 static void refuse_busy(srv_conn *c, const proto_msg *msg)
 {
     srv_error(c, msg, "busy",
               "The server is checking many passwords just now: try again in a few seconds.");
+}
+
+static bool submit_counted(srv_conn *c, const proto_msg *msg, srv_auth_job *job)
+{
+    if (!submit(c->srv, job)) {
+        job_free(job);
+        refuse_busy(c, msg);
+        return false;
+    }
+    count_submitted(c->srv, job);
+    return true;
 }
 
 /* ------------------------------------------------------------ hello */
@@ -523,10 +574,7 @@ void srv_auth_hello(srv_conn *c, const proto_msg *msg, const char *display, cons
     snprintf(job->key, sizeof job->key, "%s", key);
     if (got > 0)
         snprintf(job->hash, sizeof job->hash, "%s", acct.hash);
-    if (!submit(srv, job)) {
-        job_free(job);
-        refuse_busy(c, msg);
-    }
+    submit_counted(c, msg, job);
 }
 
 /* The end of a sign-in or sign-up: the account's session (taken over from
@@ -582,7 +630,6 @@ static void finish_signin(srv_conn *c, srv_auth_job *job)
 {
     srv_server *srv = c->srv;
     if (!job->ok) {
-        note_failure(srv, job->key);
         job_error(c, job, "bad_password",
                   "The name or the password is wrong: check both and sign in again (a guest "
                   "may say hello without a password).");
@@ -602,16 +649,15 @@ static void finish_signin(srv_conn *c, srv_auth_job *job)
                   acct.name);
         return;
     }
-    /* Failures before a right password are forgiven. */
-    window *k = srv_map_get(&srv->signin_keys, job->key);
-    if (k)
-        k->n = 0;
+    forgive_failures(srv, job->key);
     signed_in(c, job, &acct);
 }
 
 static void finish_signup(srv_conn *c, srv_auth_job *job)
 {
     srv_server *srv = c->srv;
+    /* Until the account is made, this sign-up does not count. */
+    uncount_signup(srv, job->addr);
     if (!job->ok) {
         job_error(c, job, "server", "The password could not be hashed: try again in a moment.");
         return;
@@ -627,7 +673,8 @@ static void finish_signup(srv_conn *c, srv_auth_job *job)
     srv_session *other = srv_map_get(&srv->by_name, job->key);
     if (other && other->conn != c) {
         job_error(c, job, "name_taken",
-                  "The name %s is in use by a guest just now: register another name.", job->name);
+                  "The name %s is in use by somebody else just now: register another name.",
+                  job->name);
         return;
     }
     int made = srv->store->ops->account_create(srv->store, job->key, job->name, job->hash);
@@ -645,7 +692,10 @@ static void finish_signup(srv_conn *c, srv_auth_job *job)
                   job->name);
         return;
     }
-    note_signup(srv, job->addr);
+    window *a = window_get(&srv->signup_addrs, job->addr, srv_now(), srv->signup_addr_window, true);
+    if (a)
+        a->n++;
+    forgive_failures(srv, job->key);
     srv_log(srv, "connection %llu registers %s", (unsigned long long)c->id, job->name);
     store_account acct;
     if (srv->store->ops->account_get(srv->store, job->key, &acct) <= 0) {
@@ -684,11 +734,11 @@ static void finish_change(srv_conn *c, srv_auth_job *job)
     if (s == NULL)
         return;
     if (!job->ok) {
-        note_failure(srv, job->key);
         job_error(c, job, "bad_password",
                   "The password is wrong: give your present password to change it.");
         return;
     }
+    forgive_failures(srv, job->key);
     char token[PROTO_TOKEN_LEN + 1], hash[STORE_TOKEN_HASH_LEN + 1];
     int64_t expires;
     if (srv->store->ops->account_set_hash(srv->store, job->key, job->hash) != 0 ||
@@ -761,7 +811,8 @@ void srv_cmd_register(srv_conn *c, const proto_msg *msg)
                   s->name, why);
         return;
     }
-    if (!password_strong(c, msg, msg->password, s->name) || !signup_allowed(c, msg))
+    if (!password_strong(c, msg, msg->password, s->name) || !signup_allowed(c, msg) ||
+        !signin_allowed(c, msg, key))
         return;
     store_account acct;
     int got = srv->store->ops->account_get(srv->store, key, &acct);
@@ -780,10 +831,7 @@ void srv_cmd_register(srv_conn *c, const proto_msg *msg)
     }
     snprintf(job->name, sizeof job->name, "%s", s->name);
     snprintf(job->key, sizeof job->key, "%s", key);
-    if (!submit(srv, job)) {
-        job_free(job);
-        refuse_busy(c, msg);
-    }
+    submit_counted(c, msg, job);
 }
 
 void srv_cmd_password(srv_conn *c, const proto_msg *msg)
@@ -814,10 +862,7 @@ void srv_cmd_password(srv_conn *c, const proto_msg *msg)
     snprintf(job->name, sizeof job->name, "%s", s->name);
     snprintf(job->key, sizeof job->key, "%s", key);
     snprintf(job->hash, sizeof job->hash, "%s", acct.hash);
-    if (!submit(srv, job)) {
-        job_free(job);
-        refuse_busy(c, msg);
-    }
+    submit_counted(c, msg, job);
 }
 
 /* ------------------------------------------------------------ tokens */

@@ -291,9 +291,14 @@ static int make_record(const game *g, char **text, size_t *len, char *why, size_
         if (g->players[k][0])
             barbu_record_set_tag(rec, TAG_SEATS[k], g->players[k]);
         if (g->started && g->names[k][0] && strcmp(g->names[k], g->players[k]) != 0) {
+            /* A record's tag holds at most 255 bytes: a substitute is
+             * named whole or not at all, never cut in a character. */
             size_t used = strlen(subs);
-            snprintf(subs + used, sizeof subs - used, "%s%s %s", used ? ", " : "",
-                     barbu_seat_name(k), g->names[k]);
+            int need =
+                snprintf(NULL, 0, "%s%s %s", used ? ", " : "", barbu_seat_name(k), g->names[k]);
+            if (need > 0 && used + (size_t)need < sizeof subs)
+                snprintf(subs + used, sizeof subs - used, "%s%s %s", used ? ", " : "",
+                         barbu_seat_name(k), g->names[k]);
         }
     }
     if (subs[0])

@@ -792,7 +792,8 @@ struct srv_server {
     int signup_addr_accounts; /* accounts registered from one address ... */
     int signup_addr_window;   /* ... within this many seconds */
     srv_map signin_keys, signin_addrs, signup_addrs; /* key or address -> counts */
-    srv_mod *mod; /* administrators, bans, removals (moderation.c) */
+    int64_t tokens_swept; /* srv_now() when expired tokens were last forgotten; 0 */
+    srv_mod *mod;         /* administrators, bans, removals (moderation.c) */
 };
 
 /* tls.c: whether the certificate and key files of --tls-cert/--tls-key can

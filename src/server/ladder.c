@@ -235,24 +235,40 @@ void srv_deal_players_restore(srv_table *t)
     }
 }
 
+/* Appends sep and who to buf when both fit whole: a name is never cut in
+ * the middle of a character.  Returns whether it did. */
+static bool append_whole(char *buf, size_t cap, const char *sep, const char *who)
+{
+    size_t used = strlen(buf), a = strlen(sep), b = strlen(who);
+    if (used + a + b + 1 > cap)
+        return false;
+    memcpy(buf + used, sep, a);
+    memcpy(buf + used + a, who, b + 1);
+    return true;
+}
+
 json_t *srv_deal_players_json(const srv_deal_player *rows, int n, int deal)
 {
     /* Each seat's holders in order: "Zoë", or "Zoë then computer (medium)"
-     * when the seat changed hands in the deal. */
-    char text[4][160] = {"", "", "", ""};
+     * when the seat changed hands in the deal (a seat that changed hands
+     * more often than the text holds ends with "and others"). */
+    char text[4][1024] = {"", "", "", ""};
+    bool full[4] = {false, false, false, false};
     bool any = false;
     for (int i = 0; i < n; i++) {
         const srv_deal_player *p = &rows[i];
         if (p->deal != deal || p->seat < 0 || p->seat > 3)
             continue;
-        char who[64];
+        char who[SRV_NAME_CAP + 32];
         if (p->bot)
             snprintf(who, sizeof who, "computer (%s)", p->level);
         else
             snprintf(who, sizeof who, "%s", p->name);
         char *t = text[p->seat];
-        size_t used = strlen(t);
-        snprintf(t + used, sizeof text[0] - used, "%s%s", used ? " then " : "", who);
+        if (!full[p->seat] && !append_whole(t, sizeof text[0], t[0] ? " then " : "", who)) {
+            append_whole(t, sizeof text[0], "", " and others");
+            full[p->seat] = true;
+        }
         any = true;
     }
     if (!any)

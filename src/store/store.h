@@ -174,6 +174,9 @@ struct store_ops {
      * the handles that may not sit there again. */
     int (*removals_load)(store *s, void (*fn)(void *ctx, int64_t table, const char *name),
                          void *ctx);
+    /* Forgets the registered players' tokens that expired at or before now
+     * (seconds since the epoch). */
+    int (*tokens_expire)(store *s, int64_t now);
 };
 
 /* Opens (creating when needed) a SQLite database in WAL mode.  NULL on

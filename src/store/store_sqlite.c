@@ -224,6 +224,7 @@ typedef struct bb_sqlite {
     sqlite3_stmt *mod_acts_load;
     sqlite3_stmt *reports_load;
     sqlite3_stmt *removals_load;
+    sqlite3_stmt *tokens_expire;
 } bb_sqlite;
 
 static const struct {
@@ -302,6 +303,7 @@ static const struct {
     {offsetof(bb_sqlite, removals_load),
      "SELECT m.tbl, m.name FROM moderation m JOIN tables t ON t.id = m.tbl "
      "WHERE m.act = 'remove' AND m.name IS NOT NULL AND t.state <> 2 ORDER BY m.id"},
+    {offsetof(bb_sqlite, tokens_expire), "DELETE FROM tokens WHERE expires <= ?1"},
 };
 
 #define N_STATEMENTS (sizeof STATEMENTS / sizeof STATEMENTS[0])
@@ -1143,6 +1145,14 @@ static int mod_log_load(store *s, int limit, void (*fn)(void *ctx, const store_m
     return 0;
 }
 
+static int tokens_expire(store *s, int64_t now)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    if (sqlite3_bind_int64(q->tokens_expire, 1, now) != SQLITE_OK)
+        return fail_sql(q, q->tokens_expire, "forget the expired tokens");
+    return run(q, q->tokens_expire, "forget the expired tokens");
+}
+
 static int removals_load(store *s, void (*fn)(void *ctx, int64_t table, const char *name),
                          void *ctx)
 {
@@ -1378,6 +1388,7 @@ static const struct store_ops SQLITE_OPS = {
     .report_add = report_add,
     .mod_log_load = mod_log_load,
     .removals_load = removals_load,
+    .tokens_expire = tokens_expire,
 };
 
 /* Reads PRAGMA user_version; -1 on error. */
