@@ -25,7 +25,7 @@
 
 typedef struct attacker {
     e2e_client *c;
-    char source[16];
+    char source[32];
     int done, sent;
     bool pending;
     bool signed_in; /* the connection holds a session: a new one is needed */
@@ -128,7 +128,7 @@ int main(int argc, char **argv)
     /* Ten registered handles, from two addresses (5 registrations an hour
      * each). */
     for (int k = 0; k < 10; k++) {
-        char name[16], source[16];
+        char name[32], source[32];
         snprintf(name, sizeof name, "bench%d", k);
         snprintf(source, sizeof source, "127.0.8.%d", k / 5 + 1);
         e2e_client *r = e2e_client_new_from("register", srv.port, source);
@@ -142,7 +142,7 @@ int main(int argc, char **argv)
 
     watcher *w = calloc((size_t)tables, sizeof *w);
     for (int i = 0; i < tables; i++) {
-        char name[16];
+        char name[32];
         snprintf(name, sizeof name, "watch%d", i);
         w[i].c = e2e_client_new(name, srv.port);
         e2e_hello(w[i].c, name);
