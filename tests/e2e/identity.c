@@ -347,7 +347,7 @@ static void scenario_limits(void)
     e2e_client *a = e2e_client_new("eve", srv.port);
     id_sign(a, "Eve", "eve's password", true);
     /* Five wrong passwords for one handle, from five addresses. */
-    char src[16];
+    char src[32];
     for (int i = 0; i < 5; i++) {
         snprintf(src, sizeof src, "127.0.3.%d", i + 1);
         e2e_client *m = e2e_client_new_from("guesser", srv.port, src);
