@@ -145,7 +145,7 @@ endif()
 add_executable(identity ${CMAKE_SOURCE_DIR}/tests/e2e/identity.c
                         ${CMAKE_SOURCE_DIR}/tests/e2e/identity_guard.c)
 target_link_libraries(identity PRIVATE barbu_e2e barbu_store)
-foreach(scenario signup logout password lookalike limits expiry busy restart secrets guard shown)
+foreach(scenario signup logout password lookalike limits limits_at_once expiry busy restart secrets guard shown)
   add_test(NAME identity_${scenario} COMMAND identity $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(identity_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
 endforeach()

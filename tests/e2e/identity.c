@@ -629,16 +629,99 @@ static void scenario_secrets(void)
           "no password comes back even to its sender");
 }
 
+/* Attempts sent all at once are counted as they are sent, not as their
+ * passwords are checked: twelve registrations from one address make five
+ * accounts, and twelve wrong passwords for one handle check five. */
+static json_t *first_answer(e2e_client *c, const char *want)
+{
+    long deadline = e2e_now_ms() + 20000;
+    while (e2e_now_ms() < deadline) {
+        if (e2e_peek(c, want))
+            return e2e_expect(c, want, 10);
+        if (e2e_peek(c, "error"))
+            return e2e_expect(c, "error", 10);
+        e2e_pump(20);
+    }
+    return NULL;
+}
+
+static void scenario_limits_at_once(void)
+{
+    e2e_server srv;
+    e2e_server_start(&srv, "at_once.db");
+    enum { N = 12 };
+    e2e_client *g[N];
+    char name[32], src[32];
+    for (int i = 0; i < N; i++) {
+        snprintf(name, sizeof name, "claimer%d", i);
+        g[i] = e2e_client_new_from("claimer", srv.port, "127.0.5.1");
+        json_t *w = id_hello(g[i], name, NULL, false);
+        REQUIRE(w && strcmp(id_type(w), "welcome") == 0, "guest %d is welcome (%s)", i, id_code(w));
+        json_decref(w);
+    }
+    for (int i = 0; i < N; i++)
+        e2e_send(g[i], json_pack("{s:s, s:s}", "type", "register", "password", "a long password"));
+    int made = 0, limited = 0;
+    for (int i = 0; i < N; i++) {
+        json_t *got = first_answer(g[i], "account");
+        if (got && strcmp(id_type(got), "account") == 0)
+            made++;
+        else if (id_is(got, "limit"))
+            limited++;
+        json_decref(got);
+    }
+    CHECK(made == 5 && limited == N - 5,
+          "12 registrations sent at once from one address: 5 accounts made, the rest limited "
+          "(%d made, %d limited)",
+          made, limited);
+
+    e2e_client *v = e2e_client_new("victim", srv.port);
+    id_sign(v, "Victim", "victim's password", true);
+    e2e_client *m[N];
+    for (int i = 0; i < N; i++) {
+        snprintf(src, sizeof src, "127.0.6.%d", i + 1);
+        m[i] = e2e_client_new_from("guesser", srv.port, src);
+        e2e_send(m[i], json_pack("{s:s, s:i, s:s, s:s}", "type", "hello", "version", 1, "name",
+                                 "Victim", "password", "wrong guess"));
+    }
+    int checked = 0, held = 0;
+    for (int i = 0; i < N; i++) {
+        json_t *got = first_answer(m[i], "welcome");
+        if (id_is(got, "bad_password"))
+            checked++;
+        else if (id_is(got, "limit"))
+            held++;
+        json_decref(got);
+    }
+    CHECK(checked == 5 && held == N - 5,
+          "12 wrong passwords for one handle sent at once: 5 checked, the rest limited "
+          "(%d checked, %d limited)",
+          checked, held);
+    for (int i = 0; i < N; i++) {
+        e2e_client_free(g[i]);
+        e2e_client_free(m[i]);
+    }
+    e2e_client_free(v);
+    CHECK(e2e_server_stop(&srv) == 0, "the server stops cleanly");
+}
+
 static const struct {
     const char *name;
     void (*run)(void);
 } SCENARIOS[] = {
-    {"signup", scenario_signup},     {"logout", scenario_logout},
-    {"password", scenario_password}, {"lookalike", scenario_lookalike},
-    {"limits", scenario_limits},     {"expiry", scenario_expiry},
-    {"busy", scenario_busy},         {"restart", scenario_restart},
-    {"secrets", scenario_secrets},   {"guard", identity_guard},
-    {"shown", identity_shown},       {NULL, NULL},
+    {"signup", scenario_signup},
+    {"logout", scenario_logout},
+    {"password", scenario_password},
+    {"lookalike", scenario_lookalike},
+    {"limits", scenario_limits},
+    {"limits_at_once", scenario_limits_at_once},
+    {"expiry", scenario_expiry},
+    {"busy", scenario_busy},
+    {"restart", scenario_restart},
+    {"secrets", scenario_secrets},
+    {"guard", identity_guard},
+    {"shown", identity_shown},
+    {NULL, NULL},
 };
 
 int main(int argc, char **argv)
