@@ -102,6 +102,14 @@ int srv_mod_start(srv_server *srv)
                     store_error(db));
             return -1;
         }
+        /* Until the handle is registered, whoever registers it first is the
+         * administrator: the operator should know to do it at once. */
+        store_account acct;
+        if (db->ops->account_get(db, key, &acct) == 0)
+            fprintf(stderr,
+                    "barbu serve: warning: %s is not registered yet; whoever signs up first as "
+                    "%s becomes an administrator, so sign up as %s now\n",
+                    display, display, display);
     }
     if (db->ops->admins_load(db, on_admin, m) != 0 || db->ops->bans_load(db, on_ban, m) != 0 ||
         db->ops->removals_load(db, on_removal, m) != 0) {
