@@ -95,7 +95,7 @@ void moderation_ladder_players(void)
     e2e_server_start_with(&srv, "ladder_players.db", admin);
     const char *names[4] = {"alice", "bob", "carol", "dave"};
     e2e_client *p[4];
-    char source[16];
+    char source[32];
     for (int k = 0; k < 4; k++) {
         snprintf(source, sizeof source, "127.0.0.%d", 2 + k);
         p[k] = mod_signup(names[k], srv.port, source, 0);
