@@ -783,8 +783,17 @@ void srv_auth_drain(srv_server *srv)
                 finish_signup(c, job);
                 break;
             }
-        } else if (c) {
-            c->auth_job = NULL;
+        } else {
+            if (c)
+                c->auth_job = NULL;
+            /* Nobody hears the answer, but the limits do: a right password
+             * forgives the failure counted when the job went out, and a
+             * sign-up that made no account does not count. */
+            bool signin = job->kind == AUTH_SIGNIN || job->kind == AUTH_CHANGE;
+            if (!signin)
+                uncount_signup(srv, job->addr);
+            if (job->ok || !signin)
+                forgive_failures(srv, job->key);
         }
         job_free(job);
     }
