@@ -424,7 +424,8 @@ static void fair_whole(void)
 
 /* ------------------------------------------------------------- a restart */
 
-/* A keyed game killed with -9 in its fourth deal goes on after the restart
+/* (The 32-card pack's eight-card hands keep the whole games short.)
+ * A keyed game killed with -9 in its fourth deal goes on after the restart
  * with the same commitment and the same hands, and its record (deals
  * before and after the restart) passes barbu verify against the key. */
 static void fair_restart(void)
@@ -432,7 +433,7 @@ static void fair_restart(void)
     e2e_server srv;
     e2e_server_start(&srv, "fair-restart.db");
     e2e_client *alice = person("alice", srv.port, "127.0.0.2", false);
-    int table = e2e_create(alice, "uk",
+    int table = e2e_create(alice, "uk-32",
                            json_pack("{s:[s,s,s], s:s, s:i, s:s}", "bots", "E", "S", "W", "level",
                                      "random", "delay", 0, "sit", "N"));
     json_t *first = table_msg(alice, table, 5000);
@@ -491,7 +492,7 @@ static void fair_seeded(void)
     e2e_server srv;
     e2e_server_start(&srv, "fair-seeded.db");
     e2e_client *alice = person("alice", srv.port, "127.0.0.2", false);
-    int table = e2e_create(alice, "uk",
+    int table = e2e_create(alice, "uk-32",
                            json_pack("{s:[s,s,s], s:s, s:i, s:s, s:s}", "bots", "E", "S", "W",
                                      "level", "random", "delay", 0, "sit", "N", "seed", "4242"));
     json_t *first = table_msg(alice, table, 5000);
@@ -500,7 +501,7 @@ static void fair_seeded(void)
     json_decref(first);
     json_t *v = e2e_expect(alice, "view", 5000);
     barbu_rules rules;
-    barbu_rules_preset(&rules, "uk");
+    barbu_rules_preset(&rules, "uk-32");
     barbu_state st;
     barbu_init(&st, &rules, 4242);
     json_t *hand = json_object_get(json_object_get(json_object_get(v, "view"), "hands"), "N");
