@@ -6,6 +6,8 @@ ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 CMAKE_FLAGS ?=
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+# The release tests run two to a core (tests/tests.cmake says which count as two).
+TEST_JOBS  ?= $(shell echo $$(( $(JOBS) * 2 )))
 
 .PHONY: all build run check setup test test-asan format format-check fuzz bench clean
 
@@ -36,7 +38,7 @@ run: setup
 check:
 	@sh scripts/setup.sh check
 	@$(MAKE) --no-print-directory build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(BUILD) && ctest --output-on-failure -j $(TEST_JOBS)
 	@$(MAKE) --no-print-directory test-asan
 	@$(MAKE) --no-print-directory format-check
 	@$(MAKE) --no-print-directory fuzz

@@ -225,3 +225,20 @@ set_tests_properties(cli_connect_tls PROPERTIES LABELS cli TIMEOUT 180)
 add_test(NAME cli_connect_accounts
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/connect_accounts.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_connect_accounts PROPERTIES LABELS cli TIMEOUT 240)
+
+# make check runs the release tests two to a core (ctest -j twice the cores):
+# most end-to-end tests wait on their clients' pacing, not on the CPU.  The
+# tests that keep cores busy (a browser, whole games of computer players) or
+# that measure times count as two, so that they run beside at most one such
+# test or two light ones, as with -j of the cores.
+foreach(t property_games cli_arena cli_play cli_connect cli_connect_tls cli_connect_accounts
+          e2e_game e2e_leak abuse_bot_timing abuse_slow_readers abuse_bot_sink abuse_idle
+          evening_clock evening_clock_rows evening_clock_pass_on evening_clock_paused
+          evening_clock_late
+          browser_classic browser_fife browser_chinese browser_king browser_ravage
+          browser_evening_a browser_evening_again browser_evening_b browser_evening_c
+          browser_evening_d browser_tls browser_accounts browser_fair_deals browser_moderation)
+  if(TEST ${t})
+    set_tests_properties(${t} PROPERTIES PROCESSORS 2)
+  endif()
+endforeach()
