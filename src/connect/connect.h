@@ -236,17 +236,17 @@ typedef struct cn {
     bool dirty; /* redraw after this turn of the loop */
 
     /* Registered players and moderation (account.c). */
-    char password_file[4096];          /* --password-file: its first line */
-    bool want_register;                /* --register */
-    bool ask_password;                 /* --password: asked before the screen */
-    char password[CN_PASSWORD_CAP];    /* until the welcome, then wiped */
-    int password_tries;                /* refused passwords typed */
-    bool token_resumed;                /* the hello carried the saved token */
-    bool screen_on;                    /* curses is up: a question suspends it */
-    bool registered, admin;            /* from the welcome */
-    long long expires;                 /* when the token stops working, or 0 */
-    int logging_out;                   /* 1: /logout sent, 2: /logout all */
-    bool signed_out;                   /* our own logout was answered */
+    char password_file[4096];       /* --password-file: its first line */
+    bool want_register;             /* --register */
+    bool ask_password;              /* --password: asked before the screen */
+    char password[CN_PASSWORD_CAP]; /* until the welcome, then wiped */
+    int password_tries;             /* refused passwords typed */
+    bool token_resumed;             /* the hello carried the saved token */
+    bool screen_on;                 /* curses is up: a question suspends it */
+    bool registered, admin;         /* from the welcome */
+    long long expires;              /* when the token stops working, or 0 */
+    int logging_out;                /* 1: /logout sent, 2: /logout all */
+    bool signed_out;                /* our own logout was answered */
 } cn;
 
 /* ------------------------------------------------------------ client.c */
