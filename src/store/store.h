@@ -92,6 +92,73 @@ typedef struct store_mod_row {
     const char *text;
 } store_mod_row;
 
+/* ------------------------------------------------------------- the club
+ * (docs/club.md).  A game's row is written when it starts (status running,
+ * no deal data) and again when it ends (over, or abandoned: closed before
+ * its end); the ladder and the ratings change only in game_end's
+ * transaction. */
+enum { STORE_GAME_RUNNING, STORE_GAME_OVER, STORE_GAME_ABANDONED };
+enum { STORE_PERSON_GUEST, STORE_PERSON_REGISTERED, STORE_PERSON_COMPUTER };
+enum { STORE_CREDIT_RECORD, STORE_CREDIT_DEALS };
+
+typedef struct store_game_player {
+    int seat;          /* 0-3 */
+    const char *name;  /* as shown: a handle, or the computer player's name */
+    const char *key;   /* a registered player's handle key; NULL otherwise */
+    int kind;          /* STORE_PERSON_* */
+    const char *level; /* a computer player's level ("medium"); NULL for a person */
+    bool credited;     /* takes points of the seat (the player of record; with
+                          STORE_CREDIT_DEALS everyone who finished a deal there) */
+    int32_t points;    /* the points credited to this player */
+    int deals;         /* the deals this player finished at the seat */
+    int place;         /* 1-4 by the seat's total, ties sharing; 0 while running */
+} store_game_player;
+
+typedef struct store_game {
+    int64_t id;         /* the table's id */
+    const char *preset; /* "uk" */
+    bool house;         /* house rules changed the preset */
+    bool ladder, rated;
+    int credit;                /* STORE_CREDIT_* */
+    int status;                /* STORE_GAME_* */
+    int64_t started, finished; /* seconds since the epoch; finished 0 while running */
+    int n_deals;               /* deals completed */
+    int32_t totals[4];         /* by seat */
+    const char *deals;         /* JSON text: the score message's deals; "[]" while running */
+    int n_players;
+    const store_game_player *players; /* by seat, then in the order they sat */
+} store_game;
+
+/* A rating (Weng and Lin's Bradley-Terry full pairing, docs/club.md). */
+typedef struct store_rating {
+    const char *id;   /* "p:" and a handle's key, or "c:" and a computer level */
+    const char *name; /* as shown */
+    double mu, sigma;
+    int games;
+    int64_t updated; /* seconds since the epoch; 0 never */
+} store_rating;
+
+typedef struct store_rating_point {
+    int64_t game, at;
+    double mu, sigma; /* after the game */
+} store_rating_point;
+
+typedef struct store_ladder_row {
+    const char *key, *name;
+    int games;
+    int64_t total;
+} store_ladder_row;
+
+/* What games_find looks for; NULL, 0 or -1 for any. */
+typedef struct store_game_filter {
+    const char *key;    /* a registered player's key */
+    const char *name;   /* or a name as shown (a guest, a computer player) */
+    const char *preset; /* a rule set */
+    int64_t from, to;   /* started in [from, to) */
+    int status;         /* STORE_GAME_*, or -1 */
+    int ladder;         /* 1 ladder games only, 0 others only, -1 both */
+} store_game_filter;
+
 typedef struct store store;
 
 struct store {
@@ -177,6 +244,39 @@ struct store_ops {
     /* Forgets the registered players' tokens that expired at or before now
      * (seconds since the epoch). */
     int (*tokens_expire)(store *s, int64_t now);
+
+    /* The club.  game_begin writes a running game's row and its players of
+     * record; game_end writes the ended game's row and players in one
+     * transaction with, when the game is a ladder game and over, each
+     * credited registered player's games and points in the ladder of the
+     * month and the year of g->finished (UTC, periods "2026-11" and
+     * "2026"), and the ratings given (each with a point of its history for
+     * this game).  game_status returns STORE_GAME_*, -2 for no such game,
+     * -1 on failure.  game_get returns 1 (and calls fn) or 0. */
+    int (*game_begin)(store *s, const store_game *g);
+    int (*game_end)(store *s, const store_game *g, const store_rating *ratings, int n_ratings);
+    int (*game_status)(store *s, int64_t id);
+    int (*game_get)(store *s, int64_t id, void (*fn)(void *ctx, const store_game *g), void *ctx);
+    /* The games that match, newest start first, from offset; *total is how
+     * many match in all. */
+    int (*games_find)(store *s, const store_game_filter *f, int offset, int limit, int64_t *total,
+                      void (*fn)(void *ctx, const store_game *g), void *ctx);
+    /* A period's ladder, highest total first (then fewer games, then
+     * name); the periods that have one, newest first, months and years. */
+    int (*ladder_load)(store *s, const char *period,
+                       void (*fn)(void *ctx, const store_ladder_row *row), void *ctx);
+    int (*ladder_periods)(store *s, void (*fn)(void *ctx, const char *period), void *ctx);
+    /* Ratings: one by id (1 found, 0 not), all (highest mu - 3 sigma
+     * first), and one's history, oldest first. */
+    int (*rating_get)(store *s, const char *id, void (*fn)(void *ctx, const store_rating *r),
+                      void *ctx);
+    int (*ratings_load)(store *s, void (*fn)(void *ctx, const store_rating *r), void *ctx);
+    int (*rating_history_load)(store *s, const char *id,
+                               void (*fn)(void *ctx, const store_rating_point *p), void *ctx);
+    /* A registered player's preferences, as JSON text: prefs_get returns 1
+     * (filling out, of cap bytes) or 0 when none are kept. */
+    int (*prefs_get)(store *s, const char *key, char *out, size_t cap);
+    int (*prefs_put)(store *s, const char *key, const char *json);
 };
 
 /* Opens (creating when needed) a SQLite database in WAL mode.  NULL on
