@@ -1570,3 +1570,56 @@ store *store_sqlite_open(const char *path, char *err, size_t cap)
     }
     return &q->base;
 }
+
+store *store_sqlite_open_reader(const char *path, char *err, size_t cap)
+{
+    char scratch[1];
+    if (!err || cap == 0) {
+        err = scratch;
+        cap = sizeof scratch;
+    }
+    if (!path || path[0] == '\0' || strcmp(path, ":memory:") == 0) {
+        snprintf(err, cap, "a database without a file has no second reader");
+        return NULL;
+    }
+    bb_sqlite *q = calloc(1, sizeof *q);
+    if (!q) {
+        snprintf(err, cap, "out of memory opening %s", path);
+        return NULL;
+    }
+    q->base.ops = &SQLITE_OPS;
+    q->lock_fd = -1; /* the server's own handle holds the lock */
+    /* Read and write, not read-only: a reader of a WAL database may need to
+     * make its shared-memory file; query_only keeps it from writing rows. */
+    int rc = sqlite3_open_v2(path, &q->db, SQLITE_OPEN_READWRITE, NULL);
+    if (rc != SQLITE_OK) {
+        snprintf(err, cap, "could not open %s: %s", path,
+                 q->db ? sqlite3_errmsg(q->db) : sqlite3_errstr(rc));
+        sqlite_close(&q->base);
+        return NULL;
+    }
+    sqlite3_extended_result_codes(q->db, 1);
+    sqlite3_busy_timeout(q->db, BUSY_TIMEOUT_MS);
+    int version = user_version(q->db);
+    if (version != SCHEMA_VERSION) {
+        snprintf(err, cap, "%s has schema version %d, not the %d this barbu reads", path, version,
+                 SCHEMA_VERSION);
+        sqlite_close(&q->base);
+        return NULL;
+    }
+    if (sqlite3_exec(q->db, "PRAGMA query_only = ON", NULL, NULL, NULL) != SQLITE_OK) {
+        snprintf(err, cap, "could not configure %s: %s", path, sqlite3_errmsg(q->db));
+        sqlite_close(&q->base);
+        return NULL;
+    }
+    for (size_t k = 0; k < N_STATEMENTS; k++) {
+        if (sqlite3_prepare_v3(q->db, STATEMENTS[k].sql, -1, SQLITE_PREPARE_PERSISTENT,
+                               statement(q, k), NULL) != SQLITE_OK) {
+            snprintf(err, cap, "could not prepare a statement on %s: %s", path,
+                     sqlite3_errmsg(q->db));
+            sqlite_close(&q->base);
+            return NULL;
+        }
+    }
+    return &q->base;
+}
