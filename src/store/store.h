@@ -283,12 +283,6 @@ struct store_ops {
 /* Opens (creating when needed) a SQLite database in WAL mode.  NULL on
  * failure, with the reason in err.  Close with store_close. */
 store *store_sqlite_open(const char *path, char *err, size_t cap);
-/* A second handle on a database file that another handle of this process
- * opened (and migrated) with store_sqlite_open: for reading only (its
- * writes are refused), on another thread (the club's reader, WAL lets it
- * read while the first writes).  NULL for ":memory:" and "", or on failure
- * with the reason in err. */
-store *store_sqlite_open_reader(const char *path, char *err, size_t cap);
 
 static inline void store_close(store *s)
 {
