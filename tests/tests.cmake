@@ -103,6 +103,16 @@ foreach(scenario ${EVENING_SCENARIOS})
   add_test(NAME evening_${scenario} COMMAND evening $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(evening_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
 endforeach()
+# The club's pages and JSON twins tell nothing of a game in play, refuse bad
+# parameters with sentences, and show the results once the games end.
+add_executable(club_leak ${CMAKE_SOURCE_DIR}/tests/e2e/club_leak.c)
+target_link_libraries(club_leak PRIVATE barbu_e2e)
+if(BARBU_WEB)
+  add_test(NAME club_leak COMMAND club_leak $<TARGET_FILE:barbu> ${CMAKE_BINARY_DIR}/web)
+else()
+  add_test(NAME club_leak COMMAND club_leak $<TARGET_FILE:barbu>)
+endif()
+set_tests_properties(club_leak PROPERTIES LABELS e2e TIMEOUT 240)
 add_executable(bench_load ${CMAKE_SOURCE_DIR}/bench/load.c)
 target_link_libraries(bench_load PRIVATE barbu_e2e)
 # bench/botsink.sh: tables of computer players only beside a person's game.
