@@ -310,7 +310,7 @@ export function mountViewer(root: HTMLElement): void {
     return h(
       'div',
       { id: 'viewer-rows', class: 'viewer-rows' },
-      h('h3', null, 'Chinese Poker rows'),
+      h('h2', null, 'Chinese Poker rows'),
       SEATS.map((s) => {
         const r = t.rows?.[s];
         return h(
@@ -328,12 +328,12 @@ export function mountViewer(root: HTMLElement): void {
   function fifeEl(d: Deal, t: Table): HTMLElement | null {
     const f = t.fife;
     if (!f) return null;
-    const parts: Child[] = [h('h3', null, `Set ${f.set}, ${f.silly ? 'the Silly Round' : `Round ${f.round}`}`)];
+    const parts: Child[] = [h('h2', null, `Set ${f.set}, ${f.silly ? 'the Silly Round' : `Round ${f.round}`}`)];
     if (!f.silly) parts.push(h('p', { class: 'small' }, `Caller: ${name(d.declarer)} (${d.declarer})`));
     parts.push(h('p', { id: 'viewer-calls' }, 'Calls: ', t.contract ? h('strong', null, t.contract) : h('span', { class: 'muted' }, f.silly ? 'to be cut' : 'to be called')));
     if (f.cuts && f.cuts.length) {
       parts.push(
-        h('h4', null, f.cutter ? `Cuts by ${name(f.cutter)} (${f.cutter})` : 'Cuts'),
+        h('h3', null, f.cutter ? `Cuts by ${name(f.cutter)} (${f.cutter})` : 'Cuts'),
         h(
           'ol',
           { id: 'viewer-cuts', class: 'viewer-cuts' },
@@ -362,7 +362,7 @@ export function mountViewer(root: HTMLElement): void {
         ),
       );
     }
-    if (passOns.length) parts.push(h('h4', null, 'Pass-ons'), h('ul', { id: 'viewer-pass-ons', class: 'viewer-pass-ons' }, passOns));
+    if (passOns.length) parts.push(h('h3', null, 'Pass-ons'), h('ul', { id: 'viewer-pass-ons', class: 'viewer-pass-ons' }, passOns));
     if (f.piranha) parts.push(h('p', { class: 'small' }, `Piranha: ${name(f.piranha)} took El Kingko in a trick won by an 8`));
     return h('section', { id: 'viewer-fife', class: 'viewer-fife', 'aria-label': 'The Fife game' }, parts);
   }
@@ -374,7 +374,7 @@ export function mountViewer(root: HTMLElement): void {
     return h(
       'div',
       null,
-      h('h3', null, r.played ? 'Points of the deal' : 'Points of the deal (not played: nobody doubled)'),
+      h('h2', null, r.played ? 'Points of the deal' : 'Points of the deal (not played: nobody doubled)'),
       h(
         'div',
         { class: 'table-scroll' },
@@ -440,7 +440,7 @@ export function mountViewer(root: HTMLElement): void {
       const tricks = t.tricks?.[SEATS.indexOf(s)];
       el.replaceChildren(
         h(
-          'h3',
+          'h2',
           { class: 'vseat-name' },
           `${name(s)} `,
           h('span', { class: 'muted' }, `(${SEAT_NAME[s]})`),
