@@ -203,6 +203,18 @@ if(BARBU_WEB)
   endforeach()
 endif()
 
+# Issue 24's hand viewer (tests/e2e/browser/lib/club_viewer.mjs): a finished
+# game of four computer players walked step by step in /club/viewer against
+# its record, record files picked from disk (Fife, Chinese Poker, Domino) and
+# a broken one's sentence; about 25 s alone.
+if(BARBU_WEB)
+  add_test(NAME browser_club_viewer
+           COMMAND node ${CMAKE_SOURCE_DIR}/tests/e2e/browser/run.mjs --barbu $<TARGET_FILE:barbu>
+                   --web ${CMAKE_BINARY_DIR}/web --shots ${CMAKE_BINARY_DIR}/browser-shots
+                   --only club_viewer)
+  set_tests_properties(browser_club_viewer PROPERTIES LABELS browser TIMEOUT 240 PROCESSORS 2)
+endif()
+
 # Issue 23, TLS (tests/e2e/tls.c): barbu serve --tls-cert/--tls-key with a
 # certificate the test makes (the openssl program): a whole game over wss://,
 # the pages over https://, plain ws:// refused; the files checked at start.

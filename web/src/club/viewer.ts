@@ -221,10 +221,16 @@ export function mountViewer(root: HTMLElement): void {
   );
   root.replaceChildren(viewer);
 
+  /** A refusal: its sentence alone, no earlier game left beneath it. */
   function showError(text: string): void {
     errorEl.textContent = text;
     errorEl.hidden = false;
     viewer.dataset.state = 'error';
+    replay = null;
+    source = null;
+    board.hidden = true;
+    gameEl.replaceChildren();
+    intro.hidden = false;
   }
 
   function clearError(): void {
@@ -278,7 +284,7 @@ export function mountViewer(root: HTMLElement): void {
       const start = SEATS.indexOf(cur.leader);
       cur.cards.forEach((c, i) => {
         const seat = SEATS[(start + i) % 4];
-        el.append(h('div', { class: `vtrick-card place-${PLACE[seat]}${cur.winner === seat ? ' winner' : ''}`, 'data-seat': seat }, h('span', { class: 'visually-hidden' }, `${SEAT_NAME[seat]}: `), cardEl(c)));
+        el.append(h('div', { class: `vtrick-card place-${PLACE[seat]}${cur.winner === seat ? ' winner' : ''}`, 'data-seat': seat }, h('span', { class: 'vtrick-seat' }, h('span', { 'aria-hidden': 'true' }, seat), h('span', { class: 'visually-hidden' }, `${SEAT_NAME[seat]}: `)), cardEl(c)));
       });
       el.append(h('p', { class: 'vtrick-note' }, cur.winner ? `Trick ${n}: ${name(cur.winner)} (${cur.winner}) takes it` : `Trick ${n}, led by ${cur.leader}`));
     } else {
@@ -442,8 +448,7 @@ export function mountViewer(root: HTMLElement): void {
         h(
           'h2',
           { class: 'vseat-name' },
-          `${name(s)} `,
-          h('span', { class: 'muted' }, `(${SEAT_NAME[s]})`),
+          replay.players[s] ? [`${name(s)} `, h('span', { class: 'muted' }, `(${SEAT_NAME[s]})`)] : SEAT_NAME[s],
           s === d.declarer && !d.silly ? h('span', { class: 'vtag' }, replay.fife ? 'Caller' : 'declarer') : null,
           t.to_move === s ? h('span', { class: 'vtag turn' }, 'to act') : null,
         ),
@@ -571,7 +576,7 @@ export function mountViewer(root: HTMLElement): void {
       return;
     }
     const got = await answer(res);
-    if (!got.ok) showError(`${file.name}: ${got.error}`);
+    if (!got.ok) showError(res.status === 400 ? `${file.name}: ${got.error.replace(/\.?$/, '.')} The engine replays a record only as the game was played: correct that line, or pick another record file.` : `${file.name}: ${got.error}`);
     else shown(got.data, { file: file.name }, { deal: 0, step: 0 });
   }
 
