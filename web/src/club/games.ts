@@ -60,8 +60,8 @@ function seatCell(players: GamePlayer[], seat: string, running: boolean): HTMLEl
 }
 
 /** The games as a table: on a phone each game's row stacks into a card. */
-export function gamesTable(rows: ArchiveRow[], id: string, label: string): HTMLElement {
-  if (rows.length === 0) return h('p', { class: 'muted', id: `${id}-none` }, 'No game matches.');
+export function gamesTable(rows: ArchiveRow[], id: string, label: string, none = 'No game matches.'): HTMLElement {
+  if (rows.length === 0) return h('p', { class: 'muted', id: `${id}-none` }, none);
   return scroller(
     label,
     h(
@@ -170,8 +170,8 @@ export function gamesPage(d: Archive, q: URLSearchParams, go: (href: string) => 
     'div',
     { id: 'archive' },
     form,
-    h('p', { class: 'club-lead', id: 'games-count', 'aria-live': 'polite' }, countLine(d)),
-    gamesTable(d.rows, 'games', 'Games found'),
+    d.total ? h('p', { class: 'club-lead', id: 'games-count', 'aria-live': 'polite' }, countLine(d)) : null,
+    gamesTable(d.rows, 'games', 'Games found', 'No game matches these filters.'),
     pager(d.page, d.pages, (k) => `/club/games${archiveQuery(q, k)}`),
   );
 }

@@ -74,8 +74,8 @@ export function personPage(d: Person, selfHref: (page: number) => string): HTMLE
     'section',
     { class: 'club-section', 'aria-labelledby': 'games-title' },
     h('h2', { id: 'games-title' }, 'Games'),
-    h('p', { class: 'club-lead', id: 'games-count' }, countLine(d.games)),
-    gamesTable(d.games.rows, 'player-games', `${personTitle(d)}: games`),
+    d.games.total ? h('p', { class: 'club-lead', id: 'games-count' }, countLine(d.games)) : null,
+    gamesTable(d.games.rows, 'player-games', `${personTitle(d)}: games`, 'No game yet.'),
     pager(d.games.page, d.games.pages, selfHref),
   );
   return h(
