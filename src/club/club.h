@@ -80,4 +80,13 @@ double club_shown(club_rating r);
  * of range, a place below 1 or a sigma that is not positive. */
 int club_rate(club_rating *r, const int *places, int n);
 
+/* The same when one player holds several places (a computer level at two
+ * seats): who[i] names the player of place i (equal numbers, one player,
+ * whose ratings before must be equal).  Places of the same player are not
+ * compared; the player's changes from every place add up (the sum of the
+ * mu changes, the sum of the Deltas), so that it moves as one player
+ * observed against each other place, and its entries all come out equal.
+ * who NULL: every place a different player (club_rate). */
+int club_rate_shared(club_rating *r, const int *places, const int *who, int n);
+
 #endif

@@ -13,7 +13,9 @@
  *             gamma_q = sigma_i / c_iq (the paper's default)
  *
  * then mu_i += Omega_i and sigma_i^2 *= max(1 - Delta_i, kappa), every
- * player from the ratings before the game.
+ * player from the ratings before the game.  One player at several places
+ * (club_rate_shared: a computer level at two seats) is not compared with
+ * itself, and adds up the Omegas and Deltas of its places.
  */
 #include <math.h>
 #include <string.h>
@@ -101,19 +103,25 @@ double club_shown(club_rating r)
 
 int club_rate(club_rating *r, const int *places, int n)
 {
+    return club_rate_shared(r, places, NULL, n);
+}
+
+int club_rate_shared(club_rating *r, const int *places, const int *who, int n)
+{
     if (n < 2 || n > CLUB_MAX_RATED)
         return -1;
     for (int i = 0; i < n; i++)
-        if (places[i] < 1 || !(r[i].sigma > 0) || !isfinite(r[i].mu))
+        if (places[i] < 1 || !(r[i].sigma > 0) || !isfinite(r[i].mu) || !isfinite(r[i].sigma))
             return -1;
     club_rating before[CLUB_MAX_RATED];
+    double omega[CLUB_MAX_RATED], delta[CLUB_MAX_RATED];
     memcpy(before, r, (size_t)n * sizeof *r);
     const double two_beta2 = 2.0 * CLUB_BETA * CLUB_BETA;
     for (int i = 0; i < n; i++) {
         double var_i = before[i].sigma * before[i].sigma;
-        double omega = 0, delta = 0;
+        omega[i] = delta[i] = 0;
         for (int q = 0; q < n; q++) {
-            if (q == i)
+            if (q == i || (who && who[q] == who[i]))
                 continue;
             double var_q = before[q].sigma * before[q].sigma;
             double c = sqrt(var_i + var_q + two_beta2);
@@ -121,13 +129,21 @@ int club_rate(club_rating *r, const int *places, int n)
             double p_iq = 1.0 / (1.0 + exp((before[q].mu - before[i].mu) / c));
             double s = places[i] < places[q] ? 1.0 : places[i] == places[q] ? 0.5 : 0.0;
             double gamma = before[i].sigma / c;
-            omega += var_i / c * (s - p_iq);
-            delta += gamma * var_i / (c * c) * p_iq * (1.0 - p_iq);
+            omega[i] += var_i / c * (s - p_iq);
+            delta[i] += gamma * var_i / (c * c) * p_iq * (1.0 - p_iq);
         }
-        double shrink = 1.0 - delta;
+    }
+    for (int i = 0; i < n; i++) {
+        double om = 0, de = 0;
+        for (int j = 0; j < n; j++)
+            if (j == i || (who && who[j] == who[i])) {
+                om += omega[j];
+                de += delta[j];
+            }
+        double shrink = 1.0 - de;
         if (shrink < CLUB_KAPPA)
             shrink = CLUB_KAPPA;
-        r[i].mu = before[i].mu + omega;
+        r[i].mu = before[i].mu + om;
         r[i].sigma = before[i].sigma * sqrt(shrink);
     }
     return 0;

@@ -240,26 +240,36 @@ static bool find_game(srv_conn *c, const proto_msg *msg, game *g)
     return true;
 }
 
-void srv_cmd_score(srv_conn *c, const proto_msg *msg)
+json_t *srv_score_deals_json(const barbu_rules *rules, const barbu_result *results, int n,
+                             const srv_deal_player *dp, int n_dp)
 {
-    game g;
-    if (!find_game(c, msg, &g))
-        return;
-    json_t *players = json_array(), *deals = json_array();
-    long totals[4] = {0};
-    for (int k = 0; k < 4; k++)
-        json_array_append_new(players, g.players[k][0] ? json_string(g.players[k]) : json_null());
-    for (int i = 0; i < g.n_results; i++) {
-        json_t *deal = proto_result_json(&g.rules, &g.results[i]);
-        json_t *who = srv_deal_players_json(g.deal_players, g.n_deal_players, g.results[i].deal);
+    json_t *deals = json_array();
+    for (int i = 0; i < n && deals; i++) {
+        json_t *deal = proto_result_json(rules, &results[i]);
+        json_t *who = srv_deal_players_json(dp, n_dp, results[i].deal);
         if (deal && who)
             json_object_set_new(deal, "players", who);
         else
             json_decref(who);
         json_array_append_new(deals, deal);
+    }
+    return deals;
+}
+
+void srv_cmd_score(srv_conn *c, const proto_msg *msg)
+{
+    game g;
+    if (!find_game(c, msg, &g))
+        return;
+    json_t *players = json_array();
+    json_t *deals =
+        srv_score_deals_json(&g.rules, g.results, g.n_results, g.deal_players, g.n_deal_players);
+    long totals[4] = {0};
+    for (int k = 0; k < 4; k++)
+        json_array_append_new(players, g.players[k][0] ? json_string(g.players[k]) : json_null());
+    for (int i = 0; i < g.n_results; i++)
         for (int k = 0; k < 4; k++)
             totals[k] += g.results[i].score[k];
-    }
     json_t *m = json_pack("{s:s, s:I, s:o, s:o, s:[i,i,i,i]}", "type", "score", "table",
                           (json_int_t)g.id, "players", players, "deals", deals, "totals",
                           (int)totals[0], (int)totals[1], (int)totals[2], (int)totals[3]);

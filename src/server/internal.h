@@ -451,6 +451,8 @@ struct srv_table {
     int64_t reserved_wall;          /* the same on the wall clock, for the texts */
     bool no_game;                   /* broken before any game could be rebuilt: nothing to show */
     bool ladder;                    /* registered players only (ladder.c) */
+    bool rated;                     /* its game changes ratings: persons registered (club.c) */
+    int credit;                     /* PROTO_CREDIT_*: who takes a seat's points (club.c) */
     struct srv_deal_player *deal_players; /* who played which deals, in order */
     int n_deal_players, cap_deal_players;
 
@@ -780,6 +782,33 @@ void srv_cmd_mod_log(srv_conn *c, const proto_msg *msg);
 /* sit: a handle an administrator removed from a table does not sit there
  * again. */
 bool srv_mod_sit_ok(srv_conn *c, const proto_msg *msg, const srv_table *t);
+
+/* ------------------------------------------------------------------ club.c */
+
+/* create: a rated table's conditions (sends the error and returns false
+ * when they are not met). */
+bool srv_club_create_ok(srv_conn *c, const proto_msg *msg);
+/* sit: only registered persons sit at a rated table. */
+bool srv_club_sit_ok(srv_conn *c, const proto_msg *msg, const srv_table *t);
+/* The game started: its row in the store, running, with its players. */
+void srv_club_begin(srv_table *t);
+/* The table goes to STORE_OVER: the one way every part of the server sets
+ * it.  A started game's end is kept in the club (over, or abandoned when
+ * its game did not end), with credit, places and ratings.  t may be NULL
+ * for a table that never made it to memory.  0, or -1 when the store
+ * refused the state (logged). */
+int srv_table_set_over(srv_server *srv, int64_t id, srv_table *t);
+/* Start-up (restore.c): a table in memory whose game ended (over, or
+ * closed before its end) without its club row saying so gets its
+ * game_end now. */
+void srv_club_catch_up(srv_table *t, bool over_in_store);
+/* Whether a table needs that catch-up: started, STORE_OVER, and its game's
+ * row missing or running. */
+bool srv_club_needs_catch_up(srv_server *srv, int64_t id);
+/* The score message's "deals" (history.c): each completed deal's result
+ * and, when known, who played it. */
+json_t *srv_score_deals_json(const barbu_rules *rules, const barbu_result *results, int n,
+                             const srv_deal_player *dp, int n_dp);
 
 /* ---------------------------------------------------------------- server.c */
 
