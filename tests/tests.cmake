@@ -7,7 +7,7 @@ foreach(src ${BARBU_UNIT_TESTS})
   get_filename_component(name ${src} NAME_WE)
   add_executable(${name} ${src})
   target_link_libraries(${name} PRIVATE barbu_ai barbu_proto barbu_store barbu_handle barbu_club
-                                        PkgConfig::CMOCKA)
+                                        barbu_replay PkgConfig::CMOCKA)
   target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/src/engine ${CMAKE_SOURCE_DIR}/tests/unit)
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES LABELS unit)

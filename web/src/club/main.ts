@@ -15,6 +15,7 @@ import { ladderApi, ladderPage, ladderTitle } from './ladder';
 import { personApi, personPage, personTitle } from './person';
 import { ratingsPage } from './ratings';
 import { pageParam } from './util';
+import { mountViewer } from './viewer';
 
 type Nav = 'play' | 'ladder' | 'ratings' | 'archive' | 'viewer';
 
@@ -90,9 +91,7 @@ function routeOf(path: string, q: URLSearchParams): Route {
       page: 'viewer',
       nav: 'viewer',
       heading: 'The hand viewer',
-      mount: (root) => {
-        root.replaceChildren(h('p', { id: 'viewer-placeholder', class: 'muted' }, 'The hand viewer is not in this build yet.'));
-      },
+      mount: mountViewer,
     };
   return { page: 'missing', nav: null, heading: 'No such page' };
 }
