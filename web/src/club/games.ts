@@ -52,8 +52,9 @@ function seatCell(players: GamePlayer[], seat: string, running: boolean): HTMLEl
             { class: `seat-player${i > 0 ? ' is-sub' : ''}` },
             who(p),
             p.kind === 'guest' ? h('span', { class: 'guest-mark' }, ' (guest)') : null,
-            !running && p.points !== undefined ? [' ', pts(p.points)] : null,
-            !running && p.place ? h('span', { class: 'place' }, ` ${ordinal(p.place)}`) : null,
+            // A substitute's figures only when credited with some (credit by deals).
+            !running && p.points !== undefined && (i === 0 || p.points !== 0) ? [' ', pts(p.points)] : null,
+            !running && p.place && i === 0 ? h('span', { class: 'place' }, ` ${ordinal(p.place)}`) : null,
           ),
         ),
   );

@@ -235,6 +235,7 @@ async function clubPages(sc) {
   await zoe.page.locator('select#create-rules').selectOption('uk-32');
   await form.locator('details.house summary').click();
   await zoe.page.locator('textarea#create-house').fill(HOUSE);
+  for (const seat of ['E', 'S', 'W']) await form.locator(`input[name=bot][value=${seat}]`).check();
   await zoe.page.locator('select#create-level').selectOption('random');
   await zoe.page.locator('input#create-delay').fill('0');
   await zoe.page.locator('select#create-takeover').selectOption('bot');
@@ -265,7 +266,7 @@ async function clubPages(sc) {
   // The ladder: this month's, as the API says.
   const lad = await apiOk(sc, '/club/api/ladder');
   const rows = await attrs(zoe, '#ladder-ranked tbody tr', 'data-name');
-  check(lad.ranked.length === 4 && rows.join() === lad.ranked.map((r) => r.name).join(), "the ladder's ranked rows should be the API's four players, in its order", { expected: lad.ranked.map((r) => r.name), actual: rows, page: zoe });
+  check(lad.ranked.length === 4 && rows.join() === lad.ranked.map((r) => r.name).join(), "the ladder's ranked rows should be the API's four players, in its order", { expected: lad, actual: rows, page: zoe });
   const totals = await attrs(zoe, '#ladder-ranked tbody tr', 'data-total');
   check(totals.join() === lad.ranked.map((r) => String(r.total)).join(), "the ladder's totals should be the API's", { expected: lad.ranked.map((r) => r.total), actual: totals, page: zoe });
   const seats = Object.fromEntries(games.L.players.filter((p) => p.credited).map((p) => [p.name, p.points]));
