@@ -233,7 +233,10 @@ static int submit(srv_club *club, club_req *r)
 {
     r->q.now = srv_wall();
     r->q.opt = club->srv->opt;
-    r->q.min_games = CLUB_MIN_GAMES;
+    /* The server's setting (barbu serve --ladder-min-games), else the default. */
+    r->q.min_games = club->srv->opt && club->srv->opt->ladder_min_games > 0
+                         ? club->srv->opt->ladder_min_games
+                         : CLUB_MIN_GAMES;
     if (!club->running) {
         club_answer_query(club->srv->store, &r->q, &r->a);
         return answer(club, r, false);
