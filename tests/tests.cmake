@@ -218,6 +218,18 @@ if(BARBU_WEB)
   endforeach()
 endif()
 
+# Issue 24's hand viewer (tests/e2e/browser/lib/club_viewer.mjs): a finished
+# game of four computer players walked step by step in /club/viewer against
+# its record, record files picked from disk (Fife, Chinese Poker, Domino) and
+# a broken one's sentence; about 25 s alone.
+if(BARBU_WEB)
+  add_test(NAME browser_club_viewer
+           COMMAND node ${CMAKE_SOURCE_DIR}/tests/e2e/browser/run.mjs --barbu $<TARGET_FILE:barbu>
+                   --web ${CMAKE_BINARY_DIR}/web --shots ${CMAKE_BINARY_DIR}/browser-shots
+                   --only club_viewer)
+  set_tests_properties(browser_club_viewer PROPERTIES LABELS browser TIMEOUT 240 PROCESSORS 2)
+endif()
+
 # Issue 23, TLS (tests/e2e/tls.c): barbu serve --tls-cert/--tls-key with a
 # certificate the test makes (the openssl program): a whole game over wss://,
 # the pages over https://, plain ws:// refused; the files checked at start.
@@ -268,3 +280,17 @@ foreach(t property_games cli_arena cli_play cli_connect cli_connect_tls cli_conn
     set_tests_properties(${t} PROPERTIES PROCESSORS 2)
   endif()
 endforeach()
+
+# Issue 24 in the browser (tests/e2e/browser/lib/club_pages.mjs): the club's
+# pages over a small history made through the server (a ladder game, rated
+# games, abandoned ones, one running): the ladder, a player's page and its
+# chart, a game's score sheet, the archive's pages and filters, the ratings,
+# at 1280x800 and 390x844, axe; the create form's rated game and credit; the
+# lobby's Club link.
+if(BARBU_WEB)
+  add_test(NAME browser_club_pages
+           COMMAND node ${CMAKE_SOURCE_DIR}/tests/e2e/browser/run.mjs --barbu $<TARGET_FILE:barbu>
+                   --web ${CMAKE_BINARY_DIR}/web --shots ${CMAKE_BINARY_DIR}/browser-shots
+                   --only club_pages)
+  set_tests_properties(browser_club_pages PROPERTIES LABELS browser TIMEOUT 240 PROCESSORS 2)
+endif()
