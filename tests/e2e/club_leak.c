@@ -2,9 +2,10 @@
  * club_leak.c - the club's pages and JSON twins tell nothing of a game in
  * play (docs/club.md, "Pages and their JSON twins").
  *
- * A real server (--ladder-min-games 1) with two running games: a guest's
- * against three computer players at a table with a chosen seed, and a
- * ladder game of four registered players.  Every hand is taken from its
+ * A real server (--ladder-min-games 1) with two running games (uk-32 with
+ * house rules that keep Domino only: four short deals): a guest's against
+ * three computer players at a table with a chosen seed, and a ladder game
+ * of four registered players.  Every hand is taken from its
  * player's own view.  Then every club address is fetched (the ladder of
  * the month and of the year, a player's page, a level's page, each game's
  * page, the archive with each filter, the ratings, each game's record and
@@ -35,6 +36,11 @@
 
 #define PASSWORD  "correct horse battery"
 #define SEED_TEXT "918273645546372819"
+/* Short games: four deals of Domino with the 32-card pack. */
+#define SHORT_HOUSE                                                                                \
+    "doubling = no\nmandatory-doubles = 0\nno-tricks.per-player = 0\n"                             \
+    "no-hearts.per-player = 0\nno-queens.per-player = 0\nno-king.per-player = 0\n"                 \
+    "no-last-two.per-player = 0\ntrumps.per-player = 0\ndomino.places = 30 10 -10 -30\n"
 
 static const char SEATS[] = "NESW";
 static const char *const PLAYERS[4] = {"alice", "bob", "carol", "dave"};
@@ -309,9 +315,10 @@ int main(int argc, char **argv)
     /* A guest against three computer players, from a chosen seed. */
     e2e_client *gus = e2e_client_new_from("gus", port, "127.0.0.2");
     e2e_hello(gus, "gus");
-    int t1 = e2e_create(gus, "quick-32",
-                        json_pack("{s:s, s:[s,s,s], s:s, s:i, s:s}", "seed", SEED_TEXT, "bots", "E",
-                                  "S", "W", "level", "easy", "delay", 0, "sit", "N"));
+    int t1 = e2e_create(gus, "uk-32",
+                        json_pack("{s:s, s:s, s:[s,s,s], s:s, s:i, s:s}", "seed", SEED_TEXT,
+                                  "house", SHORT_HOUSE, "bots", "E", "S", "W", "level", "easy",
+                                  "delay", 0, "sit", "N"));
     gus->seat = 0;
     gus->table = t1;
     gus->group = e2e_new_group();
@@ -324,7 +331,8 @@ int main(int argc, char **argv)
         snprintf(source, sizeof source, "127.0.0.%d", 3 + s);
         p[s] = sign_up(PLAYERS[s], port, source);
     }
-    int t2 = e2e_create(p[0], "quick-32", json_pack("{s:b, s:s}", "ladder", 1, "sit", "N"));
+    int t2 = e2e_create(
+        p[0], "uk-32", json_pack("{s:b, s:s, s:s}", "ladder", 1, "house", SHORT_HOUSE, "sit", "N"));
     p[0]->seat = 0;
     p[0]->table = t2;
     for (int s = 1; s < 4; s++)
@@ -361,7 +369,7 @@ int main(int argc, char **argv)
         "/club/api/games",
         "/club/api/games?player=alice",
         "/club/api/games?player=gus",
-        "/club/api/games?rules=quick-32",
+        "/club/api/games?rules=uk-32",
         "/club/api/games?status=running",
         "/club/api/games?ladder=true",
         "/club/api/games?ladder=false&page=1",
