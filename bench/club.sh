@@ -3,6 +3,7 @@
 # history (bench/club_gen.c, bench/club_load.c; docs/club.md, "Measured").
 #
 # usage: bench/club.sh [BUILD_DIR] [--runs N] [--n N] [--games N] [--players N]
+#                      [--nice N]
 #
 #   BUILD_DIR  a Release build with bench_club_gen, bench_club_load and barbu
 #              (default build-bench, configured and built here when missing)
@@ -12,6 +13,9 @@
 #              asked one after the other, and the server's CPU time per
 #              request is measured beside the latency (bench_club_load --pid)
 #   --games N, --players N   the history (default 100000 games, 1000 players)
+#   --nice N   run the server and the load at this niceness (-15 needs root):
+#              on a machine busy with other work, what a core of its own
+#              would give
 #
 # The database is generated once into a fresh directory (CLUB_DB=PATH keeps
 # and reuses one: generating 100,000 games takes one to two minutes), then
@@ -27,13 +31,14 @@ case "${1:-}" in
     *) build=$1; shift ;;
 esac
 case "$build" in /*) ;; *) build="$here/$build" ;; esac
-runs=3 n=300 games=100000 players=1000
+runs=3 n=300 games=100000 players=1000 nice=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --runs) runs=$2; shift 2 ;;
         --n) n=$2; shift 2 ;;
         --games) games=$2; shift 2 ;;
         --players) players=$2; shift 2 ;;
+        --nice) nice=$2; shift 2 ;;
         *) echo "bench/club.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -56,12 +61,12 @@ fi
 echo "database: $(du -h "$db" | cut -f1)"
 
 cpus=$(nproc)
-pin_server="" pin_client=""
+pin_server="nice -n $nice" pin_client="nice -n $nice"
 if [ "$cpus" -ge 2 ]; then
-    pin_server="taskset -c 0"
-    pin_client="taskset -c 1"
+    pin_server="$pin_server taskset -c 0"
+    pin_client="$pin_client taskset -c 1"
 elif command -v taskset >/dev/null; then
-    pin_server="taskset -c 0"
+    pin_server="$pin_server taskset -c 0"
 fi
 $pin_server "$build/barbu" serve --db "$db" --listen 127.0.0.1:0 --quiet >"$work/out" 2>&1 &
 server=$!
