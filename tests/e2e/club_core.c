@@ -82,6 +82,14 @@ static void refused(e2e_client *c, const char *code, const char *re, const char 
     json_decref(e);
 }
 
+/* Stops the server: it exits cleanly (under the sanitizers, with no
+ * report). */
+static void stop(e2e_server *srv)
+{
+    int rc = e2e_server_stop(srv);
+    CHECK(rc == 0, "the server stops with status 0 (%d; its log: %s)", rc, srv->err);
+}
+
 /* A short table: extra fields merged in. */
 static int create_short(e2e_client *c, json_t *extra)
 {
@@ -251,7 +259,7 @@ static void club_finished(void)
     json_t *score = score_of(alice, table);
     e2e_client_free(alice);
     e2e_client_free(gus);
-    e2e_server_stop(&srv);
+    stop(&srv);
 
     store *s = open_store(srv.db);
     seen v = game_of(s, table);
@@ -336,7 +344,7 @@ static void club_abandoned(void)
     e2e_pump(300);
     e2e_client_free(alice);
     e2e_client_free(root);
-    e2e_server_stop(&srv);
+    stop(&srv);
 
     store *s = open_store(srv.db);
     CHECK(s->ops->game_status(s, waiting) == -2, "a table closed before its game is no game");
@@ -387,7 +395,7 @@ static void club_restart(void)
     table[0] = play_one(srv.port, "alice", "127.0.0.2", &score[0]);
     table[1] = play_one(srv.port, "bob", "127.0.0.3", &score[1]);
     table[2] = play_one(srv.port, "carol", "127.0.0.4", &score[2]);
-    e2e_server_stop(&srv);
+    stop(&srv);
 
     /* As after kills at the worst moments: game 1's end never reached the
      * club (its row is running, its table over); game 2's row is gone;
@@ -415,7 +423,7 @@ static void club_restart(void)
     e2e_server_start(&srv, "club_restart.db");
     e2e_client *x = guest("xavier", srv.port, "127.0.0.5");
     e2e_client_free(x);
-    e2e_server_stop(&srv);
+    stop(&srv);
 
     s = open_store(srv.db);
     const char *who[3] = {"alice", "bob", "carol"};
@@ -442,7 +450,7 @@ static void club_restart(void)
 
     /* A second restart changes nothing more. */
     e2e_server_start(&srv, "club_restart.db");
-    e2e_server_stop(&srv);
+    stop(&srv);
     s = open_store(srv.db);
     ra = rating_of(s, "p:alice");
     CHECK(ra.games == 1 && ra.points == 1, "a second restart rates nobody again");
@@ -491,7 +499,7 @@ static int substitute_game(e2e_server *srv, const char *credit, json_t **score)
     e2e_client_free(alice);
     e2e_client_free(bob);
     e2e_client_free(carol);
-    e2e_server_stop(srv);
+    stop(srv);
     return table;
 }
 
@@ -600,7 +608,7 @@ static void club_ladder(void)
     json_t *score = score_of(p[0], table);
     for (int k = 0; k < 4; k++)
         e2e_client_free(p[k]);
-    e2e_server_stop(&srv);
+    stop(&srv);
 
     store *s = open_store(srv.db);
     seen v = game_of(s, table);
