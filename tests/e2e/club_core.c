@@ -404,14 +404,17 @@ static void club_restart(void)
      * game_end's transaction would have been. */
     char text[1024];
     snprintf(text, sizeof text,
-             "UPDATE games SET status = 0, finished = 0, n_deals = 0, deals = '[]' WHERE id = %d;"
+             "UPDATE games SET status = 0, finished = 0, n_deals = 0 WHERE id = %d;"
+             "UPDATE game_deals SET deals = '[]' WHERE game = %d;"
              "DELETE FROM game_players WHERE game = %d;"
+             "DELETE FROM game_deals WHERE game = %d;"
              "DELETE FROM games WHERE id = %d;"
-             "UPDATE games SET status = 0, finished = 0, n_deals = 0, deals = '[]' WHERE id = %d;"
+             "UPDATE games SET status = 0, finished = 0, n_deals = 0 WHERE id = %d;"
+             "UPDATE game_deals SET deals = '[]' WHERE game = %d;"
              "UPDATE tables SET state = 1 WHERE id = %d;"
              "DELETE FROM ratings WHERE id IN ('p:alice', 'p:bob', 'p:carol');"
              "DELETE FROM rating_history WHERE id IN ('p:alice', 'p:bob', 'p:carol');",
-             table[0], table[1], table[1], table[2], table[2]);
+             table[0], table[0], table[1], table[1], table[1], table[2], table[2], table[2]);
     sql(srv.db, text);
     store *s = open_store(srv.db);
     CHECK(s->ops->game_status(s, table[0]) == STORE_GAME_RUNNING &&
