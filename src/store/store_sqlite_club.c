@@ -5,7 +5,10 @@
  *   games(id INTEGER PRIMARY KEY (the table's id), preset, house INTEGER,
  *         ladder INTEGER, rated INTEGER, credit INTEGER, status INTEGER,
  *         started INTEGER, finished INTEGER, n_deals INTEGER,
- *         total_n, total_e, total_s, total_w INTEGER, deals TEXT)
+ *         total_n, total_e, total_s, total_w INTEGER)
+ *   game_deals(game PRIMARY KEY REFERENCES games, deals TEXT): the score
+ *         message's deals, apart so that the games' rows stay small for the
+ *         archive's walks
  *   game_players(game REFERENCES games, n (the order written), seat, name,
  *                key, kind, level, credited, points, deals, place,
  *                started (the game's, for the index walk), PRIMARY KEY(game, n))
@@ -50,7 +53,9 @@ const char SQLITE_CLUB_SCHEMA[] =
     "  total_n INTEGER NOT NULL,"
     "  total_e INTEGER NOT NULL,"
     "  total_s INTEGER NOT NULL,"
-    "  total_w INTEGER NOT NULL,"
+    "  total_w INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS game_deals("
+    "  game INTEGER PRIMARY KEY REFERENCES games(id),"
     "  deals TEXT NOT NULL);"
     "CREATE INDEX IF NOT EXISTS games_started ON games(started);"
     "CREATE INDEX IF NOT EXISTS games_preset ON games(preset, started);"
@@ -108,6 +113,8 @@ struct sqlite_club {
     store *base;
     sqlite3 *db;
     sqlite3_stmt *game_put;
+    sqlite3_stmt *deals_put;
+    sqlite3_stmt *deals_of;
     sqlite3_stmt *game_status;
     sqlite3_stmt *game_row;
     sqlite3_stmt *players_delete;
@@ -127,7 +134,7 @@ struct sqlite_club {
 
 #define GAME_COLUMNS                                                                               \
     "id, preset, house, ladder, rated, credit, status, started, finished, n_deals, total_n, "      \
-    "total_e, total_s, total_w, deals"
+    "total_e, total_s, total_w"
 
 static const struct {
     size_t offset;
@@ -135,12 +142,14 @@ static const struct {
 } CLUB_STATEMENTS[] = {
     {offsetof(sqlite_club, game_put),
      "INSERT INTO games(" GAME_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-     "?12, ?13, ?14, ?15) ON CONFLICT(id) DO UPDATE SET preset = excluded.preset, "
+     "?12, ?13, ?14) ON CONFLICT(id) DO UPDATE SET preset = excluded.preset, "
      "house = excluded.house, ladder = excluded.ladder, rated = excluded.rated, "
      "credit = excluded.credit, status = excluded.status, started = excluded.started, "
      "finished = excluded.finished, n_deals = excluded.n_deals, total_n = excluded.total_n, "
-     "total_e = excluded.total_e, total_s = excluded.total_s, total_w = excluded.total_w, "
-     "deals = excluded.deals"},
+     "total_e = excluded.total_e, total_s = excluded.total_s, total_w = excluded.total_w"},
+    {offsetof(sqlite_club, deals_put), "INSERT INTO game_deals(game, deals) VALUES (?1, ?2) "
+                                       "ON CONFLICT(game) DO UPDATE SET deals = excluded.deals"},
+    {offsetof(sqlite_club, deals_of), "SELECT deals FROM game_deals WHERE game = ?1"},
     {offsetof(sqlite_club, game_status), "SELECT status FROM games WHERE id = ?1"},
     {offsetof(sqlite_club, game_row), "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1"},
     {offsetof(sqlite_club, players_delete), "DELETE FROM game_players WHERE game = ?1"},
@@ -354,10 +363,14 @@ static int put_game(sqlite_club *c, const store_game *g)
         sqlite3_bind_int(st, 7, g->status) || sqlite3_bind_int64(st, 8, g->started) ||
         sqlite3_bind_int64(st, 9, g->finished) || sqlite3_bind_int(st, 10, g->n_deals) ||
         sqlite3_bind_int(st, 11, g->totals[0]) || sqlite3_bind_int(st, 12, g->totals[1]) ||
-        sqlite3_bind_int(st, 13, g->totals[2]) || sqlite3_bind_int(st, 14, g->totals[3]) ||
-        text(st, 15, g->deals ? g->deals : "[]"))
+        sqlite3_bind_int(st, 13, g->totals[2]) || sqlite3_bind_int(st, 14, g->totals[3]))
         return sql_fail(c, st, "save a game");
     if (step_done(c, st, "save a game"))
+        return -1;
+    st = c->deals_put;
+    if (sqlite3_bind_int64(st, 1, g->id) || text(st, 2, g->deals ? g->deals : "[]"))
+        return sql_fail(c, st, "save a game's deals");
+    if (step_done(c, st, "save a game's deals"))
         return -1;
     st = c->players_delete;
     if (sqlite3_bind_int64(st, 1, g->id))
@@ -535,7 +548,6 @@ static int load_game(sqlite_club *c, sqlite3_stmt *st, loaded_game *lg)
 {
     memset(lg, 0, sizeof *lg);
     lg->preset = dup_column(st, 1);
-    lg->deals = dup_column(st, 14);
     store_game *g = &lg->g;
     g->id = sqlite3_column_int64(st, 0);
     g->preset = lg->preset ? lg->preset : "";
@@ -549,6 +561,17 @@ static int load_game(sqlite_club *c, sqlite3_stmt *st, loaded_game *lg)
     g->n_deals = sqlite3_column_int(st, 9);
     for (int k = 0; k < 4; k++)
         g->totals[k] = sqlite3_column_int(st, 10 + k);
+    sqlite3_stmt *ds = c->deals_of;
+    if (sqlite3_bind_int64(ds, 1, g->id))
+        return sql_fail(c, ds, "load a game's deals");
+    int drc = sqlite3_step(ds);
+    if (drc == SQLITE_ROW)
+        lg->deals = dup_column(ds, 0);
+    else if (drc == SQLITE_DONE)
+        lg->deals = strdup("[]");
+    else
+        return sql_fail(c, ds, "load a game's deals");
+    done(ds);
     g->deals = lg->deals ? lg->deals : "[]";
     sqlite3_stmt *ps = c->players_of;
     if (sqlite3_bind_int64(ps, 1, g->id))
@@ -620,17 +643,26 @@ int sqlite_game_get(store *s, int64_t id, void (*fn)(void *ctx, const store_game
     return ok == 0 ? 1 : -1;
 }
 
-/* The FROM and WHERE of a filter, its parameters numbered from 1 in the
- * order bind_filter binds them, and the order of its rows.  A player's
- * games are a walk of game_players' index (key or name, started, game),
+/* The FROM and WHERE of a filter (to count the games, or to list them),
+ * its parameters numbered from 1 in the order bind_filter binds them, and
+ * the order of its rows.  A player's (or a level's)
+ * games are a walk of game_players' index (key, name or level, started, game),
  * newest first, each game once (a player who held two seats of a game is
  * met at its first row); the others a walk of games(started) or
  * games(preset, started). */
-static void filter_sql(const store_game_filter *f, char *out, size_t cap, const char **order)
+static void filter_sql(const store_game_filter *f, bool counting, char *out, size_t cap,
+                       const char **order)
 {
     size_t used;
     const char *by = f && f->key ? "key" : f && f->name ? "name" : f && f->level ? "level" : NULL;
-    if (by) {
+    /* Whether a condition reads the games' rows. */
+    bool rows = f && (f->preset || f->status >= 0 || f->ladder >= 0);
+    if (by && counting) {
+        /* Counted from the index alone when nothing else is asked. */
+        used = (size_t)snprintf(out, cap, " FROM game_players p%s WHERE p.%s = ?",
+                                rows ? " JOIN games g ON g.id = p.game" : "", by);
+        *order = NULL;
+    } else if (by) {
         used = (size_t)snprintf(out, cap,
                                 " FROM game_players p JOIN games g ON g.id = p.game WHERE p.%s = ?"
                                 " AND p.n = (SELECT min(q.n) FROM game_players q WHERE q.game = "
@@ -648,10 +680,10 @@ static void filter_sql(const store_game_filter *f, char *out, size_t cap, const 
     } while (0)
     /* A name beside a key: that person's games among the key's. */
     if (f && f->key && f->name)
-        ADD("EXISTS (SELECT 1 FROM game_players r WHERE r.game = g.id AND r.name = ?)");
+        ADD("EXISTS (SELECT 1 FROM game_players r WHERE r.game = p.game AND r.name = ?)");
     /* A computer level beside a key or a name: games where one sat too. */
     if (f && (f->key || f->name) && f->level)
-        ADD("EXISTS (SELECT 1 FROM game_players r WHERE r.game = g.id AND r.level = ?)");
+        ADD("EXISTS (SELECT 1 FROM game_players r WHERE r.game = p.game AND r.level = ?)");
     if (f && f->preset)
         ADD("g.preset = ?");
     if (f && f->from > 0)
@@ -699,7 +731,7 @@ static int filter_count(const store_game_filter *f)
 
 #define GAME_COLUMNS_G                                                                             \
     "g.id, g.preset, g.house, g.ladder, g.rated, g.credit, g.status, g.started, g.finished, "      \
-    "g.n_deals, g.total_n, g.total_e, g.total_s, g.total_w, g.deals"
+    "g.n_deals, g.total_n, g.total_e, g.total_s, g.total_w"
 
 int sqlite_games_find(store *s, const store_game_filter *f, int offset, int limit, int64_t *total,
                       void (*fn)(void *ctx, const store_game *g), void *ctx)
@@ -711,11 +743,12 @@ int sqlite_games_find(store *s, const store_game_filter *f, int offset, int limi
     }
     char where[768], sql[1280];
     const char *order;
-    filter_sql(f, where, sizeof where, &order);
     int n = filter_count(f);
     sqlite3_stmt *st = NULL;
     if (total) {
-        snprintf(sql, sizeof sql, "SELECT count(*)%s", where);
+        filter_sql(f, true, where, sizeof where, &order);
+        snprintf(sql, sizeof sql, "SELECT count(%s)%s",
+                 f && (f->key || f->name || f->level) ? "DISTINCT p.game" : "*", where);
         if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
             return sql_fail(c, NULL, "count games");
         if (bind_filter(st, f) || sqlite3_step(st) != SQLITE_ROW) {
@@ -728,6 +761,7 @@ int sqlite_games_find(store *s, const store_game_filter *f, int offset, int limi
     }
     if (limit == 0)
         return 0;
+    filter_sql(f, false, where, sizeof where, &order);
     snprintf(sql, sizeof sql, "SELECT " GAME_COLUMNS_G "%s ORDER BY %s LIMIT ?%d OFFSET ?%d", where,
              order, n + 1, n + 2);
     if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)

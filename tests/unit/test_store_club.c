@@ -578,12 +578,14 @@ static void test_migrate_2(void **state)
     store_close(s);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db,
-                                  "DROP TABLE game_players; DROP TABLE games; DROP TABLE ladder;"
-                                  "DROP TABLE rating_history; DROP TABLE ratings; DROP TABLE "
-                                  "prefs; PRAGMA user_version = 2;",
-                                  NULL, NULL, NULL),
-                     SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(db,
+                     "DROP TABLE game_players; DROP TABLE game_deals; DROP TABLE games;"
+                     "DROP TABLE ladder;"
+                     "DROP TABLE rating_history; DROP TABLE ratings; DROP TABLE "
+                     "prefs; PRAGMA user_version = 2;",
+                     NULL, NULL, NULL),
+        SQLITE_OK);
     sqlite3_close(db);
     assert_int_equal(version_of(path), 2);
 
