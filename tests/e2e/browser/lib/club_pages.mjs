@@ -329,6 +329,13 @@ async function clubPages(sc) {
   check((await zoe.attr('#game-viewer', 'href')) === `/club/viewer#game=${A}`, 'the game links the hand viewer', { page: zoe });
   await look(sc, zoe, 'game');
   await auditBoth(sc, zoe, 'a game');
+  // Into the hand viewer (its own page's code) and Back again.
+  await zoe.click('#game-viewer');
+  await shown(zoe, 'viewer');
+  check(new RegExp(`^#game=${A}(&|$)`).test(new URL(zoe.page.url()).hash) && (await zoe.attr('#club-nav a[data-nav="viewer"]', 'aria-current')) === 'page', 'the hand viewer opens at #game=ID, its nav link current', { actual: zoe.page.url(), page: zoe });
+  await zoe.page.goBack();
+  await shown(zoe, 'game');
+  check((await zoe.attr('#game', 'data-game')) === String(A), 'Back returns to the game\'s page', { actual: zoe.page.url(), page: zoe });
 
   // A running game: its players, nothing more.
   await visit(zoe, `/club/game/${R}`, 'game');
