@@ -196,7 +196,9 @@ async function clubPages(sc) {
     const B = rated.table;
     await started(tab, 'zoe', B);
     await req(tab, 'zoe', { type: 'leave' }, ['lobby'], `leaving the rated table ${B}`);
-    return [L, B];
+    // Cy's table of four computer players at the Fife game: its sheet.
+    const fife = await req(tab, 'cy', { type: 'create', rules: 'fife', bots: ['N', 'E', 'S', 'W'], level: 'random', delay: 0 }, ['created'], 'a Fife table of computer players');
+    return [L, B, fife.table];
   };
   // Abandoned games (closed by an administrator once started), and one left running.
   const closed = async () => {
@@ -210,10 +212,10 @@ async function clubPages(sc) {
     }
     return [ids, null];
   };
-  const [[L, B], [abandoned, R]] = await Promise.all([people(), closed()]);
+  const [[L, B, F], [abandoned, R]] = await Promise.all([people(), closed()]);
   await req(tab, 'zoe', { type: 'logout' }, ['bye'], 'Zoë logs out of the protocol tab');
   await tab.close();
-  sc.log(`history: ladder game ${L}, rated game ${B}, ${abandoned.length} abandoned, running ${R}`);
+  sc.log(`history: ladder game ${L}, rated game ${B}, Fife game ${F}, ${abandoned.length} abandoned, running ${R}`);
 
   // Zoë in the browser: the create form's rated game and credit.
   sc.log('Zoë signs in');
@@ -337,6 +339,15 @@ async function clubPages(sc) {
   await shown(zoe, 'game');
   check((await zoe.attr('#game', 'data-game')) === String(A), 'Back returns to the game\'s page', { actual: zoe.page.url(), page: zoe });
 
+  // A Fife game's page: the server's sheet in a frame with no permissions.
+  const fg = await gameOver(sc, F, 60000);
+  await visit(zoe, `/club/game/${F}`, 'game');
+  const frame = zoe.page.locator('iframe#sheet');
+  check((await frame.count()) === 1 && (await frame.getAttribute('sandbox')) === '' && (await frame.getAttribute('srcdoc')) === fg.sheet_html && /<svg/.test(fg.sheet_html), "a Fife game's sheet: iframe#sheet, sandboxed, holding the API's sheet_html (with its pictures)", { page: zoe });
+  check((await zoe.count('#score-sheet tbody tr[data-deal]')) === fg.deals.length, "the Fife game's deals below its sheet", { expected: fg.deals.length, actual: await zoe.count('#score-sheet tbody tr[data-deal]'), page: zoe });
+  await zoe.page.waitForTimeout(300); // the frame paints
+  await look(sc, zoe, 'game-fife');
+
   // A running game: its players, nothing more.
   await visit(zoe, `/club/game/${R}`, 'game');
   check((await zoe.attr('#game', 'data-status')) === 'running' && (await zoe.count('#score-sheet')) === 0 && (await zoe.count('#game-players tbody tr')) === 4, 'a running game shows its four players and no score sheet', { page: zoe });
@@ -345,7 +356,7 @@ async function clubPages(sc) {
   await zoe.click('#club-nav a[data-nav="archive"]');
   await shown(zoe, 'games');
   const all = await apiOk(sc, '/club/api/games');
-  check(all.total === ABANDONED + 4 && all.pages === 2, `the archive holds every game: ${ABANDONED} abandoned, 3 over and 1 running, in two pages`, { expected: ABANDONED + 4, actual: { total: all.total, pages: all.pages } });
+  check(all.total === ABANDONED + 5 && all.pages === 2, `the archive holds every game: ${ABANDONED} abandoned, 4 over and 1 running, in two pages`, { expected: ABANDONED + 5, actual: { total: all.total, pages: all.pages } });
   check((await zoe.count('#games tbody tr')) === 25, "the archive's first page has 25 rows", { actual: await zoe.count('#games tbody tr'), page: zoe });
   await look(sc, zoe, 'archive');
   await auditBoth(sc, zoe, 'the archive');
