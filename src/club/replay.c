@@ -321,8 +321,6 @@ static json_t *fife_json(builder *b, const barbu_state *s, bool ended)
     put(b, o, "set", json_integer(t->set + 1));
     put(b, o, "round", json_integer(t->round + 1));
     put(b, o, "silly", json_boolean(t->round == BARBU_SILLY_ROUND));
-    char words[200];
-    barbu_calls_describe(t->calls_done, words, sizeof words);
     put(b, o, "calls_done", contract_keys_json(b, t->calls_done));
     if (t->round == BARBU_SILLY_ROUND) {
         put(b, o, "cutter", seat_json(t->cutter));
