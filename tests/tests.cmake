@@ -103,11 +103,26 @@ foreach(scenario ${EVENING_SCENARIOS})
   add_test(NAME evening_${scenario} COMMAND evening $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(evening_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
 endforeach()
+# The club's pages and JSON twins tell nothing of a game in play, refuse bad
+# parameters with sentences, and show the results once the games end.
+add_executable(club_leak ${CMAKE_SOURCE_DIR}/tests/e2e/club_leak.c)
+target_link_libraries(club_leak PRIVATE barbu_e2e)
+if(BARBU_WEB)
+  add_test(NAME club_leak COMMAND club_leak $<TARGET_FILE:barbu> ${CMAKE_BINARY_DIR}/web)
+else()
+  add_test(NAME club_leak COMMAND club_leak $<TARGET_FILE:barbu>)
+endif()
+set_tests_properties(club_leak PROPERTIES LABELS e2e TIMEOUT 240)
 add_executable(bench_load ${CMAKE_SOURCE_DIR}/bench/load.c)
 target_link_libraries(bench_load PRIVATE barbu_e2e)
 # bench/botsink.sh: tables of computer players only beside a person's game.
 add_executable(bench_botsink ${CMAKE_SOURCE_DIR}/bench/botsink.c)
 target_link_libraries(bench_botsink PRIVATE barbu_e2e)
+# bench/club.sh: the club's pages over a generated history (club_gen) under
+# many requests (club_load); no test runs them.
+add_executable(bench_club_gen ${CMAKE_SOURCE_DIR}/bench/club_gen.c)
+target_link_libraries(bench_club_gen PRIVATE barbu_store barbu_club barbu_handle)
+add_executable(bench_club_load ${CMAKE_SOURCE_DIR}/bench/club_load.c)
 
 # barbu connect (tests/cli/connect.sh)
 # The terminal client in tmux against a real barbu serve (port 0, its own
@@ -238,6 +253,16 @@ set_tests_properties(cli_connect_tls PROPERTIES LABELS cli TIMEOUT 180)
 add_test(NAME cli_connect_accounts
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/connect_accounts.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_connect_accounts PROPERTIES LABELS cli TIMEOUT 240)
+
+# The club (issue 24, tests/e2e/club_core.c): games played through the
+# server kept in the store (results, abandoned games, the catch-up after a
+# kill, credit by record and by deals), read after the server stops.
+add_executable(club_core ${CMAKE_SOURCE_DIR}/tests/e2e/club_core.c)
+target_link_libraries(club_core PRIVATE barbu_e2e barbu_store)
+foreach(scenario finished abandoned restart credit)
+  add_test(NAME club_core_${scenario} COMMAND club_core $<TARGET_FILE:barbu> ${scenario})
+  set_tests_properties(club_core_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
+endforeach()
 
 # make check runs the release tests two to a core (ctest -j twice the cores):
 # most end-to-end tests wait on their clients' pacing, not on the CPU.  The
