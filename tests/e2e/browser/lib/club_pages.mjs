@@ -175,6 +175,18 @@ const attrs = (p, sel, name) => p.page.locator(sel).evaluateAll((els, n) => els.
 async function clubPages(sc) {
   await sc.start(); // with --admin Root --ladder-min-games 1 (SERVER_ARGS)
   const zoe = await sc.person('zoe');
+  // The create messages her page sends.
+  const creates = [];
+  zoe.page.on('websocket', (ws) =>
+    ws.on('framesent', (f) => {
+      try {
+        const m = JSON.parse(String(f.payload));
+        if (m.type === 'create') creates.push(m);
+      } catch {
+        /* not JSON */
+      }
+    }),
+  );
   await zoe.open(true);
 
   // The history, over the protocol in a second tab.
@@ -250,6 +262,8 @@ async function clubPages(sc) {
   await sc.shot(zoe, 'create-rated', { focus: 'select#create-credit' });
   await zoe.click('#create-submit');
   await zoe.until((s) => s.table && s.you === 'N' && s.phase, 'Zoë seated North at her rated table', 15000);
+  const sent = creates.at(-1);
+  check(sent?.rated === true && sent?.credit === 'record' && sent?.ladder === undefined && sent?.seed === undefined, 'the form sends create with "rated": true and "credit": "record", no seed', { actual: sent, page: zoe });
   // Its id: her newest game in the archive.
   let A = null;
   for (const end = Date.now() + 10000; A === null; await sleep(50)) {
