@@ -8,7 +8,9 @@
 #              (default build-bench, configured and built here when missing)
 #   --runs N   load runs against the same server (default 3); each prints
 #              its table, then the median of the runs' medians and p99s
-#   --n N      requests of each kind a run (default 300)
+#   --n N      requests of each kind a run (default 300); the kinds are
+#              asked one after the other, and the server's CPU time per
+#              request is measured beside the latency (bench_club_load --pid)
 #   --games N, --players N   the history (default 100000 games, 1000 players)
 #
 # The database is generated once into a fresh directory (CLUB_DB=PATH keeps
@@ -74,13 +76,16 @@ done
 for r in $(seq 1 "$runs"); do
     echo "== run $r"
     $pin_client "$build/bench_club_load" "$port" --n "$n" --players "$players" --games "$games" \
-        | tee "$work/run$r"
+        --pid "$server" | tee "$work/run$r"
 done
-echo "== median of $runs runs (ms): kind, median, p99"
+echo "== median of $runs runs (ms): kind, median, p99, server CPU a request"
+median() {
+    tr -d ms | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
 for kind in "ladder (month)" "ladder (year)" "player page" "archive query" "game page"; do
-    med=$(grep -h "^$kind " "$work"/run* | awk '{print $(NF-3)}' | tr -d ms | sort -n |
-          awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-    p99=$(grep -h "^$kind " "$work"/run* | awk '{print $(NF-2)}' | tr -d ms | sort -n |
-          awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-    printf "%-16s %8s %8s\n" "$kind" "$med" "$p99"
+    med=$(grep -h "^$kind " "$work"/run* | awk '{print $(NF-4)}' | median)
+    p99=$(grep -h "^$kind " "$work"/run* | awk '{print $(NF-3)}' | median)
+    cpu=$(grep -h "^$kind " "$work"/run* | awk '{print $NF}' | median)
+    printf "%-16s %8s %8s %8s\n" "$kind" "$med" "$p99" "$cpu"
 done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $cpus CPUs"

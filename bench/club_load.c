@@ -6,7 +6,14 @@
  * year's ladder, a player's page, an archive query with filters, and a
  * game's page.  Prints the median, p99 and largest latency of each kind.
  *
+ * With --pid PID (the server's), the kinds are asked one after the other
+ * instead, and each line also says the server's CPU time per request
+ * (user and system, from /proc/PID/stat): on a machine shared with other
+ * work the latencies say how busy the machine was as much as what the
+ * server costs, which the CPU time says alone.
+ *
  * usage: bench_club_load PORT [--n N] [--players N] [--games N] [--year Y]
+ *                             [--pid PID]
  * (the players and games of bench_club_gen: Player0001..., games 1...)
  */
 #define _GNU_SOURCE
@@ -43,6 +50,25 @@ static int connect_to(int port)
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     return fd;
+}
+
+/* A process's CPU time so far in ms (user and system), 0 when unknown. */
+static double cpu_ms(long pid)
+{
+    char path[64], line[1024];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    size_t n = fread(line, 1, sizeof line - 1, f);
+    fclose(f);
+    line[n] = '\0';
+    const char *p = strrchr(line, ')');
+    unsigned long utime = 0, stime = 0;
+    if (p == NULL ||
+        sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) != 2)
+        return 0;
+    return (double)(utime + stime) * 1000.0 / (double)sysconf(_SC_CLK_TCK);
 }
 
 static char *buf;
@@ -96,6 +122,7 @@ int main(int argc, char **argv)
         return 2;
     }
     int port = atoi(argv[1]), n = 300, players = 1000, games = 100000;
+    long pid = 0;
     time_t t = time(NULL);
     struct tm tm;
     gmtime_r(&t, &tm);
@@ -109,6 +136,8 @@ int main(int argc, char **argv)
             games = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--year") == 0)
             year = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--pid") == 0)
+            pid = atol(argv[i + 1]);
     }
     buf = malloc(cap + 1);
     int *order = malloc(sizeof *order * (size_t)n * N_KINDS);
@@ -120,7 +149,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < n * N_KINDS; i++)
         order[i] = i % N_KINDS;
     srand(1);
-    for (int i = n * N_KINDS - 1; i > 0; i--) {
+    double cpu[N_KINDS] = {0};
+    for (int i = n * N_KINDS - 1; pid == 0 && i > 0; i--) {
         int j = rand() % (i + 1), x = order[i];
         order[i] = order[j];
         order[j] = x;
@@ -159,9 +189,12 @@ int main(int argc, char **argv)
             break;
         }
         size_t len = 0;
+        double c0 = pid ? cpu_ms(pid) : 0;
         double t0 = now_ms();
         int status = get(fd, path, &len);
         double dt = now_ms() - t0;
+        if (pid)
+            cpu[k] += cpu_ms(pid) - c0;
         if (status == 0) {
             close(fd);
             fd = connect_to(port);
@@ -177,7 +210,8 @@ int main(int argc, char **argv)
         bytes[k] += len;
     }
     close(fd);
-    printf("%-16s %6s %9s %9s %9s %9s\n", "kind", "n", "median", "p99", "max", "bytes");
+    printf("%-16s %6s %9s %9s %9s %9s%s\n", "kind", "n", "median", "p99", "max", "bytes",
+           pid ? "  cpu/request" : "");
     for (int k = 0; k < N_KINDS; k++) {
         if (nlat[k] == 0) {
             printf("%-16s %6d (no answer)\n", KIND_NAMES[k], 0);
@@ -185,8 +219,11 @@ int main(int argc, char **argv)
         }
         qsort(lat[k], (size_t)nlat[k], sizeof(double), cmp);
         int p99 = (int)((nlat[k] - 1) * 0.99 + 0.5);
-        printf("%-16s %6d %7.2fms %7.2fms %7.2fms %9zu\n", KIND_NAMES[k], nlat[k],
+        printf("%-16s %6d %7.2fms %7.2fms %7.2fms %9zu", KIND_NAMES[k], nlat[k],
                lat[k][nlat[k] / 2], lat[k][p99], lat[k][nlat[k] - 1], bytes[k] / (size_t)nlat[k]);
+        if (pid)
+            printf("  %9.2fms", cpu[k] / nlat[k]);
+        printf("\n");
     }
     if (failures)
         printf("failures: %d\n", failures);

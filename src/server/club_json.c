@@ -657,8 +657,7 @@ static void answer_person(store *db, const club_query *q, club_answer *a)
     else
         f.key = q->key;
     results_ctx x = {.key = level ? NULL : q->key, .level = level ? q->level : NULL};
-    int64_t total = 0;
-    if (db->ops->games_find(db, &f, 0, 1 << 30, &total, on_result, &x) != 0) {
+    if (db->ops->games_find(db, &f, 0, 1 << 30, NULL, on_result, &x) != 0) {
         json_decref(h.list);
         store_failed(a, db);
         return;

@@ -33,6 +33,9 @@
  *   ladder.c   ladder tables (registered players only) and who played which
  *              deals at every table
  *   moderation.c  administrators, bans, reports and the moderation log
+ *   club_http.c   the club's pages and JSON twins: routes, checked
+ *              parameters, the reader thread with its own store handle
+ *              (club_json.c makes the answers)
  */
 #ifndef BARBU_SERVER_INTERNAL_H
 #define BARBU_SERVER_INTERNAL_H

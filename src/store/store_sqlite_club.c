@@ -54,6 +54,8 @@ const char SQLITE_CLUB_SCHEMA[] =
     "  deals TEXT NOT NULL);"
     "CREATE INDEX IF NOT EXISTS games_started ON games(started);"
     "CREATE INDEX IF NOT EXISTS games_preset ON games(preset, started);"
+    "CREATE INDEX IF NOT EXISTS games_ladder ON games(ladder, started);"
+    "CREATE INDEX IF NOT EXISTS games_status ON games(status, started);"
     "CREATE TABLE IF NOT EXISTS game_players("
     "  game INTEGER NOT NULL REFERENCES games(id),"
     "  n INTEGER NOT NULL,"
@@ -156,7 +158,11 @@ static const struct {
      "SELECT key, name, games, total FROM ladder WHERE period = ?1 "
      "ORDER BY total DESC, games, name, key"},
     {offsetof(sqlite_club, ladder_periods),
-     "SELECT DISTINCT period FROM ladder ORDER BY period DESC"},
+     /* A skip through the primary key, one step a period, rather than
+      * DISTINCT's walk of every row (bench/club.sh: 2 ms of 7 a ladder). */
+     "WITH RECURSIVE p(x) AS (SELECT max(period) FROM ladder UNION ALL "
+     "SELECT (SELECT max(period) FROM ladder WHERE period < p.x) FROM p WHERE p.x IS NOT NULL) "
+     "SELECT x FROM p WHERE x IS NOT NULL"},
     {offsetof(sqlite_club, rating_put),
      "INSERT INTO ratings(id, name, mu, sigma, games, updated) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
      "ON CONFLICT(id) DO UPDATE SET name = excluded.name, mu = excluded.mu, "

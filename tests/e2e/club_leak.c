@@ -527,7 +527,28 @@ int main(int argc, char **argv)
         json_decref(j);
         answer_free(&a);
     }
+    /* Connections that close while their answer is being made: the
+     * answers are dropped, nothing else happens. */
+    for (int i = 0; i < 100; i++) {
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+        sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0) {
+            const char *req = i % 2
+                                  ? "GET /club/api/player/alice HTTP/1.1\r\nHost: x\r\n\r\n"
+                                  : "GET /club/api/games?player=alice HTTP/1.1\r\nHost: x\r\n\r\n";
+            ssize_t w = write(fd, req, strlen(req));
+            (void)w; /* closed at once, answered or not */
+        }
+        if (fd >= 0)
+            close(fd);
+    }
+    e2e_pump(300);
     CHECK(e2e_server_alive(&srv), "the server keeps running");
+    if (get(port, "/club/api/ratings", &a)) {
+        CHECK(a.status == 200, "the club still answers after 100 connections closed in flight");
+        answer_free(&a);
+    }
 
     /* --------------------------------------------- played to the end */
     long t0 = e2e_now_ms();
