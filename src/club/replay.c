@@ -7,6 +7,7 @@
 #include "replay.h"
 
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,6 +197,19 @@ static void seats_words(unsigned seats, char *buf, size_t cap)
     }
 }
 
+/* Words into buf, cut at cap - 1 (a step's words are a line, and longer
+ * ones are cut, not an error). */
+static void words_put(char *buf, size_t cap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void words_put(char *buf, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, cap, fmt, ap);
+    va_end(ap);
+}
+
 /* The action in words, from the states before and after it (after: the
  * deal's state after it, never the next deal's). */
 static void action_words(const barbu_rules *r, const barbu_state *before, const barbu_action *a,
@@ -206,12 +220,12 @@ static void action_words(const barbu_rules *r, const barbu_state *before, const 
     switch (a->type) {
     case BARBU_ACT_DECLARE:
         contract_words(r, a->contracts, a->trump, a->rank, text, sizeof text);
-        snprintf(buf, cap, "%s %s %s", who, r->game == BARBU_GAME_FIFE ? "calls" : "declares",
-                 text);
+        words_put(buf, cap, "%s %s %s", who, r->game == BARBU_GAME_FIFE ? "calls" : "declares",
+                  text);
         break;
     case BARBU_ACT_BID:
         if (a->doubles == 0 && a->redoubles == 0) {
-            snprintf(buf, cap, "%s passes (no double)", who);
+            words_put(buf, cap, "%s passes (no double)", who);
             break;
         }
         text[0] = more[0] = '\0';
@@ -224,20 +238,20 @@ static void action_words(const barbu_rules *r, const barbu_state *before, const 
             size_t n = strlen(text);
             snprintf(text + n, sizeof text - n, "%sredoubles %s", n ? ", " : "", more);
         }
-        snprintf(buf, cap, "%s %s", who, text);
+        words_put(buf, cap, "%s %s", who, text);
         break;
     case BARBU_ACT_PLAY:
         cards_words(a->cards, text, sizeof text);
-        snprintf(buf, cap, "%s plays %s", who, text);
+        words_put(buf, cap, "%s plays %s", who, text);
         break;
     case BARBU_ACT_PASS:
-        snprintf(buf, cap, "%s passes: no card fits the layout", who);
+        words_put(buf, cap, "%s passes: no card fits the layout", who);
         break;
     case BARBU_ACT_PASS_ON: {
         cards_words(a->cards, text, sizeof text);
         int dir = before->t.pass_dir;
-        snprintf(buf, cap, "%s passes %s %s", who, text,
-                 dir >= 1 && dir <= 3 ? PASS_DIR_WORDS[dir] : "on");
+        words_put(buf, cap, "%s passes %s %s", who, text,
+                  dir >= 1 && dir <= 3 ? PASS_DIR_WORDS[dir] : "on");
         break;
     }
     case BARBU_ACT_CUT: {
@@ -246,13 +260,13 @@ static void action_words(const barbu_rules *r, const barbu_state *before, const 
         const barbu_table *t = &after->t;
         int k = t->n_cuts - 1;
         if (k < 0) {
-            snprintf(buf, cap, "%s cuts", who);
+            words_put(buf, cap, "%s cuts", who);
             break;
         }
         barbu_cut_describe(t->cuts[k % (int)sizeof t->cuts], text, sizeof text);
         if (barbu_cut_note(r, t, k, NULL, more, sizeof more) < 0)
             more[0] = '\0';
-        snprintf(buf, cap, "%s cuts %s%s%s", who, text, more[0] ? ": " : "", more);
+        words_put(buf, cap, "%s cuts %s%s%s", who, text, more[0] ? ": " : "", more);
         break;
     }
     case BARBU_ACT_ARRANGE: {
@@ -269,11 +283,11 @@ static void action_words(const barbu_rules *r, const barbu_state *before, const 
                 break;
             n += (size_t)w;
         }
-        snprintf(buf, cap, "%s sets the rows: %s", who, text);
+        words_put(buf, cap, "%s sets the rows: %s", who, text);
         break;
     }
     default:
-        snprintf(buf, cap, "%s acts", who);
+        words_put(buf, cap, "%s acts", who);
         break;
     }
 }
@@ -307,8 +321,6 @@ static json_t *fife_json(builder *b, const barbu_state *s, bool ended)
     put(b, o, "set", json_integer(t->set + 1));
     put(b, o, "round", json_integer(t->round + 1));
     put(b, o, "silly", json_boolean(t->round == BARBU_SILLY_ROUND));
-    char words[200];
-    barbu_calls_describe(t->calls_done, words, sizeof words);
     put(b, o, "calls_done", contract_keys_json(b, t->calls_done));
     if (t->round == BARBU_SILLY_ROUND) {
         put(b, o, "cutter", seat_json(t->cutter));

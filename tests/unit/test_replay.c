@@ -326,12 +326,58 @@ static void test_tampered(void **state)
     assert_true(strlen(err) > 0);
 }
 
+/* An abandoned game's record: its last deal stops in the middle of a trick.
+ * The deal is there with every step the record gives, marked unfinished,
+ * with no result, and the game is not complete. */
+static void test_unfinished(void **state)
+{
+    (void)state;
+    char *text = slurp("king-three-deals.txt");
+    /* Deal 3 cut after "N: QC KC": its last tricks, Score and Final go. */
+    char *cut = strstr(text, "N: QC KC AC 6H");
+    assert_non_null(cut);
+    strcpy(cut, "N: QC KC\n");
+    char err[512];
+    char *json = club_replay_json(text, err, sizeof err);
+    if (json == NULL)
+        print_error("%s\n", err);
+    assert_non_null(json);
+    json_t *root = json_loads(json, 0, NULL);
+    assert_non_null(root);
+    assert_false(json_is_true(json_object_get(root, "complete")));
+    json_t *deals = json_object_get(root, "deals");
+    assert_int_equal(json_array_size(deals), 3);
+    json_t *last = json_array_get(deals, 2);
+    assert_false(json_is_true(json_object_get(last, "complete")));
+    assert_null(json_object_get(last, "result"));
+    assert_null(json_object_get(last, "totals_after"));
+    assert_string_equal(json_string_value(json_object_get(last, "contract")), "No Hearts");
+    barbu_record *rec;
+    barbu_diag diag = {0};
+    assert_int_equal(barbu_record_read(text, strlen(text), &rec, &diag), 0);
+    int steps = 0;
+    for (size_t k = 0; k < json_array_size(deals); k++)
+        steps += (int)json_array_size(json_object_get(json_array_get(deals, k), "steps"));
+    assert_int_equal(steps, barbu_record_actions(rec));
+    /* The last step: the second card of the trick, North's lead under way. */
+    json_t *steps_of = json_object_get(last, "steps");
+    json_t *table =
+        json_object_get(json_array_get(steps_of, json_array_size(steps_of) - 1), "table");
+    json_t *trick = json_object_get(table, "trick");
+    assert_string_equal(json_string_value(json_object_get(trick, "leader")), "N");
+    assert_int_equal(json_array_size(json_object_get(trick, "cards")), 2);
+    barbu_record_free(rec);
+    json_decref(root);
+    free(json);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uk_game),          cmocka_unit_test(test_other_games),
         cmocka_unit_test(test_fife_silly_round), cmocka_unit_test(test_chinese_rows),
-        cmocka_unit_test(test_tampered),
+        cmocka_unit_test(test_tampered),         cmocka_unit_test(test_unfinished),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -93,15 +93,25 @@ export function ratingChart(hist: HistoryPoint[], name: string): HTMLElement {
   }
   const box = h('div', { class: 'chart-box' });
   // Drawn once the box is in the page (its width known), and again when it changes.
+  // The observer lets go once the page has moved on (the box left the
+  // document: its size changes to nothing, which calls it once more).
   let drawnAt = -1;
+  let ro: ResizeObserver | null = null;
   const redraw = (): void => {
+    if (!box.isConnected) {
+      ro?.disconnect();
+      return;
+    }
     const w = box.clientWidth;
     if (w === drawnAt) return;
     drawnAt = w;
     draw(box, hist, name);
   };
   draw(box, hist, name);
-  if (typeof ResizeObserver !== 'undefined') new ResizeObserver(redraw).observe(box);
+  if (typeof ResizeObserver !== 'undefined') {
+    ro = new ResizeObserver(redraw);
+    ro.observe(box);
+  }
   const rows = hist.map((p, i) =>
     h(
       'tr',

@@ -180,6 +180,11 @@ function sheet(g: Game, fife: boolean): HTMLElement {
   );
 }
 
+/** An address of the club's own (the record, the viewer): nothing else becomes a link. */
+function ownLink(href: string | undefined): href is string {
+  return typeof href === 'string' && href.startsWith('/club/');
+}
+
 export function gamePage(g: Game): HTMLElement {
   const running = g.status === 'running';
   const fife = !!g.sheet_html || g.preset === 'fife';
@@ -218,8 +223,8 @@ export function gamePage(g: Game): HTMLElement {
           h(
             'p',
             { class: 'game-links' },
-            g.record ? h('a', { class: 'btn', id: 'game-record', href: g.record, download: `barbu-game-${g.id}.txt` }, 'Download the record') : null,
-            g.viewer ? h('a', { class: 'btn', id: 'game-viewer', href: g.viewer }, 'Replay in the hand viewer') : null,
+            ownLink(g.record) ? h('a', { class: 'btn', id: 'game-record', href: g.record, download: `barbu-game-${g.id}.txt` }, 'Download the record') : null,
+            ownLink(g.viewer) ? h('a', { class: 'btn', id: 'game-viewer', href: g.viewer }, 'Replay in the hand viewer') : null,
           ),
           // The Fife game's sheet with its pictures: the server's page, in
           // a frame with no scripts and no access to this one.

@@ -120,7 +120,7 @@ export function ladderPage(d: Ladder, go: (href: string) => void): HTMLElement {
       ? h(
           'section',
           { class: 'club-section', 'aria-labelledby': 'unranked-title' },
-          h('h2', { id: 'unranked-title' }, `Not ranked yet (fewer than ${d.min_games} games)`),
+          h('h2', { id: 'unranked-title' }, `Not ranked yet (fewer than ${d.min_games} game${d.min_games === 1 ? '' : 's'})`),
           table('ladder-unranked', 'Players not ranked yet', d.unranked, false),
         )
       : null,

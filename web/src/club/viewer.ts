@@ -8,7 +8,7 @@
 import './viewer.css';
 import { h } from '../dom';
 import type { Child } from '../dom';
-import { RED, SEAT_NAME, SUIT_NAME, SUIT_SYMBOL, cardLabel, cardShort, cardSuit, points } from '../names';
+import { RANK_NAME, RED, SEAT_NAME, SUIT_NAME, SUIT_SYMBOL, cardLabel, cardShort, cardSuit, points } from '../names';
 import type { Seat, Suit } from '../protocol';
 
 type Cards = string[];
@@ -135,19 +135,26 @@ function handEl(cards: Cards): HTMLElement {
   const list = h('ul', { class: 'vhand-suits' });
   for (const s of SUITS) {
     const mine = cards.filter((c) => suitOf(c) === s);
+    // Read out as "Spades: Ace, King, Seven"; seen as "♠ A K 7".
+    const said = `${SUIT_NAME[s][0].toUpperCase()}${SUIT_NAME[s].slice(1)}: ${mine.length ? mine.map((c) => RANK_NAME[c.charAt(0)] ?? c).join(', ') : 'none'}.`;
     list.append(
       h(
         'li',
         { class: RED[s] ? 'red' : '' },
-        h('span', { class: 'vsuit', role: 'img', 'aria-label': SUIT_NAME[s] }, SUIT_SYMBOL[s]),
-        mine.length
-          ? mine.map((c) => h('span', { class: 'vrank', 'data-card': c, 'aria-label': cardLabel(c) }, cardShort(c).slice(0, -1)))
-          : h('span', { class: 'vvoid', 'aria-label': 'none' }, '\u2014'),
+        h('span', { class: 'visually-hidden' }, said),
+        h(
+          'span',
+          { 'aria-hidden': 'true' },
+          h('span', { class: 'vsuit' }, SUIT_SYMBOL[s]),
+          mine.length ? mine.map((c) => h('span', { class: 'vrank', 'data-card': c }, cardShort(c).slice(0, -1))) : h('span', { class: 'vvoid' }, '\u2014'),
+        ),
       ),
     );
   }
   return list;
 }
+
+const rankText = (r: string): string => (r === 'T' ? '10' : r);
 
 function seatsText(list: Seat[] | undefined): string {
   return (list ?? []).join(', ');
@@ -301,7 +308,7 @@ export function mountViewer(root: HTMLElement): void {
         'li',
         { 'data-suit': s, class: RED[s] ? 'red' : '' },
         h('span', { class: 'vsuit', role: 'img', 'aria-label': SUIT_NAME[s] }, SUIT_SYMBOL[s]),
-        ends ? ` ${ends.lo === 'T' ? '10' : ends.lo} to ${ends.hi === 'T' ? '10' : ends.hi}` : ' nothing yet',
+        ends ? (ends.lo === ends.hi ? ` ${rankText(ends.lo)}` : ` ${rankText(ends.lo)} to ${rankText(ends.hi)}`) : ' nothing yet',
       );
     });
     return h(

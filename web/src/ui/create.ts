@@ -473,7 +473,7 @@ export class CreateView {
     } else if (this.rated.checked && !this.ratedBox.hidden) {
       o.rated = true;
     }
-    if (this.credit.value === 'deals') o.credit = 'deals';
+    o.credit = this.credit.value === 'deals' ? 'deals' : 'record';
     return o;
   }
 

@@ -45,7 +45,7 @@ const HOUSE = [
   'no-tricks.times = 2',
   '',
 ].join('\n');
-const ABANDONED = 26;
+const ABANDONED = 22;
 
 export const CLUB_PAGES_ARGS = ['--admin', 'Root', '--ladder-min-games', '1'];
 
@@ -175,43 +175,62 @@ const attrs = (p, sel, name) => p.page.locator(sel).evaluateAll((els, n) => els.
 async function clubPages(sc) {
   await sc.start(); // with --admin Root --ladder-min-games 1 (SERVER_ARGS)
   const zoe = await sc.person('zoe');
+  // The create messages her page sends.
+  const creates = [];
+  zoe.page.on('websocket', (ws) =>
+    ws.on('framesent', (f) => {
+      try {
+        const m = JSON.parse(String(f.payload));
+        if (m.type === 'create') creates.push(m);
+      } catch {
+        /* not JSON */
+      }
+    }),
+  );
   await zoe.open(true);
 
   // The history, over the protocol in a second tab.
   const tab = await zoe.context.newPage();
   await tab.goto(new URL('/icon.svg', sc.server.url).href);
   await installClient(tab);
-  for (const [k, n] of [['zoe', 'Zoë'], ['ann', 'Ann'], ['bob', 'Bob'], ['cy', 'Cy'], ['root', 'Root']]) await hello(tab, k, n, true);
+  const t0 = Date.now();
+  await Promise.all([['zoe', 'Zoë'], ['ann', 'Ann'], ['bob', 'Bob'], ['cy', 'Cy'], ['root', 'Root']].map(([k, n]) => hello(tab, k, n, true)));
+  sc.log(`five registered in ${Date.now() - t0} ms`);
 
-  const ladder = await req(tab, 'ann', { type: 'create', rules: 'uk-32', house: HOUSE, ladder: true, level: 'random', delay: 0, takeover: 'bot', grace: 0, sit: 'N' }, ['created'], 'a ladder table should be made');
-  const L = ladder.table;
-  for (const [k, seat] of [['bob', 'E'], ['cy', 'S'], ['zoe', 'W']]) await req(tab, k, { type: 'sit', table: L, seat }, ['table'], `sitting at the ladder table ${L}`);
-  await started(tab, 'ann', L);
-  for (const k of ['ann', 'bob', 'cy', 'zoe']) await req(tab, k, { type: 'leave' }, ['lobby'], `leaving the ladder table ${L} to a computer player`);
-
-  const rated = await req(tab, 'zoe', { type: 'create', rules: 'uk-32', house: HOUSE, rated: true, credit: 'record', bots: ['E', 'S', 'W'], level: 'random', delay: 0, takeover: 'bot', grace: 0, sit: 'N' }, ['created'], 'a rated table should be made');
-  const B = rated.table;
-  await started(tab, 'zoe', B);
-  await req(tab, 'zoe', { type: 'leave' }, ['lobby'], `leaving the rated table ${B}`);
-
+  // Ann's ladder game and Zoë's rated one, while Root makes the abandoned games.
+  const people = async () => {
+    const ladder = await req(tab, 'ann', { type: 'create', rules: 'uk-32', house: HOUSE, ladder: true, level: 'random', delay: 0, takeover: 'bot', grace: 0, sit: 'N' }, ['created'], 'a ladder table should be made');
+    const L = ladder.table;
+    for (const [k, seat] of [['bob', 'E'], ['cy', 'S'], ['zoe', 'W']]) await req(tab, k, { type: 'sit', table: L, seat }, ['table'], `sitting at the ladder table ${L}`);
+    await started(tab, 'ann', L);
+    for (const k of ['ann', 'bob', 'cy', 'zoe']) await req(tab, k, { type: 'leave' }, ['lobby'], `leaving the ladder table ${L} to a computer player`);
+    const rated = await req(tab, 'zoe', { type: 'create', rules: 'uk-32', house: HOUSE, rated: true, credit: 'record', bots: ['E', 'S', 'W'], level: 'random', delay: 0, takeover: 'bot', grace: 0, sit: 'N' }, ['created'], 'a rated table should be made');
+    const B = rated.table;
+    await started(tab, 'zoe', B);
+    await req(tab, 'zoe', { type: 'leave' }, ['lobby'], `leaving the rated table ${B}`);
+    // Cy's table of four computer players at the Fife game: its sheet.
+    const fife = await req(tab, 'cy', { type: 'create', rules: 'fife', bots: ['N', 'E', 'S', 'W'], level: 'random', delay: 0 }, ['created'], 'a Fife table of computer players');
+    return [L, B, fife.table];
+  };
   // Abandoned games (closed by an administrator once started), and one left running.
-  const abandoned = [];
-  for (let i = 0; i <= ABANDONED; i++) {
-    const m = await req(tab, 'root', { type: 'create', rules: 'uk', bots: ['N', 'E', 'S', 'W'], level: 'random', delay: 5000 }, ['created'], 'a table of four computer players');
-    await sleep(30);
-    if (i === ABANDONED) {
-      abandoned.running = m.table;
-      break;
+  const closed = async () => {
+    const ids = [];
+    for (let i = 0; i <= ABANDONED; i++) {
+      const m = await req(tab, 'root', { type: 'create', rules: 'uk', bots: ['N', 'E', 'S', 'W'], level: 'random', delay: 5000 }, ['created'], 'a table of four computer players');
+      await sleep(20);
+      if (i === ABANDONED) return [ids, m.table];
+      await req(tab, 'root', { type: 'mod_close', table: m.table, text: 'Closed for the club test' }, ['done'], `closing table ${m.table}`);
+      ids.push(m.table);
     }
-    await req(tab, 'root', { type: 'mod_close', table: m.table, text: 'Closed for the club test' }, ['done'], `closing table ${m.table}`);
-    abandoned.push(m.table);
-  }
-  const R = abandoned.running;
+    return [ids, null];
+  };
+  const [[L, B, F], [abandoned, R]] = await Promise.all([people(), closed()]);
   await req(tab, 'zoe', { type: 'logout' }, ['bye'], 'Zoë logs out of the protocol tab');
   await tab.close();
-  sc.log(`history: ladder game ${L}, rated game ${B}, ${abandoned.length} abandoned, running ${R}`);
+  sc.log(`history: ladder game ${L}, rated game ${B}, Fife game ${F}, ${abandoned.length} abandoned, running ${R}`);
 
   // Zoë in the browser: the create form's rated game and credit.
+  sc.log('Zoë signs in');
   await zoe.click('#mode-signin');
   await zoe.page.locator('input#handle').fill('Zoë');
   await zoe.page.locator('input#password').fill(PW);
@@ -243,6 +262,8 @@ async function clubPages(sc) {
   await sc.shot(zoe, 'create-rated', { focus: 'select#create-credit' });
   await zoe.click('#create-submit');
   await zoe.until((s) => s.table && s.you === 'N' && s.phase, 'Zoë seated North at her rated table', 15000);
+  const sent = creates.at(-1);
+  check(sent?.rated === true && sent?.credit === 'record' && sent?.ladder === undefined && sent?.seed === undefined, 'the form sends create with "rated": true and "credit": "record", no seed', { actual: sent, page: zoe });
   // Its id: her newest game in the archive.
   let A = null;
   for (const end = Date.now() + 10000; A === null; await sleep(50)) {
@@ -256,6 +277,17 @@ async function clubPages(sc) {
 
   const games = { L: await gameOver(sc, L), B: await gameOver(sc, B), A: await gameOver(sc, A) };
   check(games.A.rated === true && games.B.rated === true && games.L.ladder === true, 'the games should be rated (A, B) and a ladder game (L)', { actual: { A: games.A.rated, B: games.B.rated, L: games.L.ladder } });
+
+  // Her finished table, watched from the lobby: "This game in the club".
+  sc.log('the games are over; the club');
+  const row = zoe.page.locator(`#lobby [data-table="${A}"][data-state=over]`);
+  await row.first().waitFor({ state: 'visible', timeout: 10000 }).catch(() => fail(`table ${A} should be over in the lobby`, { page: zoe }));
+  await zoe.click(row.first().locator('button[data-kibitz=N]'), { what: "the finished table's button[data-kibitz=N]" });
+  await zoe.until((s) => s.table && s.phase === 'over', 'Zoë watching her finished table', 10000);
+  await zoe.visible('#game-over a#club-game', 'a#club-game at game over');
+  check((await zoe.attr('a#club-game', 'href')) === `/club/game/${A}`, '"This game in the club" leads to the game\'s page', { expected: `/club/game/${A}`, actual: await zoe.attr('a#club-game', 'href'), page: zoe });
+  await zoe.click('#leave-btn');
+  await zoe.until((s) => s.lobby && !s.table, 'the lobby after watching', 10000);
 
   // The lobby's Club link reaches the ladder.
   await zoe.visible('#club-link', "the lobby's Club link (#club-link)");
@@ -313,6 +345,22 @@ async function clubPages(sc) {
   check((await zoe.attr('#game-viewer', 'href')) === `/club/viewer#game=${A}`, 'the game links the hand viewer', { page: zoe });
   await look(sc, zoe, 'game');
   await auditBoth(sc, zoe, 'a game');
+  // Into the hand viewer (its own page's code) and Back again.
+  await zoe.click('#game-viewer');
+  await shown(zoe, 'viewer');
+  check(new RegExp(`^#game=${A}(&|$)`).test(new URL(zoe.page.url()).hash) && (await zoe.attr('#club-nav a[data-nav="viewer"]', 'aria-current')) === 'page', 'the hand viewer opens at #game=ID, its nav link current', { actual: zoe.page.url(), page: zoe });
+  await zoe.page.goBack();
+  await shown(zoe, 'game');
+  check((await zoe.attr('#game', 'data-game')) === String(A), 'Back returns to the game\'s page', { actual: zoe.page.url(), page: zoe });
+
+  // A Fife game's page: the server's sheet in a frame with no permissions.
+  const fg = await gameOver(sc, F, 60000);
+  await visit(zoe, `/club/game/${F}`, 'game');
+  const frame = zoe.page.locator('iframe#sheet');
+  check((await frame.count()) === 1 && (await frame.getAttribute('sandbox')) === '' && (await frame.getAttribute('srcdoc')) === fg.sheet_html && /<svg/.test(fg.sheet_html), "a Fife game's sheet: iframe#sheet, sandboxed, holding the API's sheet_html (with its pictures)", { page: zoe });
+  check((await zoe.count('#score-sheet tbody tr[data-deal]')) === fg.deals.length, "the Fife game's deals below its sheet", { expected: fg.deals.length, actual: await zoe.count('#score-sheet tbody tr[data-deal]'), page: zoe });
+  await zoe.page.waitForTimeout(300); // the frame paints
+  await look(sc, zoe, 'game-fife');
 
   // A running game: its players, nothing more.
   await visit(zoe, `/club/game/${R}`, 'game');
@@ -322,7 +370,7 @@ async function clubPages(sc) {
   await zoe.click('#club-nav a[data-nav="archive"]');
   await shown(zoe, 'games');
   const all = await apiOk(sc, '/club/api/games');
-  check(all.total === ABANDONED + 4 && all.pages === 2, 'the archive holds every game: 26 abandoned, 3 over and 1 running, in two pages', { expected: ABANDONED + 4, actual: { total: all.total, pages: all.pages } });
+  check(all.total === ABANDONED + 5 && all.pages === 2, `the archive holds every game: ${ABANDONED} abandoned, 4 over and 1 running, in two pages`, { expected: ABANDONED + 5, actual: { total: all.total, pages: all.pages } });
   check((await zoe.count('#games tbody tr')) === 25, "the archive's first page has 25 rows", { actual: await zoe.count('#games tbody tr'), page: zoe });
   await look(sc, zoe, 'archive');
   await auditBoth(sc, zoe, 'the archive');

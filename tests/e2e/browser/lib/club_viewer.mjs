@@ -4,10 +4,10 @@
 // keys and the buttons; every step's hands and trick checked against the
 // game's record (downloaded from /club/api/game/ID/record and parsed here,
 // not by the engine); steps back give the same tables; the address keeps
-// the place.  Then record files picked from disk: a Fife game with its
-// Silly Round (cuts, Pass-ons), Chinese Poker (rows), a Domino deal (the
-// layout), and a broken record, whose sentence is the one `barbu replay`
-// prints.  Screenshots at 1280x800 and 390x844; axe on each.
+// the place.  Then record files picked from disk or dropped on the page: a
+// Fife game with its Silly Round (cuts, Pass-ons), Chinese Poker (rows;
+// dropped), a Domino deal (the layout), and a broken record, whose
+// sentence is the one `barbu replay` prints.  Screenshots at 1280x800 and 390x844; axe on each.
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -237,8 +237,8 @@ async function club_viewer(sc) {
   const options = await page.locator('#viewer-deal option').count();
   check(options === deals.length, 'the deal selector should list every deal of the record', { expected: deals.length, actual: options });
 
-  // Every deal, every step, forward: the keys on even steps, the button on
-  // odd ones; each table as the record has it.
+  // Every deal, every step, forward: the button on every third step, the
+  // key on the others; each table as the record has it.
   const seen = [];
   let notPlayed = 0;
   for (const d of deals) {
@@ -249,7 +249,7 @@ async function club_viewer(sc) {
     sameHands(got, { hands: Object.fromEntries(SEATS.map((s) => [s, [...d.hands[s]].sort().join(' ')])) }, `deal ${d.deal} as dealt`);
     const mine = [got];
     for (let k = 0; k < want.length; k++) {
-      await step(p, k % 2 === 0 ? 'key' : 'button');
+      await step(p, k % 3 === 1 ? 'button' : 'key');
       got = await shown(page);
       check(got.step === k + 1 && got.deal === d.deal, `deal ${d.deal}: the step after ${k} should be ${k + 1}`, { actual: got });
       checkStep(got, want[k], `deal ${d.deal}, step ${k + 1}`);
@@ -280,7 +280,7 @@ async function club_viewer(sc) {
   const lastDeal = deals[deals.length - 1];
   const mine = seen[seen.length - 1];
   for (let k = mine.length - 2; k >= 0; k--) {
-    if (k % 2) await page.keyboard.press('ArrowLeft');
+    if (k % 3) await page.keyboard.press('ArrowLeft');
     else await page.locator('#viewer-prev').click();
     const got = await shown(page);
     check(got.step === k, `back to step ${k} of deal ${lastDeal.deal}`, { actual: got });
@@ -337,8 +337,15 @@ async function club_viewer(sc) {
   await page.locator('#viewer-last').click();
   check(await page.locator('#viewer-result').isVisible(), 'the Silly Round deal\'s points should show at its end');
 
-  // Chinese Poker: the rows at the showdown.
-  await openFile(p, join(GOLDEN, 'chinese-rows-scoop.txt'));
+  // Chinese Poker, dropped on the page: the rows at the showdown.
+  const dropped = readFileSync(join(GOLDEN, 'chinese-rows-scoop.txt'), 'utf8');
+  const dt = await page.evaluateHandle((text) => {
+    const d = new DataTransfer();
+    d.items.add(new File([text], 'chinese-rows-scoop.txt', { type: 'text/plain' }));
+    return d;
+  }, dropped);
+  await page.locator('#viewer').dispatchEvent('dragover', { dataTransfer: dt });
+  await page.locator('#viewer').dispatchEvent('drop', { dataTransfer: dt });
   await page.waitForFunction(() => document.querySelector('.viewer-title')?.textContent?.includes('chinese-rows-scoop.txt'), null, { timeout: 10000 });
   await page.locator('#viewer-last').click();
   const rows = await page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#viewer-rows .vrows')].map((r) => [r.dataset.seat, [...r.querySelectorAll('.vrow')].map((x) => x.querySelectorAll('.vcard').length)])));
