@@ -3,9 +3,11 @@
  *
  * One thread owns everything here: the libwebsockets event loop.  Tables,
  * sessions and connections are plain structs linked together and changed
- * only from its callbacks.  The one exception is the pool of computer
- * players (bots.c), which works on copies of views and hands its answers
- * back through a locked queue and lws_cancel_service.
+ * only from its callbacks.  The exceptions are the pool of computer
+ * players (bots.c), which works on copies of views, the password thread
+ * (auth.c) and the club's reader (club_http.c), which reads the store
+ * through a handle of its own; each hands its answers back through a
+ * locked queue and lws_cancel_service.
  *
  * The files:
  *   server.c   barbu_serve: the lws context, the tick, signals, start-up and
