@@ -242,3 +242,16 @@ foreach(t property_games cli_arena cli_play cli_connect cli_connect_tls cli_conn
     set_tests_properties(${t} PROPERTIES PROCESSORS 2)
   endif()
 endforeach()
+
+# The club end to end (issue 24, tests/e2e/club_play.c): a registered
+# player's preferences kept with the account (club_prefs); games played
+# through the server checked by hand in results, the ladder and the
+# ratings (club_results).
+add_executable(club_play ${CMAKE_SOURCE_DIR}/tests/e2e/club_play.c
+                         ${CMAKE_SOURCE_DIR}/tests/e2e/club_prefs.c
+                         ${CMAKE_SOURCE_DIR}/tests/e2e/club_results.c)
+target_link_libraries(club_play PRIVATE barbu_e2e barbu_store m)
+foreach(scenario prefs results)
+  add_test(NAME club_${scenario} COMMAND club_play $<TARGET_FILE:barbu> ${scenario})
+  set_tests_properties(club_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
+endforeach()
