@@ -282,6 +282,11 @@ struct store_ops {
 /* Opens (creating when needed) a SQLite database in WAL mode.  NULL on
  * failure, with the reason in err.  Close with store_close. */
 store *store_sqlite_open(const char *path, char *err, size_t cap);
+/* Opens a database file of this schema version to read only, beside the
+ * server's own store (no lock, no migration, no checkpoints): for a thread
+ * that answers reads off the server's loop.  Every write through it fails.
+ * NULL on failure, with the reason in err. */
+store *store_sqlite_open_reader(const char *path, char *err, size_t cap);
 
 static inline void store_close(store *s)
 {

@@ -52,6 +52,11 @@
  * a seeded table), kept so that a restart deals the same cards; a version 1
  * database is migrated when opened (its tables are all seeded).
  *
+ * Version 3 adds the club (issue 24): games, game_players, ladder,
+ * ratings, rating_history and prefs, described in store_sqlite_club.c and
+ * made there (SQLITE_CLUB_SCHEMA); a version 1 or 2 file gains them when
+ * opened, in the transaction of its other changes.
+ *
  * The seed is kept as decimal text: a uint64_t does not fit SQLite's signed
  * integers, and text reads the same in the sqlite3 shell as in the game.
  * Each statement is prepared once at open and reset after every use.
@@ -73,8 +78,9 @@
 #include <sqlite3.h>
 
 #include "store.h"
+#include "store_sqlite_club.h"
 
-#define SCHEMA_VERSION 2
+#define SCHEMA_VERSION 3
 
 /* How long a statement waits for another connection's lock before giving up. */
 #define BUSY_TIMEOUT_MS 5000
@@ -192,6 +198,7 @@ typedef struct bb_sqlite {
     sqlite3 *db;
     int lock_fd; /* the database file, flock'ed; -1 for none */
     checkpointer ckpt;
+    sqlite_club *club; /* the club's statements (store_sqlite_club.c) */
     sqlite3_stmt *session_put;
     sqlite3_stmt *session_forget;
     sqlite3_stmt *sessions_load;
@@ -1348,6 +1355,7 @@ static void sqlite_close(store *s)
     if (!q)
         return;
     checkpointer_stop(&q->ckpt);
+    sqlite_club_close(q->club);
     for (size_t k = 0; k < N_STATEMENTS; k++)
         sqlite3_finalize(*statement(q, k));
     sqlite3_close(q->db);
@@ -1389,7 +1397,24 @@ static const struct store_ops SQLITE_OPS = {
     .mod_log_load = mod_log_load,
     .removals_load = removals_load,
     .tokens_expire = tokens_expire,
+    .game_begin = sqlite_game_begin,
+    .game_end = sqlite_game_end,
+    .game_status = sqlite_game_status,
+    .game_get = sqlite_game_get,
+    .games_find = sqlite_games_find,
+    .ladder_load = sqlite_ladder_load,
+    .ladder_periods = sqlite_ladder_periods,
+    .rating_get = sqlite_rating_get,
+    .ratings_load = sqlite_ratings_load,
+    .rating_history_load = sqlite_rating_history_load,
+    .prefs_get = sqlite_prefs_get,
+    .prefs_put = sqlite_prefs_put,
 };
+
+sqlite_club *sqlite_club_of(store *s)
+{
+    return ((bb_sqlite *)s)->club;
+}
 
 /* Reads PRAGMA user_version; -1 on error. */
 static int user_version(sqlite3 *db)
@@ -1482,29 +1507,37 @@ static int prepare_db(sqlite3 *db, const char *path, char *err, size_t cap)
         return -1;
     }
     version = user_version(db);
-    /* Version 2's tables of moderation are made with IF NOT EXISTS: a file
-     * that has them already keeps them. */
+    /* Version 2's tables of moderation and version 3's of the club are
+     * made with IF NOT EXISTS: a file that has them already keeps them. */
     if (version == 0 &&
         (sqlite3_exec(db, SCHEMA, NULL, NULL, NULL) != SQLITE_OK ||
          sqlite3_exec(db, SCHEMA_2, NULL, NULL, NULL) != SQLITE_OK ||
          sqlite3_exec(db, MIGRATE_MODERATION, NULL, NULL, NULL) != SQLITE_OK ||
-         sqlite3_exec(db, "PRAGMA user_version = 2", NULL, NULL, NULL) != SQLITE_OK)) {
+         sqlite3_exec(db, SQLITE_CLUB_SCHEMA, NULL, NULL, NULL) != SQLITE_OK ||
+         sqlite3_exec(db, "PRAGMA user_version = 3", NULL, NULL, NULL) != SQLITE_OK)) {
         snprintf(err, cap, "could not create the schema of %s: %s", path, sqlite3_errmsg(db));
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
-    if (version == 1 &&
-        (migrate_1(db) != 0 ||
-         sqlite3_exec(db, MIGRATE_MODERATION, NULL, NULL, NULL) != SQLITE_OK ||
-         sqlite3_exec(db, MIGRATE_KEYS, NULL, NULL, NULL) != SQLITE_OK ||
-         sqlite3_exec(db, "PRAGMA user_version = 2", NULL, NULL, NULL) != SQLITE_OK)) {
+    if (version == 1 && (migrate_1(db) != 0 ||
+                         sqlite3_exec(db, MIGRATE_MODERATION, NULL, NULL, NULL) != SQLITE_OK ||
+                         sqlite3_exec(db, MIGRATE_KEYS, NULL, NULL, NULL) != SQLITE_OK)) {
         snprintf(err, cap, "could not bring %s from schema version 1 to 2: %s", path,
                  sqlite3_errmsg(db));
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
-    if (version == 0 || version == 1)
-        version = 2;
+    /* From version 2 (or 1, just brought to 2): the club's tables. */
+    if ((version == 1 || version == 2) &&
+        (sqlite3_exec(db, SQLITE_CLUB_SCHEMA, NULL, NULL, NULL) != SQLITE_OK ||
+         sqlite3_exec(db, "PRAGMA user_version = 3", NULL, NULL, NULL) != SQLITE_OK)) {
+        snprintf(err, cap, "could not bring %s from schema version %d to 3: %s", path, version,
+                 sqlite3_errmsg(db));
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    if (version >= 0 && version <= 2)
+        version = SCHEMA_VERSION;
     if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
         snprintf(err, cap, "could not create the schema of %s: %s", path, sqlite3_errmsg(db));
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
@@ -1564,7 +1597,64 @@ store *store_sqlite_open(const char *path, char *err, size_t cap)
             return NULL;
         }
     }
+    if (!(q->club = sqlite_club_open(&q->base, q->db, err, cap))) {
+        sqlite_close(&q->base);
+        return NULL;
+    }
     if (file && checkpointer_start(q, path, err, cap) < 0) {
+        sqlite_close(&q->base);
+        return NULL;
+    }
+    return &q->base;
+}
+
+store *store_sqlite_open_reader(const char *path, char *err, size_t cap)
+{
+    char scratch[1];
+    if (!err || cap == 0) {
+        err = scratch;
+        cap = sizeof scratch;
+    }
+    if (!path || path[0] == '\0' || strcmp(path, ":memory:") == 0) {
+        snprintf(err, cap, "a reader needs the path of a database file");
+        return NULL;
+    }
+    bb_sqlite *q = calloc(1, sizeof *q);
+    if (!q) {
+        snprintf(err, cap, "out of memory opening %s", path);
+        return NULL;
+    }
+    q->base.ops = &SQLITE_OPS;
+    q->lock_fd = -1;
+    int rc = sqlite3_open_v2(path, &q->db, SQLITE_OPEN_READONLY, NULL);
+    if (rc != SQLITE_OK) {
+        snprintf(err, cap, "could not open %s to read: %s", path,
+                 q->db ? sqlite3_errmsg(q->db) : sqlite3_errstr(rc));
+        sqlite_close(&q->base);
+        return NULL;
+    }
+    sqlite3_extended_result_codes(q->db, 1);
+    sqlite3_busy_timeout(q->db, BUSY_TIMEOUT_MS);
+    int version = user_version(q->db);
+    if (version != SCHEMA_VERSION) {
+        snprintf(err, cap,
+                 "%s has schema version %d, not the %d this barbu reads: open it with barbu "
+                 "serve first",
+                 path, version, SCHEMA_VERSION);
+        sqlite_close(&q->base);
+        return NULL;
+    }
+    sqlite3_exec(q->db, "PRAGMA query_only = 1", NULL, NULL, NULL);
+    for (size_t k = 0; k < N_STATEMENTS; k++) {
+        if (sqlite3_prepare_v3(q->db, STATEMENTS[k].sql, -1, SQLITE_PREPARE_PERSISTENT,
+                               statement(q, k), NULL) != SQLITE_OK) {
+            snprintf(err, cap, "could not prepare a statement on %s: %s", path,
+                     sqlite3_errmsg(q->db));
+            sqlite_close(&q->base);
+            return NULL;
+        }
+    }
+    if (!(q->club = sqlite_club_open(&q->base, q->db, err, cap))) {
         sqlite_close(&q->base);
         return NULL;
     }

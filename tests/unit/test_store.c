@@ -656,7 +656,7 @@ static void test_moderation_migration(void **state)
     sqlite3_stmt *st;
     assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    assert_int_equal(sqlite3_column_int(st, 0), 2);
+    assert_int_equal(sqlite3_column_int(st, 0), 3);
     sqlite3_finalize(st);
     sqlite3_close(db);
     s = open_ok(path);
@@ -1087,7 +1087,7 @@ static void test_migrate_1(void **state)
     sqlite3_finalize(st);
     assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    assert_int_equal(sqlite3_column_int(st, 0), 2);
+    assert_int_equal(sqlite3_column_int(st, 0), 3);
     sqlite3_finalize(st);
     sqlite3_close(db);
     /* Opened again, nothing is hashed twice. */
@@ -1183,7 +1183,7 @@ static void test_keyed_tables(void **state)
     sqlite3_stmt *st;
     assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    assert_int_equal(sqlite3_column_int(st, 0), 2);
+    assert_int_equal(sqlite3_column_int(st, 0), 3);
     sqlite3_finalize(st);
     assert_int_equal(
         sqlite3_exec(db, "UPDATE tables SET key = 'zz' WHERE id = 2", NULL, NULL, NULL), SQLITE_OK);
