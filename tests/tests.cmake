@@ -255,3 +255,14 @@ foreach(scenario prefs results)
   add_test(NAME club_${scenario} COMMAND club_play $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(club_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
 endforeach()
+# Issue 24's preferences in the browser (tests/e2e/browser/lib/prefs.mjs):
+# the table's colour, card spacing and size and the four-colour deck set in
+# the settings dialog, applied at once, and found applied by a second
+# browser profile signing in as the same player; a guest's stay local.
+if(BARBU_WEB)
+  add_test(NAME browser_club_prefs
+           COMMAND node ${CMAKE_SOURCE_DIR}/tests/e2e/browser/run.mjs --barbu $<TARGET_FILE:barbu>
+                   --web ${CMAKE_BINARY_DIR}/web --shots ${CMAKE_BINARY_DIR}/browser-shots
+                   --only club_prefs)
+  set_tests_properties(browser_club_prefs PROPERTIES LABELS browser TIMEOUT 240 PROCESSORS 2)
+endif()

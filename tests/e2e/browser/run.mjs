@@ -17,9 +17,11 @@ import { eveningA, eveningAgain } from './lib/evening_a.mjs';
 import { EVENING_D } from './lib/evening_d.mjs';
 import { ACCOUNTS, SERVER_ARGS } from './lib/accounts.mjs';
 import { TLS_SCENARIOS } from './lib/tls.mjs';
+import { PREFS } from './lib/prefs.mjs';
 
 Object.assign(SCENARIOS, { evening_a: eveningA, evening_again: eveningAgain }, EVENING_D, ACCOUNTS);
 Object.assign(SCENARIOS, TLS_SCENARIOS);
+Object.assign(SCENARIOS, PREFS);
 
 const here = dirname(fileURLToPath(import.meta.url));
 
