@@ -6,7 +6,8 @@ file(GLOB BARBU_UNIT_TESTS CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/unit/test
 foreach(src ${BARBU_UNIT_TESTS})
   get_filename_component(name ${src} NAME_WE)
   add_executable(${name} ${src})
-  target_link_libraries(${name} PRIVATE barbu_ai barbu_proto barbu_store barbu_handle PkgConfig::CMOCKA)
+  target_link_libraries(${name} PRIVATE barbu_ai barbu_proto barbu_store barbu_handle barbu_club
+                                        barbu_replay PkgConfig::CMOCKA)
   target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/src/engine ${CMAKE_SOURCE_DIR}/tests/unit)
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES LABELS unit)
@@ -107,6 +108,11 @@ target_link_libraries(bench_load PRIVATE barbu_e2e)
 # bench/botsink.sh: tables of computer players only beside a person's game.
 add_executable(bench_botsink ${CMAKE_SOURCE_DIR}/bench/botsink.c)
 target_link_libraries(bench_botsink PRIVATE barbu_e2e)
+# bench/club.sh: the club's pages over a generated history (club_gen) under
+# many requests (club_load); no test runs them.
+add_executable(bench_club_gen ${CMAKE_SOURCE_DIR}/bench/club_gen.c)
+target_link_libraries(bench_club_gen PRIVATE barbu_store barbu_club barbu_handle)
+add_executable(bench_club_load ${CMAKE_SOURCE_DIR}/bench/club_load.c)
 
 # barbu connect (tests/cli/connect.sh)
 # The terminal client in tmux against a real barbu serve (port 0, its own

@@ -981,6 +981,17 @@ typedef void (*barbu_result_fn)(const barbu_result *result, void *ctx);
 int barbu_record_replay(const barbu_record *rec, barbu_state *state, barbu_result_fn on_result,
                         void *ctx, barbu_diag *diag);
 
+/* Replays the record (as barbu_record_replay, stopping at the same fault
+ * with the same *diag), then walks it again action by action: step sees
+ * each action as the engine applied it (a bid the record gives as a word
+ * resolved; a cut's card is the one in `after`'s table) with the states
+ * before and after it.  A Domino deal's lines laying out the last player's
+ * cards after the third went out are not actions: the engine ends the deal
+ * there.  For viewers that step through a game. */
+typedef void (*barbu_step_fn)(void *ctx, const barbu_state *before, const barbu_action *action,
+                              const barbu_state *after);
+int barbu_record_walk(const barbu_record *rec, barbu_step_fn step, void *ctx, barbu_diag *diag);
+
 /* Checks that the record's game is the one its key (or seed) deals: the
  * commitment is the key's hash, and the first declarer, each deal's hands,
  * the Silly Rounds' first dealers and every cut the record gives are the

@@ -25,6 +25,7 @@ static void usage(FILE *out)
             "                   [--tables-per-address N] [--waiting-table-idle SECONDS]\n"
             "                   [--create-interval SECONDS] [--seat-keep SECONDS]\n"
             "                   [--token-days DAYS] [--admin HANDLE]...\n"
+            "                   [--ladder-min-games N]\n"
             "                   [--tls-cert FILE --tls-key FILE]\n\n"
             "Hosts barbu tables for players on the network: a lobby, tables of every rule\n"
             "set with computer players, kibitzers, chat, reconnection, game records and\n"
@@ -77,7 +78,11 @@ static void usage(FILE *out)
             "                      database, it applies once HANDLE is registered and signed\n"
             "                      in (sign up as HANDLE with a password).  Administrators\n"
             "                      close tables, remove players, ban and unban handles and\n"
-            "                      read the players' reports (docs/protocol.md, Moderation)\n\n"
+            "                      read the players' reports (docs/protocol.md, Moderation)\n"
+            "  --ladder-min-games N\n"
+            "                      games a player needs in a month or a year to be ranked\n"
+            "                      in that period's ladder at /club/ (default 3; 1 to 1000);\n"
+            "                      players with fewer are listed unranked (docs/club.md)\n\n"
             "What one machine may take (docs/protocol.md, Limits).  An address is an IPv4\n"
             "address or an IPv6 /64:\n"
             "  --max-conns N       WebSocket connections at once (default 20000, and at most\n"
@@ -299,8 +304,10 @@ static bool count_flag(const char *a, const char *value, barbu_serve_options *o,
 
 int cmd_serve(int argc, char **argv)
 {
-    barbu_serve_options opt = {
-        .listen = "127.0.0.1:2118", .sheet_text = sheet_text, .sheet_html = sheet_html};
+    barbu_serve_options opt = {.listen = "127.0.0.1:2118",
+                               .sheet_text = sheet_text,
+                               .sheet_html = sheet_html,
+                               .ladder_min_games = 3};
     const char *web = NULL;
     enum { MAX_ORIGINS = 32, MAX_ADMINS = 64 };
     const char *origins[MAX_ORIGINS];
@@ -355,6 +362,12 @@ int cmd_serve(int argc, char **argv)
             }
             admins[opt.n_admins++] = argv[++i];
             opt.admins = admins;
+        } else if (strcmp(a, "--ladder-min-games") == 0 && has_value) {
+            if (parse_count(argv[++i], 1, 1000, &opt.ladder_min_games) != 0) {
+                fprintf(stderr, "barbu serve: --ladder-min-games takes 1 to 1000, not '%s'\n",
+                        argv[i]);
+                return 2;
+            }
         } else if (strcmp(a, "--bot-threads") == 0 && has_value) {
             if (parse_count(argv[++i], 1, 256, &opt.bot_threads) != 0) {
                 fprintf(stderr, "barbu serve: --bot-threads takes 1 to 256, not '%s'\n", argv[i]);

@@ -1182,9 +1182,10 @@ typedef struct writer {
 /* Lays out deal k: its hands and declarer as the replay dealt them (start,
  * the state before its first action), its sections, and its scores once
  * complete (s, the state after its last action). */
-static void flush_deal(writer *w, const barbu_state *start, const barbu_state *s, int k,
+static void flush_deal(void *ctx, const barbu_state *start, const barbu_state *s, int k,
                        bool complete)
 {
+    writer *w = ctx;
     /* Nobody calls in the Silly Round: its deals name the dealer. */
     bool silly = silly_round(start);
     put(&w->out, "\n[Deal \"%d\"]\n", k + 1);
@@ -1236,8 +1237,10 @@ static void flush_deal(writer *w, const barbu_state *start, const barbu_state *s
     w->in_line = 0;
 }
 
-static void write_step(void *ctx, const barbu_state *before, const barbu_action *a)
+static void write_step(void *ctx, const barbu_state *before, const barbu_action *a,
+                       const barbu_state *after)
 {
+    (void)after;
     writer *w = ctx;
     const barbu_table *t = &before->t;
     char text[96];
@@ -1287,6 +1290,62 @@ static void write_step(void *ctx, const barbu_state *before, const barbu_action 
     default:
         break;
     }
+}
+
+/* Walks a record that replays (replay_record said so): deal by deal, each
+ * action as the engine applies it (a bid given as a word resolved, a cut
+ * without its card, which the engine draws), with the states before and
+ * after it; then the deal, from the state before its first action to the
+ * state after its last.  A Domino deal's play-out lines after the third
+ * player went out are no actions: the engine ends the deal there. */
+typedef void (*deal_fn)(void *ctx, const barbu_state *start, const barbu_state *end, int k,
+                        bool complete);
+
+static int walk(const barbu_record *rec, barbu_step_fn step, deal_fn deal, void *ctx)
+{
+    barbu_state t;
+    int err = barbu_record_start(rec, &t);
+    if (err != 0)
+        return err;
+    for (int k = 0; k < rec->n_deals; k++) {
+        const rec_deal *d = &rec->deals[k];
+        if ((err = open_deal(rec, d, k, &t, false, NULL)) != 0)
+            return err;
+        barbu_state start = t;
+        int next[N_SECTIONS] = {0};
+        while (!barbu_over(&t) && t.t.deal == k) {
+            int sec = section_of_phase(t.t.phase);
+            if (next[sec] == d->list[sec].n)
+                break;
+            barbu_action a = d->list[sec].v[next[sec]++];
+            if (a.seat < 0)
+                a.seat = t.t.to_move;
+            if (a.type == BARBU_ACT_CUT)
+                a.cards = 0;
+            barbu_state before = t;
+            /* The replay before took every action, words for bids included. */
+            if ((err = resolve_word(&t, &a)) != 0 || (err = barbu_apply(&t, &a)) != 0)
+                return err;
+            if (step)
+                step(ctx, &before, &a, &t);
+        }
+        if (deal)
+            deal(ctx, &start, &t, k, barbu_over(&t) || t.t.deal > k);
+    }
+    return 0;
+}
+
+int barbu_record_walk(const barbu_record *rec, barbu_step_fn step, void *ctx, barbu_diag *diag)
+{
+    barbu_state s;
+    int err = replay_record(rec, &s, NULL, NULL, diag);
+    if (err != 0)
+        return err;
+    err = walk(rec, step, NULL, ctx);
+    if (err != 0 && diag != NULL)
+        replay_fail(diag, 0, 0, 0, err, "the second replay of the record failed: %s",
+                    barbu_strerror(err));
+    return err;
 }
 
 int barbu_record_write(const barbu_record *rec, char **text, size_t *len, barbu_diag *diag)
@@ -1349,31 +1408,8 @@ int barbu_record_write(const barbu_record *rec, char **text, size_t *len, barbu_
     if (barbu_over(&s))
         put(&w.out, "[Result \"N %+" PRId32 " E %+" PRId32 " S %+" PRId32 " W %+" PRId32 "\"]\n",
             s.t.total[0], s.t.total[1], s.t.total[2], s.t.total[3]);
-    barbu_state t;
-    barbu_record_start(rec, &t);
-    for (int k = 0; k < rec->n_deals; k++) {
-        /* A one-deal record of deal k, replayed from the state before it. */
-        const rec_deal *d = &rec->deals[k];
-        open_deal(rec, d, k, &t, false, NULL);
-        barbu_state start = t;
-        int next[N_SECTIONS] = {0};
-        while (!barbu_over(&t) && t.t.deal == k) {
-            int sec = section_of_phase(t.t.phase);
-            if (next[sec] == d->list[sec].n)
-                break;
-            barbu_action a = d->list[sec].v[next[sec]++];
-            if (a.seat < 0)
-                a.seat = t.t.to_move;
-            if (a.type == BARBU_ACT_CUT)
-                a.cards = 0;
-            barbu_state before = t;
-            /* The replay above took every action, words for bids included. */
-            if ((err = resolve_word(&t, &a)) != 0 || (err = barbu_apply(&t, &a)) != 0)
-                goto done;
-            write_step(&w, &before, &a);
-        }
-        flush_deal(&w, &start, &t, k, barbu_over(&t) || t.t.deal > k);
-    }
+    if ((err = walk(rec, write_step, flush_deal, &w)) != 0)
+        goto done;
     if (w.out.failed)
         err = BARBU_ENOMEM;
 done:

@@ -307,6 +307,8 @@ srv_table *srv_table_make(srv_conn *c, const proto_msg *msg, bool *sat)
     proto_t.clock = msg->clock;
     proto_t.seed_chosen = msg->has_seed;
     proto_t.ladder = msg->ladder;
+    proto_t.rated = msg->rated;
+    proto_t.credit = msg->credit;
     snprintf(proto_t.creator_name, sizeof proto_t.creator_name, "%s", s->name);
     snprintf(proto_t.level, sizeof proto_t.level, "%s", level);
     char *options = srv_options_text(&proto_t);
@@ -345,7 +347,7 @@ srv_table *srv_table_make(srv_conn *c, const proto_msg *msg, bool *sat)
     srv_table *t = srv_table_new(srv, id);
     if (t == NULL) {
         free(house);
-        srv->store->ops->table_set_state(srv->store, id, STORE_OVER);
+        srv_table_set_over(srv, id, NULL);
         srv_error(c, msg, "server", "The server is out of memory: try again in a moment.");
         return NULL;
     }
@@ -370,12 +372,14 @@ srv_table *srv_table_make(srv_conn *c, const proto_msg *msg, bool *sat)
     t->clock = proto_t.clock;
     t->seed_chosen = proto_t.seed_chosen;
     t->ladder = proto_t.ladder;
+    t->rated = proto_t.rated;
+    t->credit = proto_t.credit;
     snprintf(t->creator_name, sizeof t->creator_name, "%s", s->name);
     snprintf(t->level, sizeof t->level, "%s", level);
 
     for (int k = 0; k < 4; k++) {
         if ((msg->bots >> k & 1) && srv_seat_bot(t, k, level, false) != 0) {
-            srv->store->ops->table_set_state(srv->store, id, STORE_OVER);
+            srv_table_set_over(srv, id, t);
             srv_table_free(t);
             srv_error(c, msg, "server",
                       "The table could not be saved (the server's disk may be full): try again in "
@@ -397,7 +401,8 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
                   (long long)s->table->id);
         return;
     }
-    if (!srv_ladder_create_ok(c, msg) || !srv_create_allowed(c, msg, msg->bots == 0xF))
+    if (!srv_ladder_create_ok(c, msg) || !srv_club_create_ok(c, msg) ||
+        !srv_create_allowed(c, msg, msg->bots == 0xF))
         return;
     bool sat = false;
     srv_table *t = srv_table_make(c, msg, &sat);
@@ -455,7 +460,7 @@ void srv_cmd_sit(srv_conn *c, const proto_msg *msg)
                   (long long)t->id);
         return;
     }
-    if (!srv_ladder_sit_ok(c, msg, t) || !srv_mod_sit_ok(c, msg, t))
+    if (!srv_ladder_sit_ok(c, msg, t) || !srv_club_sit_ok(c, msg, t) || !srv_mod_sit_ok(c, msg, t))
         return;
     const srv_seat *st = &t->seats[seat];
     /* A player comes back to its own seat at once, from a computer player

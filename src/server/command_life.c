@@ -122,8 +122,7 @@ void srv_cmd_close(srv_conn *c, const proto_msg *msg)
                   "players instead.");
         return;
     }
-    if (srv->store->ops->table_set_state(srv->store, t->id, STORE_OVER) != 0) {
-        srv_log(srv, "store: table %lld: %s", (long long)t->id, store_error(srv->store));
+    if (srv_table_set_over(srv, t->id, t) != 0) {
         srv_error(c, msg, "server",
                   "The table could not be closed (the server's disk may be full): try again in a "
                   "moment.");
@@ -335,6 +334,8 @@ void srv_cmd_again(srv_conn *c, const proto_msg *msg)
     m.kibitz_chat = t->kibitz_chat;
     m.clock = t->clock;
     m.ladder = t->ladder;
+    m.rated = t->rated;
+    m.credit = (uint8_t)t->credit;
     snprintf(m.level, sizeof m.level, "%s", t->level);
     m.sit = (int8_t)seat;
     m.seat = -1;

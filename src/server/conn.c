@@ -664,6 +664,7 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         srv_bots_drain(srv);
         srv_auth_drain(srv);
+        srv_club_drain(srv);
         return 0;
 
     default:

@@ -2,6 +2,9 @@
  * history.c - the score and record messages.  Both stand on the game's
  * rules, seed and actions: from memory for the tables the server holds,
  * from the store for any other (a finished table that has left memory).
+ * A game read from the store touches nothing of the server's: the club's
+ * reader thread (club_http.c) reads games with its own store handle
+ * through srv_history_read.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +14,7 @@
 #include "internal.h"
 
 /* A game as score and record need it. */
-typedef struct game {
+typedef struct srv_history {
     int64_t id;
     barbu_rules rules;
     uint64_t seed;
@@ -124,39 +127,42 @@ static void game_free(game *g)
     free(g->house);
 }
 
-/* Loads a game from the store and replays it for its results.  Returns 1
- * when found, 0 when not, -1 on a store error. */
-static int game_load(srv_server *srv, int64_t id, game *g)
+/* Reads a game from a store handle and replays it for its results, using
+ * nothing of the server's.  Returns 1 when found, 0 when not, -1 with the
+ * reason in why. */
+static int game_read(store *db, int64_t id, game *g, char *why, size_t cap)
 {
     memset(g, 0, sizeof *g);
-    store *db = srv->store;
     int found = db->ops->table_get(db, id, on_table, g);
     if (found < 0) {
-        srv_log(srv, "store: %s", store_error(db));
+        snprintf(why, cap, "store: %s", store_error(db));
         return -1;
     }
     if (found == 0 || !g->found)
         return 0;
     if (g->bad) {
-        srv_log(srv, "table %lld: its seed does not read", (long long)id);
+        snprintf(why, cap, "table %lld: its seed does not read", (long long)id);
         return -1;
     }
-    char why[240];
-    if (srv_table_rules(g->preset, &g->house, g->revision, &g->rules, why, sizeof why) != 0) {
-        srv_log(srv, "table %lld: its rules no longer build: %s", (long long)id, why);
+    char rules_why[240];
+    if (srv_table_rules(g->preset, &g->house, g->revision, &g->rules, rules_why,
+                        sizeof rules_why) != 0) {
+        snprintf(why, cap, "table %lld: its rules no longer build: %s", (long long)id, rules_why);
         return -1;
     }
     if (db->ops->actions_load(db, id, on_action, g) != 0) {
-        srv_log(srv, "store: %s", store_error(db));
+        snprintf(why, cap, "store: %s", store_error(db));
         return -1;
     }
     g->actions = g->own_actions;
     if (!g->started)
         return 1;
     barbu_state st;
-    if (game_init(g, &st) != 0)
+    if (game_init(g, &st) != 0) {
+        snprintf(why, cap, "table %lld: its game does not start from its seed", (long long)id);
         return -1;
-    int cap = 0;
+    }
+    int n_cap = 0;
     for (uint32_t i = 0; i < g->n; i++) {
         uint16_t deal = st.t.deal;
         if (barbu_apply(&st, &g->own_actions[i]) != 0) {
@@ -164,11 +170,13 @@ static int game_load(srv_server *srv, int64_t id, game *g)
             break;
         }
         if (st.t.deal != deal) {
-            if (g->n_results == cap) {
-                cap = cap ? cap * 2 : 32;
-                barbu_result *r = realloc(g->own_results, (size_t)cap * sizeof *r);
-                if (r == NULL)
+            if (g->n_results == n_cap) {
+                n_cap = n_cap ? n_cap * 2 : 32;
+                barbu_result *r = realloc(g->own_results, (size_t)n_cap * sizeof *r);
+                if (r == NULL) {
+                    snprintf(why, cap, "out of memory");
                     return -1;
+                }
                 g->own_results = r;
             }
             g->own_results[g->n_results++] = st.t.last;
@@ -177,9 +185,19 @@ static int game_load(srv_server *srv, int64_t id, game *g)
     g->results = g->own_results;
     g->over = barbu_over(&st);
     /* Without them the score still reads: its deals name no players. */
-    if (srv_deal_players_load(srv, id, &g->own_deal_players, &g->n_deal_players) == 0)
+    if (srv_deal_players_read(db, id, &g->own_deal_players, &g->n_deal_players) == 0)
         g->deal_players = g->own_deal_players;
     return 1;
+}
+
+/* The same for the event loop, which logs why. */
+static int game_load(srv_server *srv, int64_t id, game *g)
+{
+    char why[400];
+    int found = game_read(srv->store, id, g, why, sizeof why);
+    if (found < 0)
+        srv_log(srv, "%s", why);
+    return found;
 }
 
 /* The game of the table a message names (or the session's), from memory or
@@ -222,26 +240,36 @@ static bool find_game(srv_conn *c, const proto_msg *msg, game *g)
     return true;
 }
 
-void srv_cmd_score(srv_conn *c, const proto_msg *msg)
+json_t *srv_score_deals_json(const barbu_rules *rules, const barbu_result *results, int n,
+                             const srv_deal_player *dp, int n_dp)
 {
-    game g;
-    if (!find_game(c, msg, &g))
-        return;
-    json_t *players = json_array(), *deals = json_array();
-    long totals[4] = {0};
-    for (int k = 0; k < 4; k++)
-        json_array_append_new(players, g.players[k][0] ? json_string(g.players[k]) : json_null());
-    for (int i = 0; i < g.n_results; i++) {
-        json_t *deal = proto_result_json(&g.rules, &g.results[i]);
-        json_t *who = srv_deal_players_json(g.deal_players, g.n_deal_players, g.results[i].deal);
+    json_t *deals = json_array();
+    for (int i = 0; i < n && deals; i++) {
+        json_t *deal = proto_result_json(rules, &results[i]);
+        json_t *who = srv_deal_players_json(dp, n_dp, results[i].deal);
         if (deal && who)
             json_object_set_new(deal, "players", who);
         else
             json_decref(who);
         json_array_append_new(deals, deal);
+    }
+    return deals;
+}
+
+void srv_cmd_score(srv_conn *c, const proto_msg *msg)
+{
+    game g;
+    if (!find_game(c, msg, &g))
+        return;
+    json_t *players = json_array();
+    json_t *deals =
+        srv_score_deals_json(&g.rules, g.results, g.n_results, g.deal_players, g.n_deal_players);
+    long totals[4] = {0};
+    for (int k = 0; k < 4; k++)
+        json_array_append_new(players, g.players[k][0] ? json_string(g.players[k]) : json_null());
+    for (int i = 0; i < g.n_results; i++)
         for (int k = 0; k < 4; k++)
             totals[k] += g.results[i].score[k];
-    }
     json_t *m = json_pack("{s:s, s:I, s:o, s:o, s:[i,i,i,i]}", "type", "score", "table",
                           (json_int_t)g.id, "players", players, "deals", deals, "totals",
                           (int)totals[0], (int)totals[1], (int)totals[2], (int)totals[3]);
@@ -349,4 +377,57 @@ void srv_cmd_record(srv_conn *c, const proto_msg *msg)
     srv_send(c, srv_with_id(m, msg));
     free(text);
     game_free(&g);
+}
+
+/* ------------------------------------------------- off the event loop */
+
+int srv_history_read(store *db, int64_t id, srv_history **out, char *why, size_t cap)
+{
+    *out = NULL;
+    game *g = malloc(sizeof *g);
+    if (g == NULL) {
+        snprintf(why, cap, "out of memory");
+        return -1;
+    }
+    int found = game_read(db, id, g, why, cap);
+    if (found <= 0) {
+        game_free(g);
+        free(g);
+        return found;
+    }
+    *out = g;
+    return 1;
+}
+
+bool srv_history_over(const srv_history *h)
+{
+    return h->over;
+}
+
+bool srv_history_started(const srv_history *h)
+{
+    return h->started;
+}
+
+int srv_history_record(const srv_history *h, char **text, size_t *len, char *why, size_t cap)
+{
+    return make_record(h, text, len, why, cap);
+}
+
+char *srv_history_sheet_html(const srv_history *h, const barbu_serve_options *opt)
+{
+    if (opt->sheet_html == NULL || h->n_results == 0)
+        return NULL;
+    const char *names[4];
+    for (int k = 0; k < 4; k++)
+        names[k] = h->players[k][0] ? h->players[k] : barbu_seat_name(k);
+    return opt->sheet_html(&h->rules, h->results, h->n_results, names);
+}
+
+void srv_history_free(srv_history *h)
+{
+    if (h == NULL)
+        return;
+    game_free(h);
+    free(h);
 }

@@ -174,6 +174,17 @@ static int serve_file(struct lws *wsi, const srv_server *srv, const char *uri, s
     return n < 0 ? -1 : 0;
 }
 
+bool srv_http_file_exists(const srv_server *srv, const char *uri)
+{
+    char real[PATH_MAX];
+    return srv->web_root != NULL && resolve(srv->web_root, uri, strlen(uri), real) == 0;
+}
+
+int srv_http_file(struct lws *wsi, const srv_server *srv, const char *uri)
+{
+    return serve_file(wsi, srv, uri, strlen(uri));
+}
+
 /* Served at / when there is no web directory. */
 static const char BUILTIN_PAGE[] =
     "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -209,31 +220,37 @@ static int builtin_http(struct lws *wsi, enum lws_callback_reasons reason)
 /* A page made here: held in the connection's slot until it is written. */
 typedef struct made_page {
     size_t len;
+    bool close;           /* the connection closes once it is written */
     unsigned char data[]; /* LWS_PRE bytes of headroom, then the page */
 } made_page;
 
-/* Sends a page made here (taken: freed once written) with its status. */
-static int send_page(struct lws *wsi, void *user, int status, char *html)
+int srv_http_send(struct lws *wsi, void *user, int status, const char *type, char *body, size_t len,
+                  const char *disposition, bool close)
 {
-    if (html == NULL || user == NULL) {
-        free(html);
+    if (body == NULL || user == NULL) {
+        free(body);
         return not_found(wsi);
     }
-    size_t len = strlen(html);
     made_page *pg = malloc(sizeof *pg + LWS_PRE + len);
     if (pg == NULL) {
-        free(html);
+        free(body);
         return -1;
     }
     pg->len = len;
-    memcpy(pg->data + LWS_PRE, html, len);
-    free(html);
+    pg->close = close;
+    memcpy(pg->data + LWS_PRE, body, len);
+    free(body);
     unsigned char buf[LWS_PRE + 2048], *start = buf + LWS_PRE, *p = start,
                                        *end = buf + sizeof buf - 1;
-    if (lws_add_http_common_headers(wsi, (unsigned int)status, "text/html; charset=utf-8",
-                                    (lws_filepos_t)len, &p, end) ||
+    if (lws_add_http_common_headers(wsi, (unsigned int)status, type, (lws_filepos_t)len, &p, end) ||
         lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
                                     (const unsigned char *)"no-cache", 8, &p, end) ||
+        (disposition &&
+         lws_add_http_header_by_name(
+             wsi, (const unsigned char *)"content-disposition:", (const unsigned char *)disposition,
+             (int)strlen(disposition), &p, end)) ||
+        (close && lws_add_http_header_by_name(wsi, (const unsigned char *)"connection:",
+                                              (const unsigned char *)"close", 5, &p, end)) ||
         lws_finalize_write_http_header(wsi, start, &p, end)) {
         free(pg);
         return -1;
@@ -243,19 +260,27 @@ static int send_page(struct lws *wsi, void *user, int status, char *html)
     return 0;
 }
 
+/* Sends a page made here (taken: freed once written) with its status. */
+static int send_page(struct lws *wsi, void *user, int status, char *html)
+{
+    return srv_http_send(wsi, user, status, "text/html; charset=utf-8", html,
+                         html ? strlen(html) : 0, NULL, false);
+}
+
 static int write_page(struct lws *wsi, void *user)
 {
     made_page *pg = *(made_page **)user;
     *(made_page **)user = NULL;
     int n = lws_write(wsi, pg->data + LWS_PRE, pg->len, LWS_WRITE_HTTP_FINAL);
+    bool close = pg->close;
     free(pg);
-    if (n < 0)
+    if (n < 0 || close)
         return -1;
     return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
 /* A short page saying what was not found and where to go. */
-static char *missing_page(const char *sentence)
+char *srv_missing_page(const char *sentence)
 {
     static const char HEAD[] =
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -317,7 +342,7 @@ static int serve_rules(struct lws *wsi, srv_server *srv, void *user, const char 
                      "There is no table %.20s whose rules can be shown. Go back to the lobby "
                      "and open the rules from the table itself.",
                      n > 0 && n <= 15 ? digits : "with that number");
-            return send_page(wsi, user, HTTP_STATUS_NOT_FOUND, missing_page(sentence));
+            return send_page(wsi, user, HTTP_STATUS_NOT_FOUND, srv_missing_page(sentence));
         }
         long long id = strtoll(digits, NULL, 10);
         snprintf(title, sizeof title, "Table %lld: the rules in force", id);
@@ -338,7 +363,7 @@ static int serve_rules(struct lws *wsi, srv_server *srv, void *user, const char 
                  "There is no rule set called \"%.40s\". The rule sets are %s: the list "
                  "at /rules/ links to each.",
                  rest, names);
-        return send_page(wsi, user, HTTP_STATUS_NOT_FOUND, missing_page(sentence));
+        return send_page(wsi, user, HTTP_STATUS_NOT_FOUND, srv_missing_page(sentence));
     }
     const char *line = "";
     for (int i = 0; barbu_preset_name(i) != NULL; i++)
@@ -439,6 +464,8 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
     case LWS_CALLBACK_HTTP:
         if (len >= 7 && strncmp(in, "/rules/", 7) == 0 && strlen(in) == len)
             return serve_rules(wsi, srv, user, in);
+        if (len >= 5 && strncmp(in, "/club", 5) == 0 && (len == 5 || ((char *)in)[5] == '/'))
+            return srv_club_http(wsi, srv, user, in, len);
         if (srv->web_root == NULL)
             return builtin_http(wsi, reason);
         return serve_file(wsi, srv, in, len);
@@ -448,11 +475,18 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
         if (srv->web_root == NULL)
             return builtin_http(wsi, reason);
         break;
+    case LWS_CALLBACK_HTTP_BODY:
+    case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+        if (user != NULL && ((srv_http_pss *)user)->club != NULL)
+            return srv_club_body(wsi, srv, user, reason, in, len);
+        break;
     case LWS_CALLBACK_CLOSED_HTTP:
-        /* A page not yet written when the connection closed. */
+        /* A page not yet written when the connection closed, or a club
+         * answer still to come. */
         if (user != NULL) {
             free(*(made_page **)user);
             *(made_page **)user = NULL;
+            srv_club_closed(srv, user);
         }
         break;
     default:

@@ -262,6 +262,39 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
 char *srv_web_root(const char *dir);
 /* The headers lws adds to every HTTP answer (the vhost's). */
 const struct lws_protocol_vhost_options *srv_http_headers(void);
+/* The slot lws keeps for each connection (the WebSocket's holds its
+ * srv_conn in the first pointer): an HTTP answer made here being written,
+ * and the club request under way (club_http.c). */
+typedef struct srv_http_pss {
+    void *page;
+    struct srv_club_req *club;
+} srv_http_pss;
+/* Sends an answer made here: body (malloc'd, taken) of len bytes with its
+ * status, content type, maybe a Content-Disposition, and cache-control:
+ * no-cache; close: the connection closes once it is written. */
+int srv_http_send(struct lws *wsi, void *user, int status, const char *type, char *body, size_t len,
+                  const char *disposition, bool close);
+/* A short HTML page saying what was not found (malloc'd). */
+char *srv_missing_page(const char *sentence);
+/* Whether the web folder has the file a path names, and serves it. */
+bool srv_http_file_exists(const srv_server *srv, const char *uri);
+int srv_http_file(struct lws *wsi, const srv_server *srv, const char *uri);
+
+/* club_http.c: the club's pages and their JSON twins (docs/club.md),
+ * answered by a reader thread with its own store handle. */
+typedef struct srv_club srv_club;
+int srv_club_start(srv_server *srv);
+/* Joins the reader and drops the answers not yet sent (before the lws
+ * context goes). */
+void srv_club_stop(srv_server *srv);
+/* Sends the reader's answers (LWS_CALLBACK_EVENT_WAIT_CANCELLED). */
+void srv_club_drain(srv_server *srv);
+int srv_club_http(struct lws *wsi, srv_server *srv, void *user, const char *uri, size_t len);
+int srv_club_body(struct lws *wsi, srv_server *srv, void *user, enum lws_callback_reasons reason,
+                  void *in, size_t len);
+/* The connection closed: its answer, when it comes, is dropped. */
+void srv_club_closed(srv_server *srv, void *user);
+
 /* "scheme://host[:port]" in lower case, without a trailing slash or the
  * default port, into out; -1 when in is not an http or https origin. */
 int srv_origin_normalize(const char *in, char *out, size_t cap);
@@ -418,6 +451,8 @@ struct srv_table {
     int64_t reserved_wall;          /* the same on the wall clock, for the texts */
     bool no_game;                   /* broken before any game could be rebuilt: nothing to show */
     bool ladder;                    /* registered players only (ladder.c) */
+    bool rated;                     /* its game changes ratings: persons registered (club.c) */
+    int credit;                     /* PROTO_CREDIT_*: who takes a seat's points (club.c) */
     struct srv_deal_player *deal_players; /* who played which deals, in order */
     int n_deal_players, cap_deal_players;
 
@@ -667,6 +702,19 @@ void srv_clocks_stop(srv_server *srv);
 
 void srv_cmd_score(srv_conn *c, const proto_msg *msg);
 void srv_cmd_record(srv_conn *c, const proto_msg *msg);
+/* A game read from a store handle with nothing of the server's, so on any
+ * thread (the club's reader): 1 found, 0 no such table, -1 with why. */
+typedef struct srv_history srv_history;
+int srv_history_read(store *db, int64_t id, srv_history **out, char *why, size_t cap);
+bool srv_history_started(const srv_history *h);
+bool srv_history_over(const srv_history *h);
+/* Its record as the record message has it (a keyed game's key withheld
+ * until the game is over); 0, or -1 with why. */
+int srv_history_record(const srv_history *h, char **text, size_t *len, char *why, size_t cap);
+/* The Fife score sheet page as the score message's sheet_html (malloc'd),
+ * or NULL (other games, no deal yet). */
+char *srv_history_sheet_html(const srv_history *h, const barbu_serve_options *opt);
+void srv_history_free(srv_history *h);
 
 /* --------------------------------------------------------------- restore.c */
 
@@ -704,6 +752,9 @@ void srv_deal_players_restore(srv_table *t);
 json_t *srv_deal_players_json(const srv_deal_player *rows, int n, int deal);
 /* The rows of a table from the store (malloc'd into *rows); 0 or -1. */
 int srv_deal_players_load(srv_server *srv, int64_t table, srv_deal_player **rows, int *n);
+/* The same from any store handle, logging nothing (-1: store_error says
+ * why, or out of memory). */
+int srv_deal_players_read(store *db, int64_t table, srv_deal_player **rows, int *n);
 
 /* ------------------------------------------------------------ moderation.c */
 
@@ -731,6 +782,33 @@ void srv_cmd_mod_log(srv_conn *c, const proto_msg *msg);
 /* sit: a handle an administrator removed from a table does not sit there
  * again. */
 bool srv_mod_sit_ok(srv_conn *c, const proto_msg *msg, const srv_table *t);
+
+/* ------------------------------------------------------------------ club.c */
+
+/* create: a rated table's conditions (sends the error and returns false
+ * when they are not met). */
+bool srv_club_create_ok(srv_conn *c, const proto_msg *msg);
+/* sit: only registered persons sit at a rated table. */
+bool srv_club_sit_ok(srv_conn *c, const proto_msg *msg, const srv_table *t);
+/* The game started: its row in the store, running, with its players. */
+void srv_club_begin(srv_table *t);
+/* The table goes to STORE_OVER: the one way every part of the server sets
+ * it.  A started game's end is kept in the club (over, or abandoned when
+ * its game did not end), with credit, places and ratings.  t may be NULL
+ * for a table that never made it to memory.  0, or -1 when the store
+ * refused the state (logged). */
+int srv_table_set_over(srv_server *srv, int64_t id, srv_table *t);
+/* Start-up (restore.c): a table in memory whose game ended (over, or
+ * closed before its end) without its club row saying so gets its
+ * game_end now. */
+void srv_club_catch_up(srv_table *t, bool over_in_store);
+/* Whether a table needs that catch-up: started, STORE_OVER, and its game's
+ * row missing or running. */
+bool srv_club_needs_catch_up(srv_server *srv, int64_t id);
+/* The score message's "deals" (history.c): each completed deal's result
+ * and, when known, who played it. */
+json_t *srv_score_deals_json(const barbu_rules *rules, const barbu_result *results, int n,
+                             const srv_deal_player *dp, int n_dp);
 
 /* ---------------------------------------------------------------- server.c */
 
@@ -794,6 +872,7 @@ struct srv_server {
     srv_map signin_keys, signin_addrs, signup_addrs; /* key or address -> counts */
     int64_t tokens_swept; /* srv_now() when expired tokens were last forgotten; 0 */
     srv_mod *mod;         /* administrators, bans, removals (moderation.c) */
+    srv_club *club;       /* the club's reader (club_http.c) */
 };
 
 /* ----------------------------------------------------------------- prefs.c */

@@ -201,6 +201,18 @@ static void on_row(void *ctx, const store_deal_player *p)
         snprintf(r->level, sizeof r->level, "%s", p->level);
 }
 
+int srv_deal_players_read(store *db, int64_t table, srv_deal_player **rows, int *n)
+{
+    load_ctx l = {0};
+    if (db->ops->deal_players_load(db, table, on_row, &l) != 0 || l.failed) {
+        free(l.rows);
+        return -1;
+    }
+    *rows = l.rows;
+    *n = l.n;
+    return 0;
+}
+
 int srv_deal_players_load(srv_server *srv, int64_t table, srv_deal_player **rows, int *n)
 {
     load_ctx l = {0};

@@ -55,6 +55,10 @@ json_t *srv_summary_json(const srv_table *t)
         json_object_set_new(o, "clock", json_integer(t->clock));
     if (t->ladder)
         json_object_set_new(o, "ladder", json_true());
+    if (t->rated)
+        json_object_set_new(o, "rated", json_true());
+    json_object_set_new(o, "credit",
+                        json_string(t->credit == PROTO_CREDIT_DEALS ? "deals" : "record"));
     srv_table_key_json(t, o);
     /* Who made it (a name: who may close it or hand it over). */
     if (t->creator_name[0])

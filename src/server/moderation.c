@@ -232,8 +232,7 @@ void srv_cmd_mod_close(srv_conn *c, const proto_msg *msg)
     srv_table *t = srv_table_of(c, msg);
     if (t == NULL || !record_act(c, msg, "close", t->id, NULL))
         return;
-    if (srv->store->ops->table_set_state(srv->store, t->id, STORE_OVER) != 0)
-        srv_log(srv, "store: table %lld: %s", (long long)t->id, store_error(srv->store));
+    srv_table_set_over(srv, t->id, t);
     char why[PROTO_MAX_REPORT * 4 + 16], text[PROTO_MAX_REPORT * 4 + 200];
     reason(msg, why, sizeof why);
     snprintf(text, sizeof text,

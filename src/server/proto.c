@@ -23,7 +23,8 @@ static const char *const TYPE_FIELDS[PROTO_N_TYPES][16] = {
     [PROTO_HELLO] = {"version", "name", "token", "device", "lobby_chat", "password", "register"},
     [PROTO_TABLES] = {0},
     [PROTO_CREATE] = {"rules", "house", "seed", "kibitz", "grace", "takeover", "bots", "level",
-                      "delay", "sit", "household", "kibitz_chat", "clock", "ladder"},
+                      "delay", "sit", "household", "kibitz_chat", "clock", "ladder", "rated",
+                      "credit"},
     [PROTO_SIT] = {"table", "seat"},
     [PROTO_KIBITZ] = {"table", "seat"},
     [PROTO_LEAVE] = {0},
@@ -1046,8 +1047,13 @@ static int decode_create(reader *rd, const json_t *o, proto_msg *m)
     }
     if (get_bool(rd, o, "household", &m->household) < 0 ||
         get_bool(rd, o, "kibitz_chat", &m->kibitz_chat) < 0 ||
-        get_bool(rd, o, "ladder", &m->ladder) < 0)
+        get_bool(rd, o, "ladder", &m->ladder) < 0 || get_bool(rd, o, "rated", &m->rated) < 0)
         return -1;
+    static const char *const CREDIT[] = {"record", "deals"};
+    if ((got = get_word(rd, o, "credit", CREDIT, 2, &word)) < 0)
+        return -1;
+    if (got > 0)
+        m->credit = (uint8_t)word;
     return get_seat(rd, o, "sit", false, false, &m->sit) < 0 ? -1 : 0;
 }
 

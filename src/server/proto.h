@@ -67,6 +67,9 @@ enum {
 
 enum { PROTO_KIBITZ_NONE, PROTO_KIBITZ_SEAT, PROTO_KIBITZ_ALL };
 enum { PROTO_TAKEOVER_VOTE, PROTO_TAKEOVER_BOT };
+/* create's credit: a seat's points go to its player of record, or deal by
+ * deal to who held it (docs/club.md). */
+enum { PROTO_CREDIT_RECORD, PROTO_CREDIT_DEALS };
 
 /* An action as sent, before the table's rules give its contract keys a
  * meaning (proto_action_resolve). */
@@ -158,6 +161,10 @@ typedef struct proto_msg {
     bool everywhere; /* logout: every token of a registered account */
     /* create: a ladder table (registered players only, no seed, no bots) */
     bool ladder;
+    /* create: a rated table (persons registered, computer players allowed,
+     * no seed); whose a seat's points are: PROTO_CREDIT_* */
+    bool rated;
+    uint8_t credit;
     /* mod_close, mod_remove, ban, unban, report: the reason or the report,
      * trimmed, at most PROTO_MAX_REPORT characters ("" when not sent; a
      * report needs one); ban, unban, report: the handle in name. */

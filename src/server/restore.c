@@ -34,6 +34,9 @@ typedef struct loaded_table {
     bool seed_lost;
     bool keyed;
     uint8_t key[BARBU_KEY_BYTES];
+    /* Its game started (a seat has a player of record); it is loaded only
+     * for the club's catch-up (club.c), and leaves memory after it. */
+    bool game_started, old;
 } loaded_table;
 
 typedef struct restore_ctx {
@@ -108,13 +111,23 @@ static void check_seats(loaded_table *lt, const store_seat seats[4])
 static void on_table(void *ctx, const store_table *t, const store_seat seats[4])
 {
     restore_ctx *r = ctx;
-    if (t->damage == NULL && t->state == STORE_OVER && r->wall - t->created > SRV_OVER_RECENT)
+    bool game_started = false;
+    for (int k = 0; k < 4; k++)
+        game_started |= seats[k].player != NULL && seats[k].player[0] != '\0';
+    /* A finished table of long ago stays in the store, unless the club has
+     * not kept its game (a kill between the two, or a game older than the
+     * club): it is loaded to be kept, then leaves memory. */
+    bool old =
+        t->damage == NULL && t->state == STORE_OVER && r->wall - t->created > SRV_OVER_RECENT;
+    if (old && (!game_started || !srv_club_needs_catch_up(r->srv, t->id)))
         return;
     loaded_table *lt = calloc(1, sizeof *lt);
     if (lt == NULL) {
         r->failed = 1;
         return;
     }
+    lt->game_started = game_started;
+    lt->old = old;
     lt->id = t->id;
     lt->created = t->created;
     snprintf(lt->damage, sizeof lt->damage, "%s", t->damage ? t->damage : "");
@@ -369,13 +382,18 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
         if (a.bad)
             t->broken = true;
         if (lt->state == STORE_OVER && !barbu_over(&t->state) && !t->broken) {
-            /* Closed before its game began (abandoned while waiting): it
-             * must not come back as a game in progress. */
+            /* Closed before its game began (abandoned while waiting), or
+             * closed before its end (abandoned): it must not come back as
+             * a game in progress.  An abandoned game the club has not kept
+             * yet is kept now, with who played which deals. */
+            if (lt->game_started &&
+                srv_deal_players_load(srv, t->id, &t->deal_players, &t->n_deal_players) == 0) {
+                t->cap_deal_players = t->n_deal_players;
+                srv_club_catch_up(t, true);
+            }
             srv_table_close(t);
             return;
         }
-        if (barbu_over(&t->state) && lt->state != STORE_OVER && !t->broken)
-            srv->store->ops->table_set_state(srv->store, t->id, STORE_OVER);
         if (barbu_over(&t->state)) {
             /* Nobody is at a finished table after a restart: its players
              * may hold a seat at a later table, which must not be lost. */
@@ -391,12 +409,22 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
     }
     if (t->started)
         srv_deal_players_restore(t);
+    /* A game over in its actions: the store says so, and the club keeps it
+     * (a kill between the last action and either of them loses nothing). */
+    if (t->started && barbu_over(&t->state) && !t->broken) {
+        if (lt->state != STORE_OVER)
+            srv_table_set_over(srv, t->id, t);
+        else
+            srv_club_catch_up(t, true);
+    }
     t->listed_deal = t->started ? t->state.t.deal : -1;
     srv_log(srv, "table %lld restored: %s, %u actions%s", (long long)t->id, srv_table_state_name(t),
             t->n,
             t->no_game  ? " (broken: its game is not shown)"
             : t->broken ? " (broken: its game is shown as far as it was rebuilt)"
                         : "");
+    if (lt->old)
+        srv_table_close(t);
 }
 
 int srv_restore(srv_server *srv)

@@ -36,6 +36,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_HTTP_WRITEABLE:
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
     case LWS_CALLBACK_CLOSED_HTTP:
+    case LWS_CALLBACK_HTTP_BODY:
+    case LWS_CALLBACK_HTTP_BODY_COMPLETION:
         return srv_http_callback(wsi, reason, user, in, len);
     default:
         return srv_ws_callback(wsi, reason, user, in, len);
@@ -240,7 +242,7 @@ int barbu_serve(const barbu_serve_options *options)
     lws_set_log_level(options->quiet ? 0 : LLL_ERR, lws_log_line);
 
     static struct lws_protocols protocols[] = {
-        {"barbu", callback, sizeof(void *), 0, 0, NULL, 0},
+        {"barbu", callback, sizeof(srv_http_pss), 0, 0, NULL, 0},
         {NULL, NULL, 0, 0, 0, NULL, 0},
     };
     struct lws_context_creation_info info;
@@ -294,6 +296,8 @@ int barbu_serve(const barbu_serve_options *options)
         fprintf(stderr, "barbu serve: cannot start the password thread\n");
         goto out;
     }
+    if (srv_club_start(srv) != 0)
+        goto out;
 
     signal_ctx = srv->ctx;
     struct sigaction sa;
@@ -347,6 +351,7 @@ out:
     srv_auth_stop(srv->auth);
     srv->auth = NULL;
     if (srv->ctx) {
+        srv_club_stop(srv);
         lws_sul_cancel(&srv->tick_sul);
         lws_sul_cancel(&srv->budget_sul);
         srv_timers_stop(srv);

@@ -58,6 +58,10 @@ typedef struct barbu_serve_options {
      * database at start; each acts as one once registered and signed in. */
     const char *const *admins;
     int n_admins;
+    /* The club (docs/club.md): games a player needs in a month or a year
+     * to be ranked in its ladder (--ladder-min-games; barbu serve's default
+     * is 3, and 0 or less reads as 3). */
+    int ladder_min_games;
 } barbu_serve_options;
 
 /* Whether text is an origin --allow-origin takes: http:// or https://, a

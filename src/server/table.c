@@ -178,6 +178,10 @@ char *srv_options_text(const srv_table *t)
         json_object_set_new(o, "clock", json_integer(t->clock));
     if (o && t->ladder)
         json_object_set_new(o, "ladder", json_true());
+    if (o && t->rated)
+        json_object_set_new(o, "rated", json_true());
+    if (o && t->credit == PROTO_CREDIT_DEALS)
+        json_object_set_new(o, "credit", json_string("deals"));
     char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);
     return text;
@@ -214,6 +218,9 @@ void srv_options_parse(srv_table *t, const char *text)
     t->kibitz_chat = json_is_true(json_object_get(o, "kibitz_chat"));
     t->seed_chosen = json_is_true(json_object_get(o, "seed_chosen"));
     t->ladder = json_is_true(json_object_get(o, "ladder"));
+    t->rated = json_is_true(json_object_get(o, "rated"));
+    s = json_string_value(json_object_get(o, "credit"));
+    t->credit = s && strcmp(s, "deals") == 0 ? PROTO_CREDIT_DEALS : PROTO_CREDIT_RECORD;
     json_decref(o);
     t->revision = srv_options_revision(text);
 }
@@ -449,6 +456,7 @@ bool srv_table_maybe_start(srv_table *t)
     }
     t->started = true;
     srv_deal_players_deal(t);
+    srv_club_begin(t);
     srv_log(t->srv, "table %lld: the game starts (%s, %s %s %s %s)", (long long)t->id, t->preset,
             t->seats[0].name, t->seats[1].name, t->seats[2].name, t->seats[3].name);
     return true;
@@ -519,8 +527,7 @@ int srv_table_commit(srv_table *t, const barbu_action *a)
     srv_clock_update(t);
     srv_broadcast_views(t, a, NULL);
     if (over) {
-        if (srv->store->ops->table_set_state(srv->store, t->id, STORE_OVER) != 0)
-            srv_log(srv, "store: table %lld: %s", (long long)t->id, store_error(srv->store));
+        srv_table_set_over(srv, t->id, t);
         srv_log(srv, "table %lld: the game is over after %u actions (%d %d %d %d)",
                 (long long)t->id, t->n, t->state.t.total[0], t->state.t.total[1],
                 t->state.t.total[2], t->state.t.total[3]);
@@ -857,6 +864,10 @@ json_t *srv_table_json(const srv_table *t, const srv_session *you)
         json_object_set_new(m, "clock", json_integer(t->clock));
     if (t->ladder)
         json_object_set_new(m, "ladder", json_true());
+    if (t->rated)
+        json_object_set_new(m, "rated", json_true());
+    json_object_set_new(m, "credit",
+                        json_string(t->credit == PROTO_CREDIT_DEALS ? "deals" : "record"));
     json_object_set_new(m, "state", json_string(srv_table_state_name(t)));
     if (t->broken)
         json_object_set_new(m, "broken", json_true());
@@ -1150,11 +1161,8 @@ void srv_tables_tick(srv_server *srv)
             } else if (t->empty_since == 0) {
                 t->empty_since = now;
             } else if (now - t->empty_since >= SRV_GAME_ABANDON) {
-                store *db = srv->store;
-                if (db->ops->table_set_state(db, t->id, STORE_OVER) != 0) {
-                    srv_log(srv, "store: table %lld: %s", (long long)t->id, store_error(db));
+                if (srv_table_set_over(srv, t->id, t) != 0)
                     continue;
-                }
                 srv_log(srv, "table %lld: abandoned mid-game, closed", (long long)t->id);
                 srv_table_close(t);
             }
@@ -1187,9 +1195,7 @@ void srv_tables_tick(srv_server *srv)
             continue;
         if (!t->started) {
             /* Abandoned before its game: it will not be loaded again. */
-            store *db = srv->store;
-            if (db->ops->table_set_state(db, t->id, STORE_OVER) != 0)
-                srv_log(srv, "store: table %lld: %s", (long long)t->id, store_error(db));
+            srv_table_set_over(srv, t->id, t);
         }
         srv_table_close(t);
     }

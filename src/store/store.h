@@ -157,6 +157,7 @@ typedef struct store_game_filter {
     int64_t from, to;   /* started in [from, to) */
     int status;         /* STORE_GAME_*, or -1 */
     int ladder;         /* 1 ladder games only, 0 others only, -1 both */
+    const char *level;  /* games where a computer player of this level sat */
 } store_game_filter;
 
 typedef struct store store;

@@ -70,6 +70,7 @@ const char SQLITE_CLUB_SCHEMA[] =
     "  PRIMARY KEY (game, n)) WITHOUT ROWID;"
     "CREATE INDEX IF NOT EXISTS game_players_key ON game_players(key, started, game);"
     "CREATE INDEX IF NOT EXISTS game_players_name ON game_players(name, started, game);"
+    "CREATE INDEX IF NOT EXISTS game_players_level ON game_players(level, started, game);"
     "CREATE TABLE IF NOT EXISTS ladder("
     "  period TEXT NOT NULL,"
     "  key TEXT NOT NULL,"
@@ -627,6 +628,8 @@ static void filter_sql(const store_game_filter *f, char *out, size_t cap)
         ADD("g.id IN (SELECT game FROM game_players WHERE key = ?)");
     if (f && f->name)
         ADD("g.id IN (SELECT game FROM game_players WHERE name = ?)");
+    if (f && f->level)
+        ADD("g.id IN (SELECT game FROM game_players WHERE level = ? AND kind = 2)");
     if (f && f->preset)
         ADD("g.preset = ?");
     if (f && f->from > 0)
@@ -649,6 +652,8 @@ static int bind_filter(sqlite3_stmt *st, const store_game_filter *f)
         rc |= text(st, k++, f->key);
     if (f->name)
         rc |= text(st, k++, f->name);
+    if (f->level)
+        rc |= text(st, k++, f->level);
     if (f->preset)
         rc |= text(st, k++, f->preset);
     if (f->from > 0)
@@ -666,8 +671,8 @@ static int filter_count(const store_game_filter *f)
 {
     if (!f)
         return 0;
-    return (f->key != NULL) + (f->name != NULL) + (f->preset != NULL) + (f->from > 0) +
-           (f->to > 0) + (f->status >= 0) + (f->ladder >= 0);
+    return (f->key != NULL) + (f->name != NULL) + (f->level != NULL) + (f->preset != NULL) +
+           (f->from > 0) + (f->to > 0) + (f->status >= 0) + (f->ladder >= 0);
 }
 
 int sqlite_games_find(store *s, const store_game_filter *f, int offset, int limit, int64_t *total,

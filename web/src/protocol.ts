@@ -556,6 +556,10 @@ export interface CreateOptions {
   clock?: number;
   /** A ladder table (a registered creator; no seed, no bots). */
   ladder?: boolean;
+  /** A rated game (registered people only, computer players allowed, no seed). */
+  rated?: boolean;
+  /** Who a seat's points go to: its player of record (the default) or, deal by deal, who held it. */
+  credit?: 'record' | 'deals';
 }
 
 export type ClientMsg =

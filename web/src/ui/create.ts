@@ -54,6 +54,10 @@ export class CreateView {
   private kibitzChat: HTMLInputElement;
   private ladder: HTMLInputElement;
   private ladderBox: HTMLElement;
+  private rated: HTMLInputElement;
+  private ratedBox: HTMLElement;
+  private ratedBefore = false;
+  private credit: HTMLSelectElement;
   private submitBtn: HTMLButtonElement;
   private errorEl: HTMLElement;
   private busy = false;
@@ -186,6 +190,33 @@ export class CreateView {
       ),
     );
 
+    // A rated game (registered people only; the ladder's tables are rated
+    // anyway), and who a seat's points go to when a substitute played.
+    this.rated = h('input', { type: 'checkbox', id: 'create-rated', name: 'rated', 'data-focus': 'create-rated', 'aria-describedby': 'create-rated-hint' });
+    this.ratedBox = h(
+      'div',
+      { class: 'field span2 ladder-field', hidden: true },
+      h('label', { class: 'check', for: 'create-rated' }, this.rated, ' Rated game'),
+      h(
+        'p',
+        { class: 'hint', id: 'create-rated-hint' },
+        'The result changes the ratings in the club: every person who sits must be registered; computer players may play; no chosen seed.',
+      ),
+    );
+    // A rated game takes no chosen seed (nobody may know its deals).
+    this.rated.addEventListener('change', () => {
+      this.seed.disabled = this.rated.checked || this.ladder.checked;
+      if (this.rated.checked) this.seed.value = '';
+    });
+    this.credit = select(
+      'create-credit',
+      [
+        ['record', 'To the player of record'],
+        ['deals', 'Deal by deal, to who played it'],
+      ],
+      'record',
+    );
+
     const botBoxes = SEATS.map((s) => {
       const box = h('input', {
         type: 'checkbox',
@@ -223,6 +254,7 @@ export class CreateView {
           this.rulesLink,
         ),
         this.ladderBox,
+        this.ratedBox,
         h(
           'details',
           { class: 'field span2 house' },
@@ -263,6 +295,12 @@ export class CreateView {
         field('Computer players wait (ms)', 'create-delay', this.delay, '0 to 5000, so people can follow their moves.'),
         field('Seat held for a lost player (s)', 'create-grace', this.grace, '0 to 3600 seconds.'),
         field('When that time is up', 'create-takeover', this.takeover),
+        field(
+          'When a substitute plays, the score goes',
+          'create-credit',
+          this.credit,
+          'As the club agrees (seed 002): the final score is attributed to the seat\'s first player unless agreed otherwise. "Deal by deal" credits each deal\'s points to whoever held the seat when it ended.',
+        ),
         field(
           'Move clock (s)',
           'create-clock',
@@ -308,10 +346,13 @@ export class CreateView {
   open(): void {
     const registered = this.app.state.account.registered;
     this.ladderBox.hidden = !registered;
+    this.ratedBox.hidden = !registered;
+    if (!registered) this.rated.checked = false;
     if (!registered && this.ladder.checked) {
       this.ladder.checked = false;
       this.ladderChanged();
     }
+    this.seed.disabled = this.ladder.checked || this.rated.checked;
     this.el.hidden = false;
     this.rules.focus();
   }
@@ -327,7 +368,13 @@ export class CreateView {
    * are emptied and disabled while the box is ticked. */
   private ladderChanged(): void {
     const on = this.ladder.checked;
-    this.seed.disabled = on;
+    // A ladder game is rated: the box says so, ticked and fixed.
+    if (on && !this.rated.disabled) this.ratedBefore = this.rated.checked;
+    this.rated.disabled = on;
+    this.rated.checked = on ? true : this.ratedBefore;
+    if (on) this.rated.title = 'A ladder game is always rated.';
+    else this.rated.removeAttribute('title');
+    this.seed.disabled = on || this.rated.checked;
     if (on) this.seed.value = '';
     for (const s of SEATS) {
       const box = this.bots.get(s) as HTMLInputElement;
@@ -423,7 +470,10 @@ export class CreateView {
       o.ladder = true;
       delete o.seed;
       delete o.bots;
+    } else if (this.rated.checked && !this.ratedBox.hidden) {
+      o.rated = true;
     }
+    if (this.credit.value === 'deals') o.credit = 'deals';
     return o;
   }
 

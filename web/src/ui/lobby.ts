@@ -115,6 +115,8 @@ export class LobbyView {
         h(
           'div',
           { class: 'lobby-actions' },
+          // The club's pages: the ladder, ratings, the games played.
+          h('a', { class: 'btn', id: 'club-link', href: '/club/' }, 'Club'),
           h(
             'button',
             {

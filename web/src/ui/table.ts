@@ -590,6 +590,8 @@ function overPanel(ctx: Ctx): HTMLElement {
       h('button', { type: 'button', class: 't-primary', 'data-focus': 'over-score', onclick: () => openScore(app) }, 'The score sheet'),
       h('button', { type: 'button', 'data-focus': 'over-leave', onclick: () => app.send({ type: 'leave' }) }, 'Back to the lobby'),
     ),
+    // The game's page in the club (web/src/club): its score sheet, record and replay.
+    h('p', { class: 'over-club' }, h('a', { id: 'club-game', href: `/club/game/${t.id}`, target: '_blank', rel: 'noopener' }, 'This game in the club')),
   );
 }
 

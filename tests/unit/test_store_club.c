@@ -1,0 +1,629 @@
+/*
+ * test_store_club.c - the club in the SQLite store (schema version 3): a
+ * game begun and ended comes back whole, a game ends once, the ladder sums
+ * over months and a year only over ladder games that are over, ratings and
+ * their history, the archive's filters and pages, preferences, a version 2
+ * file migrated, and the read-only opener.
+ */
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "helpers.h"
+#include "store.h"
+
+static char dir[64];
+
+static int make_dir(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/barbu-club-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+    (void)state;
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    struct dirent *e;
+    char path[512];
+    while ((e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    return rmdir(dir);
+}
+
+static store *open_at(const char *name, char *path, size_t cap)
+{
+    snprintf(path, cap, "%s/%s.db", dir, name);
+    char err[256] = "";
+    store *s = store_sqlite_open(path, err, sizeof err);
+    if (!s)
+        fail_msg("open %s: %s", path, err);
+    return s;
+}
+
+/* 2026-11-15 12:00 UTC, 2026-10-15 12:00 UTC, 2025-12-31 23:59:59 UTC. */
+#define NOV_2026 1794744000
+#define OCT_2026 1792065600
+#define DEC_2025 1767225599
+
+/* Four players: alice and bob registered, carol a guest, a computer
+ * player at W. */
+static store_game_player four[4] = {
+    {.seat = 0, .name = "Alice", .key = "alice", .kind = STORE_PERSON_REGISTERED},
+    {.seat = 1, .name = "Bob", .key = "bob", .kind = STORE_PERSON_REGISTERED},
+    {.seat = 2, .name = "carol", .kind = STORE_PERSON_GUEST},
+    {.seat = 3, .name = "medium bot W", .kind = STORE_PERSON_COMPUTER, .level = "medium"},
+};
+
+static store_game running_game(int64_t id, int64_t started, bool ladder)
+{
+    store_game g = {
+        .id = id,
+        .preset = "uk",
+        .ladder = ladder,
+        .rated = ladder,
+        .credit = STORE_CREDIT_RECORD,
+        .status = STORE_GAME_RUNNING,
+        .started = started,
+        .deals = "[]",
+        .n_players = 4,
+        .players = four,
+    };
+    return g;
+}
+
+/* The same game over with totals 30, 10, -10, -30 (places 1 to 4), or with
+ * the given totals. */
+static store_game_player ended[4];
+static store_game over_game(int64_t id, int64_t finished, bool ladder, const int32_t totals[4])
+{
+    store_game g = running_game(id, finished - 600, ladder);
+    g.status = STORE_GAME_OVER;
+    g.finished = finished;
+    g.n_deals = 2;
+    g.deals = "[{\"deal\":1},{\"deal\":2}]";
+    memcpy(ended, four, sizeof ended);
+    for (int k = 0; k < 4; k++) {
+        g.totals[k] = totals[k];
+        ended[k].credited = true;
+        ended[k].points = totals[k];
+        ended[k].deals = 2;
+        int place = 1;
+        for (int j = 0; j < 4; j++)
+            place += totals[j] > totals[k];
+        ended[k].place = place;
+    }
+    g.players = ended;
+    return g;
+}
+
+static const int32_t SPREAD[4] = {30, 10, -10, -30};
+
+/* --------------------------------------------------------- a game's rows */
+
+typedef struct seen_game {
+    int n;
+    store_game g;
+    char preset[16], deals[128];
+    store_game_player p[8];
+    char names[8][32], keys[8][32], levels[8][16];
+    int64_t ids[64];
+} seen_game;
+
+static void on_game(void *ctx, const store_game *g)
+{
+    seen_game *v = ctx;
+    if (v->n < 64)
+        v->ids[v->n] = g->id;
+    v->n++;
+    v->g = *g;
+    snprintf(v->preset, sizeof v->preset, "%s", g->preset);
+    snprintf(v->deals, sizeof v->deals, "%s", g->deals);
+    v->g.preset = v->preset;
+    v->g.deals = v->deals;
+    v->g.n_players = g->n_players < 8 ? g->n_players : 8;
+    for (int k = 0; k < v->g.n_players; k++) {
+        v->p[k] = g->players[k];
+        snprintf(v->names[k], 32, "%s", g->players[k].name);
+        snprintf(v->keys[k], 32, "%s", g->players[k].key ? g->players[k].key : "-");
+        snprintf(v->levels[k], 16, "%s", g->players[k].level ? g->players[k].level : "-");
+    }
+    v->g.players = v->p;
+}
+
+static void test_game_begin_end(void **state)
+{
+    (void)state;
+    char path[128];
+    store *s = open_at("game", path, sizeof path);
+    assert_int_equal(s->ops->game_status(s, 7), -2);
+    store_game g = running_game(7, NOV_2026, false);
+    assert_int_equal(s->ops->game_begin(s, &g), 0);
+    assert_int_equal(s->ops->game_status(s, 7), STORE_GAME_RUNNING);
+
+    seen_game v = {0};
+    assert_int_equal(s->ops->game_get(s, 7, on_game, &v), 1);
+    assert_int_equal(v.g.status, STORE_GAME_RUNNING);
+    assert_string_equal(v.deals, "[]");
+    assert_int_equal(v.g.n_players, 4);
+    assert_string_equal(v.names[0], "Alice");
+    assert_string_equal(v.keys[0], "alice");
+    assert_string_equal(v.keys[2], "-");
+    assert_int_equal(v.p[3].kind, STORE_PERSON_COMPUTER);
+    assert_string_equal(v.levels[3], "medium");
+    assert_int_equal(v.g.finished, 0);
+    assert_int_equal(s->ops->game_get(s, 8, on_game, &v), 0);
+
+    /* A game cannot end as running, nor begin as over. */
+    assert_int_equal(s->ops->game_end(s, &g, NULL, 0), -1);
+    assert_non_null(strstr(store_error(s), "not over or abandoned"));
+
+    store_game o = over_game(7, NOV_2026 + 600, false, SPREAD);
+    o.started = NOV_2026;
+    assert_int_equal(s->ops->game_begin(s, &o), -1);
+    assert_int_equal(s->ops->game_end(s, &o, NULL, 0), 0);
+    assert_int_equal(s->ops->game_status(s, 7), STORE_GAME_OVER);
+    memset(&v, 0, sizeof v);
+    assert_int_equal(s->ops->game_get(s, 7, on_game, &v), 1);
+    assert_int_equal(v.g.status, STORE_GAME_OVER);
+    assert_int_equal(v.g.finished, NOV_2026 + 600);
+    assert_int_equal(v.g.started, NOV_2026);
+    assert_int_equal(v.g.n_deals, 2);
+    assert_string_equal(v.deals, "[{\"deal\":1},{\"deal\":2}]");
+    for (int k = 0; k < 4; k++) {
+        assert_int_equal(v.g.totals[k], SPREAD[k]);
+        assert_int_equal(v.p[k].points, SPREAD[k]);
+        assert_int_equal(v.p[k].place, k + 1);
+        assert_true(v.p[k].credited);
+        assert_int_equal(v.p[k].deals, 2);
+    }
+
+    /* A game ends once, and cannot begin again. */
+    o.totals[0] = 999;
+    assert_int_equal(s->ops->game_end(s, &o, NULL, 0), -1);
+    assert_non_null(strstr(store_error(s), "ended already"));
+    assert_int_equal(s->ops->game_begin(s, &g), -1);
+    memset(&v, 0, sizeof v);
+    assert_int_equal(s->ops->game_get(s, 7, on_game, &v), 1);
+    assert_int_equal(v.g.totals[0], 30);
+
+    /* Kept across a reopen. */
+    store_close(s);
+    char err[256];
+    s = store_sqlite_open(path, err, sizeof err);
+    assert_non_null(s);
+    assert_int_equal(s->ops->game_status(s, 7), STORE_GAME_OVER);
+    store_close(s);
+}
+
+/* ------------------------------------------------------------------ ladder */
+
+typedef struct seen_ladder {
+    int n;
+    char text[512];
+} seen_ladder;
+
+static void on_ladder(void *ctx, const store_ladder_row *r)
+{
+    seen_ladder *v = ctx;
+    size_t used = strlen(v->text);
+    snprintf(v->text + used, sizeof v->text - used, "%s%s=%s:%d:%" PRId64, v->n ? "|" : "", r->key,
+             r->name, r->games, r->total);
+    v->n++;
+}
+
+static void on_period(void *ctx, const char *p)
+{
+    seen_ladder *v = ctx;
+    size_t used = strlen(v->text);
+    snprintf(v->text + used, sizeof v->text - used, "%s%s", v->n ? "|" : "", p);
+    v->n++;
+}
+
+static void ladder_of(store *s, const char *period, char *out, size_t cap)
+{
+    seen_ladder v = {0};
+    assert_int_equal(s->ops->ladder_load(s, period, on_ladder, &v), 0);
+    snprintf(out, cap, "%s", v.text);
+}
+
+/* Ladder games over in November and October 2026 and December 2025; a
+ * ladder game abandoned and a game that is no ladder game count nowhere.
+ * Only registered players are in the ladder. */
+static void test_ladder(void **state)
+{
+    (void)state;
+    char path[128], got[512];
+    store *s = open_at("ladder", path, sizeof path);
+    const int32_t other[4] = {-5, 25, 0, -20};
+    store_game g = over_game(1, NOV_2026, true, SPREAD);
+    assert_int_equal(s->ops->game_end(s, &g, NULL, 0), 0);
+    g = over_game(2, NOV_2026 + 3600, true, other);
+    assert_int_equal(s->ops->game_end(s, &g, NULL, 0), 0);
+    g = over_game(3, OCT_2026, true, other);
+    assert_int_equal(s->ops->game_end(s, &g, NULL, 0), 0);
+    g = over_game(4, DEC_2025, true, SPREAD);
+    assert_int_equal(s->ops->game_end(s, &g, NULL, 0), 0);
+    g = over_game(5, NOV_2026, false, SPREAD); /* not a ladder game */
+    assert_int_equal(s->ops->game_end(s, &g, NULL, 0), 0);
+    g = over_game(6, NOV_2026, true, SPREAD);
+    g.status = STORE_GAME_ABANDONED;
+    assert_int_equal(s->ops->game_end(s, &g, NULL, 0), 0);
+
+    /* November: alice 30 - 5 = 25, bob 10 + 25 = 35, two games each. */
+    ladder_of(s, "2026-11", got, sizeof got);
+    assert_string_equal(got, "bob=Bob:2:35|alice=Alice:2:25");
+    /* October: one game. */
+    ladder_of(s, "2026-10", got, sizeof got);
+    assert_string_equal(got, "bob=Bob:1:25|alice=Alice:1:-5");
+    /* 2026: three games, alice 30 - 5 - 5 = 20, bob 10 + 25 + 25 = 60. */
+    ladder_of(s, "2026", got, sizeof got);
+    assert_string_equal(got, "bob=Bob:3:60|alice=Alice:3:20");
+    ladder_of(s, "2025", got, sizeof got);
+    assert_string_equal(got, "alice=Alice:1:30|bob=Bob:1:10");
+    ladder_of(s, "2024", got, sizeof got);
+    assert_string_equal(got, "");
+
+    seen_ladder v = {0};
+    assert_int_equal(s->ops->ladder_periods(s, on_period, &v), 0);
+    assert_string_equal(v.text, "2026-11|2026-10|2026|2025-12|2025");
+
+    /* With credit by deals a player who held two seats counts once, with
+     * the sum (a substitute credited too). */
+    store_game_player subs[5] = {
+        {.seat = 0,
+         .name = "Alice",
+         .key = "alice",
+         .kind = STORE_PERSON_REGISTERED,
+         .credited = true,
+         .points = 12,
+         .deals = 1,
+         .place = 1},
+        {.seat = 0,
+         .name = "Dan",
+         .key = "dan",
+         .kind = STORE_PERSON_REGISTERED,
+         .credited = true,
+         .points = 3,
+         .deals = 1,
+         .place = 1},
+        {.seat = 1,
+         .name = "Bob",
+         .key = "bob",
+         .kind = STORE_PERSON_REGISTERED,
+         .credited = true,
+         .points = -4,
+         .deals = 1,
+         .place = 2},
+        {.seat = 1,
+         .name = "Alice",
+         .key = "alice",
+         .kind = STORE_PERSON_REGISTERED,
+         .credited = true,
+         .points = 6,
+         .deals = 1,
+         .place = 2},
+        {.seat = 2,
+         .name = "Erin",
+         .key = "erin",
+         .kind = STORE_PERSON_REGISTERED,
+         .credited = false,
+         .points = 0,
+         .deals = 0,
+         .place = 3},
+    };
+    g = over_game(9, DEC_2025 - 86400, true, SPREAD);
+    g.credit = STORE_CREDIT_DEALS;
+    g.players = subs;
+    g.n_players = 5;
+    assert_int_equal(s->ops->game_end(s, &g, NULL, 0), 0);
+    ladder_of(s, "2025-12", got, sizeof got);
+    /* alice 30 + 18, bob 10 - 4, dan 3; erin not credited. */
+    assert_string_equal(got, "alice=Alice:2:48|bob=Bob:2:6|dan=Dan:1:3");
+    store_close(s);
+}
+
+/* ----------------------------------------------------------------- ratings */
+
+typedef struct seen_rating {
+    int n;
+    char text[512];
+} seen_rating;
+
+static void on_rating(void *ctx, const store_rating *r)
+{
+    seen_rating *v = ctx;
+    size_t used = strlen(v->text);
+    snprintf(v->text + used, sizeof v->text - used, "%s%s=%s:%.2f:%.2f:%d:%" PRId64,
+             v->n ? "|" : "", r->id, r->name, r->mu, r->sigma, r->games, r->updated);
+    v->n++;
+}
+
+static void on_point(void *ctx, const store_rating_point *p)
+{
+    seen_rating *v = ctx;
+    size_t used = strlen(v->text);
+    snprintf(v->text + used, sizeof v->text - used, "%s%" PRId64 "@%" PRId64 ":%.2f:%.2f",
+             v->n ? "|" : "", p->game, p->at, p->mu, p->sigma);
+    v->n++;
+}
+
+static void test_ratings(void **state)
+{
+    (void)state;
+    char path[128];
+    store *s = open_at("ratings", path, sizeof path);
+    seen_rating v = {0};
+    assert_int_equal(s->ops->rating_get(s, "p:alice", on_rating, &v), 0);
+    assert_int_equal(v.n, 0);
+
+    store_rating r1[2] = {
+        {.id = "p:alice", .name = "Alice", .mu = 27.5, .sigma = 8, .games = 1, .updated = 100},
+        {.id = "c:medium", .name = "medium", .mu = 22.5, .sigma = 8, .games = 1, .updated = 100},
+    };
+    store_game g = over_game(1, NOV_2026, false, SPREAD);
+    g.rated = true;
+    assert_int_equal(s->ops->game_end(s, &g, r1, 2), 0);
+    store_rating r2[2] = {
+        {.id = "p:alice", .name = "Alice", .mu = 26, .sigma = 7, .games = 2, .updated = 200},
+        {.id = "c:medium", .name = "medium", .mu = 24, .sigma = 7, .games = 2, .updated = 200},
+    };
+    g = over_game(2, NOV_2026 + 60, false, SPREAD);
+    assert_int_equal(s->ops->game_end(s, &g, r2, 2), 0);
+
+    assert_int_equal(s->ops->rating_get(s, "p:alice", on_rating, &v), 1);
+    assert_string_equal(v.text, "p:alice=Alice:26.00:7.00:2:200");
+    /* Highest mu - 3 sigma first: medium 3, alice 5. */
+    memset(&v, 0, sizeof v);
+    assert_int_equal(s->ops->ratings_load(s, on_rating, &v), 0);
+    assert_string_equal(v.text, "p:alice=Alice:26.00:7.00:2:200|c:medium=medium:24.00:7.00:2:200");
+    memset(&v, 0, sizeof v);
+    assert_int_equal(s->ops->rating_history_load(s, "p:alice", on_point, &v), 0);
+    char want[128];
+    snprintf(want, sizeof want, "1@%d:27.50:8.00|2@%d:26.00:7.00", NOV_2026, NOV_2026 + 60);
+    assert_string_equal(v.text, want);
+
+    /* A refused game end changes no rating: the transaction is whole. */
+    store_rating bad[2] = {
+        {.id = "p:alice", .name = "Alice", .mu = 1, .sigma = 1, .games = 3, .updated = 300},
+        {.id = "c:medium", .name = "medium", .mu = 1, .sigma = 0, .games = 3, .updated = 300},
+    };
+    g = over_game(3, NOV_2026 + 120, false, SPREAD);
+    assert_int_equal(s->ops->game_end(s, &g, bad, 2), -1);
+    assert_int_equal(s->ops->game_status(s, 3), -2);
+    memset(&v, 0, sizeof v);
+    assert_int_equal(s->ops->rating_get(s, "p:alice", on_rating, &v), 1);
+    assert_string_equal(v.text, "p:alice=Alice:26.00:7.00:2:200");
+    store_close(s);
+}
+
+/* ------------------------------------------------------------ the archive */
+
+static int64_t find(store *s, const store_game_filter *f, int offset, int limit, seen_game *v)
+{
+    int64_t total = -1;
+    memset(v, 0, sizeof *v);
+    assert_int_equal(s->ops->games_find(s, f, offset, limit, &total, on_game, v), 0);
+    return total;
+}
+
+static void test_games_find(void **state)
+{
+    (void)state;
+    char path[128];
+    store *s = open_at("find", path, sizeof path);
+    /* Games 1..30 started an hour apart from OCT_2026; the odd ones fife,
+     * every third a ladder game, 28..30 still running, 27 abandoned. */
+    for (int k = 1; k <= 30; k++) {
+        int64_t started = OCT_2026 + (int64_t)k * 3600;
+        store_game g = running_game(k, started, k % 3 == 0);
+        g.preset = k % 2 ? "fife" : "uk";
+        if (k == 5)
+            four[2].name = "dave";
+        assert_int_equal(s->ops->game_begin(s, &g), 0);
+        four[2].name = "carol";
+        if (k >= 28)
+            continue;
+        g = over_game(k, started + 600, k % 3 == 0, SPREAD);
+        g.started = started;
+        g.preset = k % 2 ? "fife" : "uk";
+        if (k == 5)
+            ended[2].name = "dave";
+        if (k == 27)
+            g.status = STORE_GAME_ABANDONED;
+        assert_int_equal(s->ops->game_end(s, &g, NULL, 0), 0);
+    }
+    seen_game v;
+    store_game_filter any = {.status = -1, .ladder = -1};
+    assert_int_equal(find(s, &any, 0, 25, &v), 30);
+    assert_int_equal(v.n, 25);
+    assert_int_equal(v.ids[0], 30); /* newest first */
+    assert_int_equal(v.ids[24], 6);
+    assert_int_equal(find(s, &any, 25, 25, &v), 30);
+    assert_int_equal(v.n, 5);
+    assert_int_equal(v.ids[0], 5);
+    assert_int_equal(v.ids[4], 1);
+    assert_int_equal(find(s, NULL, 50, 25, &v), 30);
+    assert_int_equal(v.n, 0);
+
+    store_game_filter f = any;
+    f.preset = "fife";
+    assert_int_equal(find(s, &f, 0, 25, &v), 15);
+    assert_int_equal(v.ids[0], 29);
+    f = any;
+    f.status = STORE_GAME_RUNNING;
+    assert_int_equal(find(s, &f, 0, 25, &v), 3);
+    assert_string_equal(v.deals, "[]");
+    f.status = STORE_GAME_ABANDONED;
+    assert_int_equal(find(s, &f, 0, 25, &v), 1);
+    assert_int_equal(v.ids[0], 27);
+    f = any;
+    f.ladder = 1;
+    assert_int_equal(find(s, &f, 0, 25, &v), 10);
+    f.ladder = 0;
+    assert_int_equal(find(s, &f, 0, 25, &v), 20);
+    /* Started in [game 10's start, game 20's start). */
+    f = any;
+    f.from = OCT_2026 + 10 * 3600;
+    f.to = OCT_2026 + 20 * 3600;
+    assert_int_equal(find(s, &f, 0, 25, &v), 10);
+    assert_int_equal(v.ids[0], 19);
+    assert_int_equal(v.ids[9], 10);
+    /* By a registered player's key, by a guest's name, combined. */
+    f = any;
+    f.key = "alice";
+    assert_int_equal(find(s, &f, 0, 25, &v), 30);
+    f.key = "nobody";
+    assert_int_equal(find(s, &f, 0, 25, &v), 0);
+    f = any;
+    f.name = "dave";
+    assert_int_equal(find(s, &f, 0, 25, &v), 1);
+    assert_int_equal(v.ids[0], 5);
+    assert_string_equal(v.names[2], "dave");
+    f = any;
+    f.key = "bob";
+    f.preset = "uk";
+    f.ladder = 1;
+    f.status = STORE_GAME_OVER;
+    assert_int_equal(find(s, &f, 0, 2, &v), 4); /* 6, 12, 18, 24 */
+    assert_int_equal(v.n, 2);
+    assert_int_equal(v.ids[0], 24);
+    assert_int_equal(v.ids[1], 18);
+    /* No total asked, a bad page refused. */
+    assert_int_equal(s->ops->games_find(s, &any, 0, 1, NULL, on_game, &v), 0);
+    assert_int_equal(s->ops->games_find(s, &any, -1, 1, NULL, on_game, &v), -1);
+    store_close(s);
+}
+
+/* ------------------------------------------------------------- preferences */
+
+static void test_prefs(void **state)
+{
+    (void)state;
+    char path[128], out[1100];
+    store *s = open_at("prefs", path, sizeof path);
+    assert_int_equal(s->ops->prefs_get(s, "alice", out, sizeof out), 0);
+    assert_int_equal(s->ops->prefs_put(s, "alice", "{\"sound\":true}"), 0);
+    assert_int_equal(s->ops->prefs_put(s, "alice", "{\"sound\":false}"), 0);
+    assert_int_equal(s->ops->prefs_get(s, "alice", out, sizeof out), 1);
+    assert_string_equal(out, "{\"sound\":false}");
+    assert_int_equal(s->ops->prefs_get(s, "bob", out, sizeof out), 0);
+    char small[4];
+    assert_int_equal(s->ops->prefs_get(s, "alice", small, sizeof small), -1);
+    char big[1100];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    assert_int_equal(s->ops->prefs_put(s, "alice", big), -1);
+    assert_int_equal(s->ops->prefs_get(s, "alice", out, sizeof out), 1);
+    assert_string_equal(out, "{\"sound\":false}");
+    store_close(s);
+}
+
+/* ------------------------------------------------------ migration, reader */
+
+static int version_of(const char *path)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+/* A version 2 file (made here by a version 3 store with the club's tables
+ * dropped) gains the club's tables and keeps its rows. */
+static void test_migrate_2(void **state)
+{
+    (void)state;
+    char path[128];
+    store *s = open_at("v2", path, sizeof path);
+    store_table t = {.preset = "uk", .house = "", .seed = 5, .options = "{}"};
+    int64_t id;
+    assert_int_equal(s->ops->table_create(s, &t, &id), 0);
+    store_close(s);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db,
+                                  "DROP TABLE game_players; DROP TABLE games; DROP TABLE ladder;"
+                                  "DROP TABLE rating_history; DROP TABLE ratings; DROP TABLE "
+                                  "prefs; PRAGMA user_version = 2;",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(version_of(path), 2);
+
+    char err[256];
+    /* The reader refuses a file of another version and changes nothing. */
+    assert_null(store_sqlite_open_reader(path, err, sizeof err));
+    assert_non_null(strstr(err, "schema version 2"));
+    assert_int_equal(version_of(path), 2);
+
+    s = store_sqlite_open(path, err, sizeof err);
+    assert_non_null(s);
+    assert_int_equal(version_of(path), 3);
+    store_game g = over_game(id, NOV_2026, true, SPREAD);
+    assert_int_equal(s->ops->game_end(s, &g, NULL, 0), 0);
+
+    /* A reader beside the open store: it reads, and every write fails. */
+    store *r = store_sqlite_open_reader(path, err, sizeof err);
+    assert_non_null(r);
+    assert_int_equal(r->ops->game_status(r, id), STORE_GAME_OVER);
+    char got[512];
+    ladder_of(r, "2026", got, sizeof got);
+    assert_string_equal(got, "alice=Alice:1:30|bob=Bob:1:10");
+    assert_int_equal(r->ops->prefs_put(r, "alice", "{}"), -1);
+    store_game g2 = running_game(id + 1, NOV_2026, false);
+    assert_int_equal(r->ops->game_begin(r, &g2), -1);
+    /* The store still writes while the reader is open, and the reader sees it. */
+    assert_int_equal(s->ops->game_begin(s, &g2), 0);
+    assert_int_equal(r->ops->game_status(r, id + 1), STORE_GAME_RUNNING);
+    store_close(r);
+    store_close(s);
+}
+
+/* A game's player with a bad seat, or players missing, are refused and
+ * write nothing. */
+static void test_refusals(void **state)
+{
+    (void)state;
+    char path[128];
+    store *s = open_at("refusals", path, sizeof path);
+    store_game_player bad = four[0];
+    bad.seat = 4;
+    store_game g = running_game(1, NOV_2026, false);
+    g.players = &bad;
+    g.n_players = 1;
+    assert_int_equal(s->ops->game_begin(s, &g), -1);
+    assert_non_null(strstr(store_error(s), "seat from 0 to 3"));
+    assert_int_equal(s->ops->game_status(s, 1), -2);
+    g.players = NULL;
+    assert_int_equal(s->ops->game_begin(s, &g), -1);
+    store_close(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_game_begin_end), cmocka_unit_test(test_ladder),
+        cmocka_unit_test(test_ratings),        cmocka_unit_test(test_games_find),
+        cmocka_unit_test(test_prefs),          cmocka_unit_test(test_migrate_2),
+        cmocka_unit_test(test_refusals),
+    };
+    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}
