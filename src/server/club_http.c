@@ -233,7 +233,9 @@ static int submit(srv_club *club, club_req *r)
 {
     r->q.now = srv_wall();
     r->q.opt = club->srv->opt;
-    r->q.min_games = CLUB_MIN_GAMES;
+    /* barbu serve --ladder-min-games (0 when the options do not say). */
+    r->q.min_games =
+        club->srv->opt->ladder_min_games > 0 ? club->srv->opt->ladder_min_games : CLUB_MIN_GAMES;
     if (!club->running) {
         club_answer_query(club->srv->store, &r->q, &r->a);
         return answer(club, r, false);
