@@ -232,6 +232,16 @@ add_test(NAME cli_connect_accounts
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/connect_accounts.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_connect_accounts PROPERTIES LABELS cli TIMEOUT 240)
 
+# The club (issue 24, tests/e2e/club_core.c): games played through the
+# server kept in the store (results, abandoned games, the catch-up after a
+# kill, credit by record and by deals), read after the server stops.
+add_executable(club_core ${CMAKE_SOURCE_DIR}/tests/e2e/club_core.c)
+target_link_libraries(club_core PRIVATE barbu_e2e barbu_store)
+foreach(scenario finished abandoned restart credit)
+  add_test(NAME club_core_${scenario} COMMAND club_core $<TARGET_FILE:barbu> ${scenario})
+  set_tests_properties(club_core_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
+endforeach()
+
 # make check runs the release tests two to a core (ctest -j twice the cores):
 # most end-to-end tests wait on their clients' pacing, not on the CPU.  The
 # tests that keep cores busy (a browser, whole games of computer players) or
