@@ -140,7 +140,7 @@ function spacingField(): HTMLElement {
     h(
       'p',
       { class: 'hint', id: `${id}-hint` },
-      `${CARD_SPACING_MIN} to ${CARD_SPACING_MAX} pixels from one card to the next; the cards still close up when the table is too narrow for them.`,
+      `${CARD_SPACING_MIN} to ${CARD_SPACING_MAX} pixels from one card to the next; the cards still close up when the table is too narrow for them, and a phone keeps its two rows of cards.`,
     ),
   );
 }
@@ -160,7 +160,7 @@ function sizeField(): HTMLElement {
     { class: 'field' },
     h('label', { for: id }, 'Card size'),
     select,
-    h('p', { class: 'hint', id: `${id}-hint` }, 'The cards of your hand and of the trick.'),
+    h('p', { class: 'hint', id: `${id}-hint` }, 'The cards of your hand and of the trick (on a phone, of the trick).'),
   );
 }
 

@@ -130,6 +130,7 @@ async function clubPrefs(sc) {
 
   await openSettings(a);
   await setLook(a, { colour: COLOUR, spacing: SPACING, size: SIZE, four: true });
+  await sc.shot(a, 'look-settings', { focus: 'input#set-four-colour' });
   await closeSettings(a);
   // At once: no reload, no new view.
   const now = await look(a);
