@@ -103,6 +103,16 @@ foreach(scenario ${EVENING_SCENARIOS})
   add_test(NAME evening_${scenario} COMMAND evening $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(evening_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
 endforeach()
+# The club's pages and JSON twins tell nothing of a game in play, refuse bad
+# parameters with sentences, and show the results once the games end.
+add_executable(club_leak ${CMAKE_SOURCE_DIR}/tests/e2e/club_leak.c)
+target_link_libraries(club_leak PRIVATE barbu_e2e)
+if(BARBU_WEB)
+  add_test(NAME club_leak COMMAND club_leak $<TARGET_FILE:barbu> ${CMAKE_BINARY_DIR}/web)
+else()
+  add_test(NAME club_leak COMMAND club_leak $<TARGET_FILE:barbu>)
+endif()
+set_tests_properties(club_leak PROPERTIES LABELS e2e TIMEOUT 240)
 add_executable(bench_load ${CMAKE_SOURCE_DIR}/bench/load.c)
 target_link_libraries(bench_load PRIVATE barbu_e2e)
 # bench/botsink.sh: tables of computer players only beside a person's game.
@@ -208,6 +218,18 @@ if(BARBU_WEB)
   endforeach()
 endif()
 
+# Issue 24's hand viewer (tests/e2e/browser/lib/club_viewer.mjs): a finished
+# game of four computer players walked step by step in /club/viewer against
+# its record, record files picked from disk (Fife, Chinese Poker, Domino) and
+# a broken one's sentence; about 25 s alone.
+if(BARBU_WEB)
+  add_test(NAME browser_club_viewer
+           COMMAND node ${CMAKE_SOURCE_DIR}/tests/e2e/browser/run.mjs --barbu $<TARGET_FILE:barbu>
+                   --web ${CMAKE_BINARY_DIR}/web --shots ${CMAKE_BINARY_DIR}/browser-shots
+                   --only club_viewer)
+  set_tests_properties(browser_club_viewer PROPERTIES LABELS browser TIMEOUT 240 PROCESSORS 2)
+endif()
+
 # Issue 23, TLS (tests/e2e/tls.c): barbu serve --tls-cert/--tls-key with a
 # certificate the test makes (the openssl program): a whole game over wss://,
 # the pages over https://, plain ws:// refused; the files checked at start.
@@ -259,6 +281,19 @@ foreach(t property_games cli_arena cli_play cli_connect cli_connect_tls cli_conn
   endif()
 endforeach()
 
+# Issue 24 in the browser (tests/e2e/browser/lib/club_pages.mjs): the club's
+# pages over a small history made through the server (a ladder game, rated
+# games, abandoned ones, one running): the ladder, a player's page and its
+# chart, a game's score sheet, the archive's pages and filters, the ratings,
+# at 1280x800 and 390x844, axe; the create form's rated game and credit; the
+# lobby's Club link.
+if(BARBU_WEB)
+  add_test(NAME browser_club_pages
+           COMMAND node ${CMAKE_SOURCE_DIR}/tests/e2e/browser/run.mjs --barbu $<TARGET_FILE:barbu>
+                   --web ${CMAKE_BINARY_DIR}/web --shots ${CMAKE_BINARY_DIR}/browser-shots
+                   --only club_pages)
+  set_tests_properties(browser_club_pages PROPERTIES LABELS browser TIMEOUT 240 PROCESSORS 2)
+endif()
 # The club end to end (issue 24, tests/e2e/club_play.c): a registered
 # player's preferences kept with the account (club_prefs); games played
 # through the server checked by hand in results, the ladder and the

@@ -233,7 +233,6 @@ static int submit(srv_club *club, club_req *r)
 {
     r->q.now = srv_wall();
     r->q.opt = club->srv->opt;
-    /* barbu serve --ladder-min-games (0 when the options do not say). */
     r->q.min_games =
         club->srv->opt->ladder_min_games > 0 ? club->srv->opt->ladder_min_games : CLUB_MIN_GAMES;
     if (!club->running) {
@@ -610,9 +609,9 @@ static int route(const char *rest, club_query *q, char *why, size_t cap)
         size_t n = strcspn(id, "/");
         if (!id_parse(id, n, &q->id)) {
             snprintf(why, cap,
-                     "\"%.20s\" is not a game's number: games are numbered from 1, as the "
-                     "archive lists them.",
-                     text_ok(id) ? id : "?");
+                     "The game \"%.*s\" is not a game's number: games are numbered from 1, as "
+                     "the archive lists them.",
+                     (int)(n < 20 ? n : 20), text_ok(id) ? id : "?");
             return 400;
         }
         const char *tail = id + n;

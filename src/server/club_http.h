@@ -9,13 +9,14 @@
 #define BARBU_SERVER_CLUB_HTTP_H
 
 #include "internal.h"
+#include "replay.h"
 
 #define CLUB_PER_PAGE  25
 #define CLUB_PAGE_MAX  1000000    /* a page number beyond is a bad parameter */
 #define CLUB_QUEUE     64         /* requests waiting for the reader at most: 503 beyond */
 #define CLUB_BODY_MAX  (1L << 20) /* a record POSTed to /club/api/replay: 413 beyond */
-/* The ladder's games to be ranked in a period, when the server says none
- * (barbu serve --ladder-min-games). */
+/* The ladder's games to be ranked in a period when the server's option
+ * says 0 (barbu serve --ladder-min-games). */
 #define CLUB_MIN_GAMES 3
 
 enum {
@@ -66,9 +67,5 @@ void club_answer_query(store *db, const club_query *q, club_answer *a);
 /* An error answer: the status and {"error": "A sentence."}. */
 void club_answer_error(club_answer *a, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-
-/* The hand viewer's replay of a record (src/club/replay.c, helper
- * "viewer"): malloc'd JSON text, or NULL with a sentence in err. */
-char *club_replay_json(const char *record_text, char *err, size_t cap);
 
 #endif

@@ -870,11 +870,18 @@ static void replay(const char *text, club_answer *a, int bad_status)
 {
     char err[600] = "";
     char *json = club_replay_json(text, err, sizeof err);
-    if (json == NULL) {
-        club_answer_error(a, bad_status, "%s",
-                          err[0] ? err : "The record could not be replayed: check its text.");
+    if (json == NULL && bad_status == 400)
+        club_answer_error(a, 400,
+                          "This record could not be replayed (%s): correct it (docs/"
+                          "record-format.md) and send it again.",
+                          err[0] ? err : "it does not read");
+    else if (json == NULL)
+        club_answer_error(a, 500,
+                          "The game's record could not be replayed (%s): tell the server's keeper, "
+                          "as this is a fault of the server.",
+                          err[0] ? err : "no reason given");
+    if (json == NULL)
         return;
-    }
     free(a->body);
     a->body = json;
     a->len = strlen(json);

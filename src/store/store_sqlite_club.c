@@ -614,28 +614,44 @@ int sqlite_game_get(store *s, int64_t id, void (*fn)(void *ctx, const store_game
     return ok == 0 ? 1 : -1;
 }
 
-/* The WHERE clause of a filter, its parameters numbered from 1 in the
- * order bind_filter binds them. */
-static void filter_sql(const store_game_filter *f, char *out, size_t cap)
+/* The FROM and WHERE of a filter, its parameters numbered from 1 in the
+ * order bind_filter binds them, and the order of its rows.  A player's
+ * games are a walk of game_players' index (key or name, started, game),
+ * newest first, each game once (a player who held two seats of a game is
+ * met at its first row); the others a walk of games(started) or
+ * games(preset, started). */
+static void filter_sql(const store_game_filter *f, char *out, size_t cap, const char **order)
 {
-    size_t used = (size_t)snprintf(out, cap, " WHERE 1");
+    size_t used;
+    const char *by = f && f->key ? "key" : f && f->name ? "name" : f && f->level ? "level" : NULL;
+    if (by) {
+        used = (size_t)snprintf(out, cap,
+                                " FROM game_players p JOIN games g ON g.id = p.game WHERE p.%s = ?"
+                                " AND p.n = (SELECT min(q.n) FROM game_players q WHERE q.game = "
+                                "p.game AND q.%s = p.%s)",
+                                by, by, by);
+        *order = "p.started DESC, p.game DESC";
+    } else {
+        used = (size_t)snprintf(out, cap, " FROM games g WHERE 1");
+        *order = "g.started DESC, g.id DESC";
+    }
 #define ADD(cond)                                                                                  \
     do {                                                                                           \
         if (used < cap)                                                                            \
             used += (size_t)snprintf(out + used, cap - used, " AND %s", cond);                     \
     } while (0)
-    if (f && f->key)
-        ADD("g.id IN (SELECT game FROM game_players WHERE key = ?)");
-    if (f && f->name)
-        ADD("g.id IN (SELECT game FROM game_players WHERE name = ?)");
-    if (f && f->level)
-        ADD("g.id IN (SELECT game FROM game_players WHERE level = ? AND kind = 2)");
+    /* A name beside a key: that person's games among the key's. */
+    if (f && f->key && f->name)
+        ADD("EXISTS (SELECT 1 FROM game_players r WHERE r.game = g.id AND r.name = ?)");
+    /* A computer level beside a key or a name: games where one sat too. */
+    if (f && (f->key || f->name) && f->level)
+        ADD("EXISTS (SELECT 1 FROM game_players r WHERE r.game = g.id AND r.level = ?)");
     if (f && f->preset)
         ADD("g.preset = ?");
     if (f && f->from > 0)
-        ADD("g.started >= ?");
+        ADD(by ? "p.started >= ?" : "g.started >= ?");
     if (f && f->to > 0)
-        ADD("g.started < ?");
+        ADD(by ? "p.started < ?" : "g.started < ?");
     if (f && f->status >= 0)
         ADD("g.status = ?");
     if (f && f->ladder >= 0)
@@ -675,6 +691,10 @@ static int filter_count(const store_game_filter *f)
            (f->from > 0) + (f->to > 0) + (f->status >= 0) + (f->ladder >= 0);
 }
 
+#define GAME_COLUMNS_G                                                                             \
+    "g.id, g.preset, g.house, g.ladder, g.rated, g.credit, g.status, g.started, g.finished, "      \
+    "g.n_deals, g.total_n, g.total_e, g.total_s, g.total_w, g.deals"
+
 int sqlite_games_find(store *s, const store_game_filter *f, int offset, int limit, int64_t *total,
                       void (*fn)(void *ctx, const store_game *g), void *ctx)
 {
@@ -683,12 +703,13 @@ int sqlite_games_find(store *s, const store_game_filter *f, int offset, int limi
         cfail(c, "a search of games needs an offset and a limit of 0 or more");
         return -1;
     }
-    char where[512], sql[1024];
-    filter_sql(f, where, sizeof where);
+    char where[768], sql[1280];
+    const char *order;
+    filter_sql(f, where, sizeof where, &order);
     int n = filter_count(f);
     sqlite3_stmt *st = NULL;
     if (total) {
-        snprintf(sql, sizeof sql, "SELECT count(*) FROM games g%s", where);
+        snprintf(sql, sizeof sql, "SELECT count(*)%s", where);
         if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
             return sql_fail(c, NULL, "count games");
         if (bind_filter(st, f) || sqlite3_step(st) != SQLITE_ROW) {
@@ -701,10 +722,8 @@ int sqlite_games_find(store *s, const store_game_filter *f, int offset, int limi
     }
     if (limit == 0)
         return 0;
-    snprintf(sql, sizeof sql,
-             "SELECT " GAME_COLUMNS " FROM games g%s ORDER BY g.started DESC, g.id DESC "
-             "LIMIT ?%d OFFSET ?%d",
-             where, n + 1, n + 2);
+    snprintf(sql, sizeof sql, "SELECT " GAME_COLUMNS_G "%s ORDER BY %s LIMIT ?%d OFFSET ?%d", where,
+             order, n + 1, n + 2);
     if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
         return sql_fail(c, NULL, "find games");
     if (bind_filter(st, f) || sqlite3_bind_int(st, n + 1, limit) ||

@@ -501,6 +501,25 @@ static void test_games_find(void **state)
     assert_int_equal(v.n, 2);
     assert_int_equal(v.ids[0], 24);
     assert_int_equal(v.ids[1], 18);
+    /* A player who held two seats of a game finds it once. */
+    store_game_player twice[5] = {four[0], four[1], four[2], four[3], four[0]};
+    twice[4].seat = 3;
+    store_game g2 = running_game(31, OCT_2026 + 31 * 3600, false);
+    g2.players = twice;
+    g2.n_players = 5;
+    assert_int_equal(s->ops->game_begin(s, &g2), 0);
+    f = any;
+    f.key = "alice";
+    assert_int_equal(find(s, &f, 0, 2, &v), 31);
+    assert_int_equal(v.ids[0], 31);
+    assert_int_equal(v.ids[1], 30);
+    assert_int_equal(v.g.n_players, 4); /* the last row handed: game 30's */
+    f.from = OCT_2026 + 30 * 3600;
+    assert_int_equal(find(s, &f, 0, 25, &v), 2);
+    f.from = 0;
+    f.name = "dave"; /* alice's games where dave sat too */
+    assert_int_equal(find(s, &f, 0, 25, &v), 1);
+    assert_int_equal(v.ids[0], 5);
     /* No total asked, a bad page refused. */
     assert_int_equal(s->ops->games_find(s, &any, 0, 1, NULL, on_game, &v), 0);
     assert_int_equal(s->ops->games_find(s, &any, -1, 1, NULL, on_game, &v), -1);

@@ -52,16 +52,17 @@ function seatCell(players: GamePlayer[], seat: string, running: boolean): HTMLEl
             { class: `seat-player${i > 0 ? ' is-sub' : ''}` },
             who(p),
             p.kind === 'guest' ? h('span', { class: 'guest-mark' }, ' (guest)') : null,
-            !running && p.points !== undefined ? [' ', pts(p.points)] : null,
-            !running && p.place ? h('span', { class: 'place' }, ` ${ordinal(p.place)}`) : null,
+            // A substitute's figures only when credited with some (credit by deals).
+            !running && p.points !== undefined && (i === 0 || p.points !== 0) ? [' ', pts(p.points)] : null,
+            !running && p.place && i === 0 ? h('span', { class: 'place' }, ` ${ordinal(p.place)}`) : null,
           ),
         ),
   );
 }
 
 /** The games as a table: on a phone each game's row stacks into a card. */
-export function gamesTable(rows: ArchiveRow[], id: string, label: string): HTMLElement {
-  if (rows.length === 0) return h('p', { class: 'muted', id: `${id}-none` }, 'No game matches.');
+export function gamesTable(rows: ArchiveRow[], id: string, label: string, none = 'No game matches.'): HTMLElement {
+  if (rows.length === 0) return h('p', { class: 'muted', id: `${id}-none` }, none);
   return scroller(
     label,
     h(
@@ -170,8 +171,8 @@ export function gamesPage(d: Archive, q: URLSearchParams, go: (href: string) => 
     'div',
     { id: 'archive' },
     form,
-    h('p', { class: 'club-lead', id: 'games-count', 'aria-live': 'polite' }, countLine(d)),
-    gamesTable(d.rows, 'games', 'Games found'),
+    d.total ? h('p', { class: 'club-lead', id: 'games-count', 'aria-live': 'polite' }, countLine(d)) : null,
+    gamesTable(d.rows, 'games', 'Games found', 'No game matches these filters.'),
     pager(d.page, d.pages, (k) => `/club/games${archiveQuery(q, k)}`),
   );
 }

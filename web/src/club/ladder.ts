@@ -4,7 +4,7 @@
 
 import { h } from '../dom';
 import type { Ladder, LadderRow } from './api';
-import { periodName, playerHref, pts, scroller } from './util';
+import { average, periodName, playerHref, pts, scroller } from './util';
 
 export const ladderHref = (p: string | null | undefined): string => (p ? `/club/ladder?period=${encodeURIComponent(p)}` : '/club/ladder');
 
@@ -26,7 +26,7 @@ function rows(list: LadderRow[], ranked: boolean): HTMLElement[] {
       h('th', { scope: 'row', class: 'who-cell', 'data-label': 'Player' }, h('a', { href: playerHref(r.name) }, r.name)),
       h('td', { class: 'num', 'data-label': 'Games' }, String(r.games)),
       h('td', { class: 'num', 'data-label': 'Total' }, pts(r.total)),
-      h('td', { class: 'num', 'data-label': 'Average' }, Number(r.average).toFixed(2)),
+      h('td', { class: 'num', 'data-label': 'Average' }, average(r.average)),
     ),
   );
 }
@@ -44,7 +44,7 @@ function table(id: string, caption: string, list: LadderRow[], ranked: boolean):
         h(
           'tr',
           null,
-          ranked ? h('th', { scope: 'col', class: 'num' }, 'Position') : null,
+          ranked ? h('th', { scope: 'col', class: 'num' }, h('abbr', { title: 'Position' }, 'Pos.')) : null,
           h('th', { scope: 'col' }, 'Player'),
           h('th', { scope: 'col', class: 'num' }, 'Games'),
           h('th', { scope: 'col', class: 'num' }, 'Total'),

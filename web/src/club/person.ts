@@ -6,7 +6,7 @@ import { h } from '../dom';
 import type { Person } from './api';
 import { ratingChart } from './chart';
 import { countLine, gamesTable } from './games';
-import { day, fixed, levelHref, ordinal, pager, periodName, pts } from './util';
+import { average, day, fixed, levelHref, ordinal, pager, periodName, pts } from './util';
 import { ladderHref } from './ladder';
 
 export function personApi(kind: 'player' | 'level', name: string, page: number): string {
@@ -54,7 +54,7 @@ export function personPage(d: Person, selfHref: (page: number) => string): HTMLE
       h('a', { href: ladderHref(l.period) }, periodName(l.period)),
       `: ${l.position ? `position ${l.position}` : 'not ranked yet'}, ${l.games} game${l.games === 1 ? '' : 's'}, total `,
       pts(l.total),
-      `, average ${Number(l.average).toFixed(2)}`,
+      `, average ${average(l.average)}`,
     );
   const results = h(
     'section',
@@ -64,7 +64,7 @@ export function personPage(d: Person, selfHref: (page: number) => string): HTMLE
       'dl',
       { class: 'facts', id: 'results', 'data-games': res.games, 'data-total': res.total },
       fact('Games', `${res.games} (${res.over} over, ${res.abandoned} abandoned)`),
-      fact('Points', pts(res.total), `, ${Number(res.average).toFixed(2)} a game`),
+      fact('Points', pts(res.total), `, ${average(res.average)} a game`),
       fact('Places', places),
       res.ladder?.month ? ladderLine('Ladder, this month', res.ladder.month) : [],
       res.ladder?.year ? ladderLine('Ladder, this year', res.ladder.year) : [],
@@ -74,8 +74,8 @@ export function personPage(d: Person, selfHref: (page: number) => string): HTMLE
     'section',
     { class: 'club-section', 'aria-labelledby': 'games-title' },
     h('h2', { id: 'games-title' }, 'Games'),
-    h('p', { class: 'club-lead', id: 'games-count' }, countLine(d.games)),
-    gamesTable(d.games.rows, 'player-games', `${personTitle(d)}: games`),
+    d.games.total ? h('p', { class: 'club-lead', id: 'games-count' }, countLine(d.games)) : null,
+    gamesTable(d.games.rows, 'player-games', `${personTitle(d)}: games`, 'No game yet.'),
     pager(d.games.page, d.games.pages, selfHref),
   );
   return h(

@@ -21,13 +21,21 @@ export function when(t: number | null | undefined): string {
 
 /** A rating to one decimal: "17.3". */
 export function fixed(x: number, d = 1): string {
-  return Number.isFinite(x) ? x.toFixed(d) : '\u2014';
+  if (!Number.isFinite(x)) return '\u2014';
+  const t = Math.abs(x).toFixed(d);
+  return x < 0 && Number(t) !== 0 ? `\u2212${t}` : t;
 }
 
 /** Points with their sign, coloured by it (.pos green, .neg red). */
 export function pts(n: number | null | undefined): HTMLElement {
   if (n === null || n === undefined) return h('span', { class: 'muted' }, '\u2014');
   return h('span', { class: n > 0 ? 'pos' : n < 0 ? 'neg' : '' }, points(n));
+}
+
+/** An average to two decimals, with a real minus sign: "−7.50". */
+export function average(x: number): string {
+  const t = Math.abs(Number(x)).toFixed(2);
+  return Number(x) < 0 && t !== '0.00' ? `\u2212${t}` : t;
 }
 
 /** "November 2026", "2026". */
@@ -63,7 +71,7 @@ export function kindText(p: Pick<GamePlayer, 'kind' | 'level'>): string {
 /** A table in a box that scrolls sideways on a narrow screen (the page
  * itself never does): focusable, so a keyboard can scroll it too. */
 export function scroller(label: string, table: HTMLElement): HTMLElement {
-  return h('div', { class: 'club-scroll', tabindex: 0, role: 'region', 'aria-label': label }, table);
+  return h('div', { class: 'club-scroll', tabindex: 0, role: 'region', 'aria-label': `${label} (table)` }, table);
 }
 
 /** Previous / "Page 2 of 7" / next, as links to the same page with ?page=K. */

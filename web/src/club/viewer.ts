@@ -221,10 +221,16 @@ export function mountViewer(root: HTMLElement): void {
   );
   root.replaceChildren(viewer);
 
+  /** A refusal: its sentence alone, no earlier game left beneath it. */
   function showError(text: string): void {
     errorEl.textContent = text;
     errorEl.hidden = false;
     viewer.dataset.state = 'error';
+    replay = null;
+    source = null;
+    board.hidden = true;
+    gameEl.replaceChildren();
+    intro.hidden = false;
   }
 
   function clearError(): void {
@@ -278,7 +284,7 @@ export function mountViewer(root: HTMLElement): void {
       const start = SEATS.indexOf(cur.leader);
       cur.cards.forEach((c, i) => {
         const seat = SEATS[(start + i) % 4];
-        el.append(h('div', { class: `vtrick-card place-${PLACE[seat]}${cur.winner === seat ? ' winner' : ''}`, 'data-seat': seat }, h('span', { class: 'visually-hidden' }, `${SEAT_NAME[seat]}: `), cardEl(c)));
+        el.append(h('div', { class: `vtrick-card place-${PLACE[seat]}${cur.winner === seat ? ' winner' : ''}`, 'data-seat': seat }, h('span', { class: 'vtrick-seat' }, h('span', { 'aria-hidden': 'true' }, seat), h('span', { class: 'visually-hidden' }, `${SEAT_NAME[seat]}: `)), cardEl(c)));
       });
       el.append(h('p', { class: 'vtrick-note' }, cur.winner ? `Trick ${n}: ${name(cur.winner)} (${cur.winner}) takes it` : `Trick ${n}, led by ${cur.leader}`));
     } else {
@@ -310,7 +316,7 @@ export function mountViewer(root: HTMLElement): void {
     return h(
       'div',
       { id: 'viewer-rows', class: 'viewer-rows' },
-      h('h3', null, 'Chinese Poker rows'),
+      h('h2', null, 'Chinese Poker rows'),
       SEATS.map((s) => {
         const r = t.rows?.[s];
         return h(
@@ -328,12 +334,12 @@ export function mountViewer(root: HTMLElement): void {
   function fifeEl(d: Deal, t: Table): HTMLElement | null {
     const f = t.fife;
     if (!f) return null;
-    const parts: Child[] = [h('h3', null, `Set ${f.set}, ${f.silly ? 'the Silly Round' : `Round ${f.round}`}`)];
+    const parts: Child[] = [h('h2', null, `Set ${f.set}, ${f.silly ? 'the Silly Round' : `Round ${f.round}`}`)];
     if (!f.silly) parts.push(h('p', { class: 'small' }, `Caller: ${name(d.declarer)} (${d.declarer})`));
     parts.push(h('p', { id: 'viewer-calls' }, 'Calls: ', t.contract ? h('strong', null, t.contract) : h('span', { class: 'muted' }, f.silly ? 'to be cut' : 'to be called')));
     if (f.cuts && f.cuts.length) {
       parts.push(
-        h('h4', null, f.cutter ? `Cuts by ${name(f.cutter)} (${f.cutter})` : 'Cuts'),
+        h('h3', null, f.cutter ? `Cuts by ${name(f.cutter)} (${f.cutter})` : 'Cuts'),
         h(
           'ol',
           { id: 'viewer-cuts', class: 'viewer-cuts' },
@@ -362,7 +368,7 @@ export function mountViewer(root: HTMLElement): void {
         ),
       );
     }
-    if (passOns.length) parts.push(h('h4', null, 'Pass-ons'), h('ul', { id: 'viewer-pass-ons', class: 'viewer-pass-ons' }, passOns));
+    if (passOns.length) parts.push(h('h3', null, 'Pass-ons'), h('ul', { id: 'viewer-pass-ons', class: 'viewer-pass-ons' }, passOns));
     if (f.piranha) parts.push(h('p', { class: 'small' }, `Piranha: ${name(f.piranha)} took El Kingko in a trick won by an 8`));
     return h('section', { id: 'viewer-fife', class: 'viewer-fife', 'aria-label': 'The Fife game' }, parts);
   }
@@ -374,7 +380,7 @@ export function mountViewer(root: HTMLElement): void {
     return h(
       'div',
       null,
-      h('h3', null, r.played ? 'Points of the deal' : 'Points of the deal (not played: nobody doubled)'),
+      h('h2', null, r.played ? 'Points of the deal' : 'Points of the deal (not played: nobody doubled)'),
       h(
         'div',
         { class: 'table-scroll' },
@@ -440,10 +446,9 @@ export function mountViewer(root: HTMLElement): void {
       const tricks = t.tricks?.[SEATS.indexOf(s)];
       el.replaceChildren(
         h(
-          'h3',
+          'h2',
           { class: 'vseat-name' },
-          `${name(s)} `,
-          h('span', { class: 'muted' }, `(${SEAT_NAME[s]})`),
+          replay.players[s] ? [`${name(s)} `, h('span', { class: 'muted' }, `(${SEAT_NAME[s]})`)] : SEAT_NAME[s],
           s === d.declarer && !d.silly ? h('span', { class: 'vtag' }, replay.fife ? 'Caller' : 'declarer') : null,
           t.to_move === s ? h('span', { class: 'vtag turn' }, 'to act') : null,
         ),
@@ -571,7 +576,7 @@ export function mountViewer(root: HTMLElement): void {
       return;
     }
     const got = await answer(res);
-    if (!got.ok) showError(`${file.name}: ${got.error}`);
+    if (!got.ok) showError(res.status === 400 ? `${file.name}: ${got.error.replace(/\.?$/, '.')} The engine replays a record only as the game was played: correct that line, or pick another record file.` : `${file.name}: ${got.error}`);
     else shown(got.data, { file: file.name }, { deal: 0, step: 0 });
   }
 

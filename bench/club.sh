@@ -1,0 +1,86 @@
+#!/bin/sh
+# The club's pages under load: latency of the JSON twins over a generated
+# history (bench/club_gen.c, bench/club_load.c; docs/club.md, "Measured").
+#
+# usage: bench/club.sh [BUILD_DIR] [--runs N] [--n N] [--games N] [--players N]
+#
+#   BUILD_DIR  a Release build with bench_club_gen, bench_club_load and barbu
+#              (default build-bench, configured and built here when missing)
+#   --runs N   load runs against the same server (default 3); each prints
+#              its table, then the median of the runs' medians and p99s
+#   --n N      requests of each kind a run (default 300)
+#   --games N, --players N   the history (default 100000 games, 1000 players)
+#
+# The database is generated once into a fresh directory (CLUB_DB=PATH keeps
+# and reuses one: generating 100,000 games takes one to two minutes), then
+# `taskset -c 0 barbu serve --db DB` answers while bench_club_load, on CPU 1
+# when there is one, asks: the month's and a year's ladder, a player's page,
+# an archive query with filters, a game's page, one request at a time on one
+# keep-alive connection.
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=build-bench
+case "${1:-}" in
+    -*|"") ;;
+    *) build=$1; shift ;;
+esac
+case "$build" in /*) ;; *) build="$here/$build" ;; esac
+runs=3 n=300 games=100000 players=1000
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --runs) runs=$2; shift 2 ;;
+        --n) n=$2; shift 2 ;;
+        --games) games=$2; shift 2 ;;
+        --players) players=$2; shift 2 ;;
+        *) echo "bench/club.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+if [ ! -x "$build/bench_club_load" ] || [ ! -x "$build/bench_club_gen" ]; then
+    cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBARBU_WEB=OFF >/dev/null
+    cmake --build "$build" --target barbu bench_club_gen bench_club_load
+fi
+work=$(mktemp -d /tmp/barbu-club-bench.XXXXXX)
+db=${CLUB_DB:-$work/club.db}
+server=
+cleanup() {
+    [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+if [ ! -s "$db" ]; then
+    echo "generating $games games among $players players into $db"
+    "$build/bench_club_gen" "$db" --games "$games" --players "$players"
+fi
+echo "database: $(du -h "$db" | cut -f1)"
+
+cpus=$(nproc)
+pin_server="" pin_client=""
+if [ "$cpus" -ge 2 ]; then
+    pin_server="taskset -c 0"
+    pin_client="taskset -c 1"
+elif command -v taskset >/dev/null; then
+    pin_server="taskset -c 0"
+fi
+$pin_server "$build/barbu" serve --db "$db" --listen 127.0.0.1:0 --quiet >"$work/out" 2>&1 &
+server=$!
+port=
+for _ in $(seq 1 100); do
+    port=$(sed -n 's|.*listening on ws://127.0.0.1:\([0-9]*\)/ws.*|\1|p' "$work/out")
+    [ -n "$port" ] && break
+    sleep 0.1
+done
+[ -n "$port" ] || { echo "bench/club.sh: the server did not start" >&2; cat "$work/out" >&2; exit 1; }
+
+for r in $(seq 1 "$runs"); do
+    echo "== run $r"
+    $pin_client "$build/bench_club_load" "$port" --n "$n" --players "$players" --games "$games" \
+        | tee "$work/run$r"
+done
+echo "== median of $runs runs (ms): kind, median, p99"
+for kind in "ladder (month)" "ladder (year)" "player page" "archive query" "game page"; do
+    med=$(grep -h "^$kind " "$work"/run* | awk '{print $(NF-3)}' | tr -d ms | sort -n |
+          awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+    p99=$(grep -h "^$kind " "$work"/run* | awk '{print $(NF-2)}' | tr -d ms | sort -n |
+          awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+    printf "%-16s %8s %8s\n" "$kind" "$med" "$p99"
+done
