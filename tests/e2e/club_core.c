@@ -15,6 +15,8 @@
  *              the next start
  *   credit     a substitute: credit by record gives the seat's total to its
  *              player of record, credit by deals each deal to who ended it
+ *   ladder     four registered players' ladder game: the month's and the
+ *              year's ladder, and four ratings
  *
  * Games are short: uk-32 with Domino only (4 deals of 8 cards), computer
  * players without delay.
@@ -23,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "e2e.h"
 #include "store.h"
@@ -548,15 +551,115 @@ static void club_credit(void)
     store_close(s);
 }
 
+/* ------------------------------------------------------------ ladder */
+
+typedef struct ladder_seen {
+    int n;
+    char text[512];
+} ladder_seen;
+
+static void on_ladder(void *ctx, const store_ladder_row *r)
+{
+    ladder_seen *v = ctx;
+    size_t used = strlen(v->text);
+    snprintf(v->text + used, sizeof v->text - used, "%s%s:%d:%lld", v->n++ ? "|" : "", r->key,
+             r->games, (long long)r->total);
+}
+
+static void on_period(void *ctx, const char *p)
+{
+    ladder_seen *v = ctx;
+    size_t used = strlen(v->text);
+    snprintf(v->text + used, sizeof v->text - used, "%s%s", v->n++ ? "|" : "", p);
+}
+
+/* Four registered players play a ladder game to its end: each is in the
+ * month's and the year's ladder with one game and their seat's total,
+ * highest first, and rated. */
+static void club_ladder(void)
+{
+    e2e_server srv;
+    e2e_server_start(&srv, "club_ladder.db");
+    const char *names[4] = {"alice", "bob", "carol", "dave"};
+    e2e_client *p[4];
+    char source[32];
+    for (int k = 0; k < 4; k++) {
+        snprintf(source, sizeof source, "127.0.0.%d", 2 + k);
+        p[k] = account(names[k], srv.port, source, true);
+    }
+    int table = create_short(p[0], json_pack("{s:s, s:b}", "sit", "N", "ladder", 1));
+    int group = e2e_new_group();
+    for (int k = 1; k < 4; k++)
+        e2e_sit(p[k], table, k);
+    for (int k = 0; k < 4; k++) {
+        p[k]->group = group;
+        p[k]->autoplay = true;
+    }
+    e2e_play(NULL, NULL, 150000);
+    REQUIRE(e2e_game_over(p[0]), "the ladder game is over");
+    json_t *score = score_of(p[0], table);
+    for (int k = 0; k < 4; k++)
+        e2e_client_free(p[k]);
+    e2e_server_stop(&srv);
+
+    store *s = open_store(srv.db);
+    seen v = game_of(s, table);
+    REQUIRE(v.found && v.g.status == STORE_GAME_OVER && v.g.ladder && v.g.rated,
+            "the ladder game is kept over, ladder and rated");
+    check_against_score(&v, score, "ladder");
+    /* The ladder of the month and the year of its end, by total. */
+    int order[4] = {0, 1, 2, 3};
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++)
+            if (v.g.totals[order[j]] > v.g.totals[order[i]] ||
+                (v.g.totals[order[j]] == v.g.totals[order[i]] &&
+                 strcmp(names[order[j]], names[order[i]]) < 0)) {
+                int t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
+    char want[256] = "";
+    for (int i = 0; i < 4; i++) {
+        size_t used = strlen(want);
+        snprintf(want + used, sizeof want - used, "%s%s:1:%d", i ? "|" : "", names[order[i]],
+                 v.g.totals[order[i]]);
+    }
+    time_t end = (time_t)v.g.finished;
+    struct tm tm;
+    gmtime_r(&end, &tm);
+    char month[16], year[8];
+    strftime(month, sizeof month, "%Y-%m", &tm);
+    strftime(year, sizeof year, "%Y", &tm);
+    const char *periods[2] = {month, year};
+    for (int i = 0; i < 2; i++) {
+        ladder_seen l = {0};
+        REQUIRE(s->ops->ladder_load(s, periods[i], on_ladder, &l) == 0, "ladder_load: %s",
+                store_error(s));
+        CHECK(strcmp(l.text, want) == 0, "the ladder of %s: %s (want %s)", periods[i], l.text,
+              want);
+    }
+    ladder_seen pl = {0};
+    REQUIRE(s->ops->ladder_periods(s, on_period, &pl) == 0, "ladder_periods");
+    char wantp[32];
+    snprintf(wantp, sizeof wantp, "%s|%s", month, year);
+    CHECK(strcmp(pl.text, wantp) == 0, "the periods with a ladder: %s (want %s)", pl.text, wantp);
+    for (int k = 0; k < 4; k++) {
+        char id[32];
+        snprintf(id, sizeof id, "p:%s", names[k]);
+        rating_seen r = rating_of(s, id);
+        CHECK(r.found && r.games == 1 && r.points == 1, "%s is rated once", names[k]);
+    }
+    free(v.deals);
+    json_decref(score);
+    store_close(s);
+}
+
 static const struct {
     const char *name;
     void (*run)(void);
 } SCENARIOS[] = {
-    {"finished", club_finished},
-    {"abandoned", club_abandoned},
-    {"restart", club_restart},
-    {"credit", club_credit},
-    {NULL, NULL},
+    {"finished", club_finished}, {"abandoned", club_abandoned}, {"restart", club_restart},
+    {"credit", club_credit},     {"ladder", club_ladder},       {NULL, NULL},
 };
 
 int main(int argc, char **argv)

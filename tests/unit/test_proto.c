@@ -369,6 +369,18 @@ static void test_moderation(void **unused)
     decode_ok("{\"type\":\"create\",\"rules\":\"uk\",\"ladder\":true}");
     assert_true(msg.ladder);
     refused("{\"type\":\"create\",\"rules\":\"uk\",\"ladder\":1}", "bad_field");
+    /* The club's create options: rated, and whose a seat's points are. */
+    decode_ok("{\"type\":\"create\",\"rules\":\"uk\"}");
+    assert_false(msg.rated);
+    assert_int_equal(msg.credit, PROTO_CREDIT_RECORD);
+    decode_ok("{\"type\":\"create\",\"rules\":\"uk\",\"rated\":true,\"credit\":\"deals\"}");
+    assert_true(msg.rated);
+    assert_int_equal(msg.credit, PROTO_CREDIT_DEALS);
+    decode_ok("{\"type\":\"create\",\"rules\":\"uk\",\"credit\":\"record\"}");
+    assert_int_equal(msg.credit, PROTO_CREDIT_RECORD);
+    refused("{\"type\":\"create\",\"rules\":\"uk\",\"rated\":\"yes\"}", "bad_field");
+    refused("{\"type\":\"create\",\"rules\":\"uk\",\"credit\":\"seat\"}", "bad_value");
+    refused("{\"type\":\"create\",\"rules\":\"uk\",\"credit\":1}", "bad_field");
 
     decode_ok("{\"type\":\"mod_close\",\"table\":7,\"text\":\"  Spam  \"}");
     assert_int_equal(msg.type, PROTO_MOD_CLOSE);
