@@ -10,8 +10,10 @@
 //   welcome): the same computed styles on the same table, and the dialog
 //   showing them.  A guest's changes stay in the guest's browser: no
 //   preferences message leaves the page, and a reload keeps them.
-//   Screenshots of the four-colour deck at 1280x800 and 390x844.
+//   Screenshots of the four-colour deck at 1280x800 and 390x844; axe on the
+//   settings dialog.
 
+import { auditBoth } from './axe.mjs';
 import { create } from './evening_d.mjs';
 import { check, fail, sleep } from './harness.mjs';
 
@@ -131,6 +133,7 @@ async function clubPrefs(sc) {
   await openSettings(a);
   await setLook(a, { colour: COLOUR, spacing: SPACING, size: SIZE, four: true });
   await sc.shot(a, 'look-settings', { focus: 'input#set-four-colour' });
+  await auditBoth(sc, a, 'the settings dialog with the look\'s fields');
   await closeSettings(a);
   // At once: no reload, no new view.
   const now = await look(a);
