@@ -294,3 +294,26 @@ if(BARBU_WEB)
                    --only club_pages)
   set_tests_properties(browser_club_pages PROPERTIES LABELS browser TIMEOUT 240 PROCESSORS 2)
 endif()
+# The club end to end (issue 24, tests/e2e/club_play.c): a registered
+# player's preferences kept with the account (club_prefs); games played
+# through the server checked by hand in results, the ladder and the
+# ratings (club_results).
+add_executable(club_play ${CMAKE_SOURCE_DIR}/tests/e2e/club_play.c
+                         ${CMAKE_SOURCE_DIR}/tests/e2e/club_prefs.c
+                         ${CMAKE_SOURCE_DIR}/tests/e2e/club_results.c)
+target_link_libraries(club_play PRIVATE barbu_e2e barbu_store m)
+foreach(scenario prefs results)
+  add_test(NAME club_${scenario} COMMAND club_play $<TARGET_FILE:barbu> ${scenario})
+  set_tests_properties(club_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
+endforeach()
+# Issue 24's preferences in the browser (tests/e2e/browser/lib/prefs.mjs):
+# the table's colour, card spacing and size and the four-colour deck set in
+# the settings dialog, applied at once, and found applied by a second
+# browser profile signing in as the same player; a guest's stay local.
+if(BARBU_WEB)
+  add_test(NAME browser_club_prefs
+           COMMAND node ${CMAKE_SOURCE_DIR}/tests/e2e/browser/run.mjs --barbu $<TARGET_FILE:barbu>
+                   --web ${CMAKE_BINARY_DIR}/web --shots ${CMAKE_BINARY_DIR}/browser-shots
+                   --only club_prefs)
+  set_tests_properties(browser_club_prefs PROPERTIES LABELS browser TIMEOUT 240 PROCESSORS 2)
+endif()

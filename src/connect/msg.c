@@ -821,7 +821,10 @@ void cn_on_message(cn *c, const char *text, size_t len)
         rc = on_bye(c, m, why, sizeof why);
     else if (strcmp(type, "notice") == 0)
         rc = on_notice(c, m, why, sizeof why);
-    else if (!cn_account_message(c, type, m))
+    else if (strcmp(type, "preferences") == 0) {
+        /* A registered player's look in the browser (the table's colour, the
+         * cards): the terminal draws its own, so there is nothing to do. */
+    } else if (!cn_account_message(c, type, m))
         rc = fail(why, sizeof why, "the type '%.40s' is unknown here", type);
     if (rc != 0)
         cn_status(c, true, "A server message was ignored: %s.", why);

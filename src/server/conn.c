@@ -369,6 +369,9 @@ static void dispatch(srv_conn *c, const proto_msg *msg)
     case PROTO_MOD_LOG:
         srv_cmd_mod_log(c, msg);
         break;
+    case PROTO_PREFERENCES:
+        srv_cmd_preferences(c, msg);
+        break;
     default:
         srv_error(c, msg, "bad_type",
                   "This server does not know that message type: see docs/protocol.md for the "

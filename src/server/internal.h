@@ -880,6 +880,13 @@ struct srv_server {
     srv_club *club;       /* the club's reader (club_http.c) */
 };
 
+/* ----------------------------------------------------------------- prefs.c */
+
+/* A registered player's kept preferences to the connection, after its
+ * welcome (nothing when none are kept, or for a guest). */
+void srv_prefs_welcome(srv_conn *c, const srv_session *s);
+void srv_cmd_preferences(srv_conn *c, const proto_msg *msg);
+
 /* tls.c: whether the certificate and key files of --tls-cert/--tls-key can
  * be read and belong together; 0, or -1 with why (a phrase, no capital). */
 int srv_tls_check(const char *cert_path, const char *key_path, char *why, size_t cap);

@@ -12,9 +12,10 @@
 #include "proto.h"
 
 static const char *const TYPE_NAMES[PROTO_N_TYPES] = {
-    "hello",    "tables",   "create",    "sit",        "kibitz", "leave", "bot",       "act",
-    "chat",     "score",    "record",    "suggest",    "logout", "close", "hand_over", "again",
-    "register", "password", "mod_close", "mod_remove", "ban",    "unban", "report",    "mod_log",
+    "hello",     "tables", "create",   "sit",         "kibitz",    "leave",      "bot",
+    "act",       "chat",   "score",    "record",      "suggest",   "logout",     "close",
+    "hand_over", "again",  "register", "password",    "mod_close", "mod_remove", "ban",
+    "unban",     "report", "mod_log",  "preferences",
 };
 
 /* The fields each message may carry, besides "type" and "id". */
@@ -44,6 +45,7 @@ static const char *const TYPE_FIELDS[PROTO_N_TYPES][16] = {
     [PROTO_UNBAN] = {"name", "text"},
     [PROTO_REPORT] = {"table", "name", "text"},
     [PROTO_MOD_LOG] = {0},
+    [PROTO_PREFERENCES] = {"prefs"},
 };
 
 static const char *const ACTION_NAMES[] = {"declare", "bid", "play",   "pass",
@@ -1143,6 +1145,8 @@ static int decode_moderation(reader *rd, const json_t *o, proto_msg *m)
     return 0;
 }
 
+static int read_prefs(reader *msg_rd, const json_t *obj, proto_prefs *p);
+
 static int decode_fields(reader *rd, const json_t *o, proto_msg *m)
 {
     json_int_t n;
@@ -1225,9 +1229,142 @@ static int decode_fields(reader *rd, const json_t *o, proto_msg *m)
     case PROTO_UNBAN:
     case PROTO_REPORT:
         return decode_moderation(rd, o, m);
+    case PROTO_PREFERENCES: {
+        json_t *prefs = NULL;
+        if (field(rd, o, "prefs", JSON_OBJECT, true, &prefs) < 0)
+            return -1;
+        return read_prefs(rd, prefs, &m->prefs);
+    }
     default:
         return 0;
     }
+}
+
+/* ------------------------------------------------------------ preferences */
+
+static const char *const PREF_FIELDS[] = {"table_colour", "card_spacing", "card_size",
+                                          "four_colour",  "sound",        "trick_pause"};
+static const char *const CARD_SIZES[] = {"small", "medium", "large"};
+
+static bool hex_digit(char ch)
+{
+    return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
+}
+
+static int read_prefs(reader *msg_rd, const json_t *obj, proto_prefs *p)
+{
+    reader rd = {msg_rd->err, "prefs"};
+    memset(p, 0, sizeof *p);
+    if (check_fields(&rd, obj, PREF_FIELDS, 6, false) != 0)
+        return -1;
+    /* check_fields lets "type" through, which prefs has not. */
+    if (json_object_get(obj, "type") != NULL)
+        return proto_fail(rd.err, "bad_field",
+                          "There is no field \"type\" in prefs: leave it out (docs/protocol.md "
+                          "lists the fields).");
+    const char *text;
+    size_t len;
+    int got = get_string(&rd, obj, "table_colour", false, &text, &len);
+    if (got < 0)
+        return -1;
+    if (got > 0) {
+        bool ok = len == 7 && text[0] == '#';
+        for (size_t i = 1; ok && i < 7; i++)
+            ok = hex_digit(text[i]);
+        if (!ok) {
+            char q[24];
+            return proto_fail(rd.err, "bad_value",
+                              "The table colour \"%s\" is not a colour: write it as \"#rrggbb\" "
+                              "(six hexadecimal digits, as \"#1e6b3a\").",
+                              clip(text, q, 20));
+        }
+        for (size_t i = 0; i < 7; i++)
+            p->table_colour[i] = (char)(text[i] >= 'A' && text[i] <= 'F' ? text[i] + 32 : text[i]);
+        p->table_colour[7] = '\0';
+        p->has |= PROTO_PREF_TABLE_COLOUR;
+    }
+    json_int_t n;
+    if ((got = get_int(&rd, obj, "card_spacing", false, PROTO_CARD_SPACING_MIN,
+                       PROTO_CARD_SPACING_MAX, &n)) < 0)
+        return -1;
+    if (got > 0) {
+        p->card_spacing = (int)n;
+        p->has |= PROTO_PREF_CARD_SPACING;
+    }
+    int word = 0;
+    if ((got = get_word(&rd, obj, "card_size", CARD_SIZES, 3, &word)) < 0)
+        return -1;
+    if (got > 0) {
+        p->card_size = word;
+        p->has |= PROTO_PREF_CARD_SIZE;
+    }
+    if ((got = get_bool(&rd, obj, "four_colour", &p->four_colour)) < 0)
+        return -1;
+    if (got > 0)
+        p->has |= PROTO_PREF_FOUR_COLOUR;
+    if ((got = get_bool(&rd, obj, "sound", &p->sound)) < 0)
+        return -1;
+    if (got > 0)
+        p->has |= PROTO_PREF_SOUND;
+    if ((got = get_int(&rd, obj, "trick_pause", false, 0, PROTO_TRICK_PAUSE_MAX, &n)) < 0)
+        return -1;
+    if (got > 0) {
+        p->trick_pause = (int)n;
+        p->has |= PROTO_PREF_TRICK_PAUSE;
+    }
+    return 0;
+}
+
+int proto_prefs_read(const json_t *obj, proto_prefs *out, proto_error *err)
+{
+    memset(err, 0, sizeof *err);
+    reader rd = {err, "preferences"};
+    if (!json_is_object(obj))
+        return proto_fail(err, "bad_field", "Preferences are a JSON object: send one.");
+    return read_prefs(&rd, obj, out);
+}
+
+void proto_prefs_merge(proto_prefs *into, const proto_prefs *from)
+{
+    if (from->has & PROTO_PREF_TABLE_COLOUR)
+        memcpy(into->table_colour, from->table_colour, sizeof into->table_colour);
+    if (from->has & PROTO_PREF_CARD_SPACING)
+        into->card_spacing = from->card_spacing;
+    if (from->has & PROTO_PREF_CARD_SIZE)
+        into->card_size = from->card_size;
+    if (from->has & PROTO_PREF_FOUR_COLOUR)
+        into->four_colour = from->four_colour;
+    if (from->has & PROTO_PREF_SOUND)
+        into->sound = from->sound;
+    if (from->has & PROTO_PREF_TRICK_PAUSE)
+        into->trick_pause = from->trick_pause;
+    into->has |= from->has;
+}
+
+json_t *proto_prefs_json(const proto_prefs *p)
+{
+    json_t *o = json_object();
+    if (o == NULL)
+        return NULL;
+    bool ok = true;
+    if (p->has & PROTO_PREF_TABLE_COLOUR)
+        put(o, "table_colour", json_string(p->table_colour), &ok);
+    if (p->has & PROTO_PREF_CARD_SPACING)
+        put(o, "card_spacing", json_integer(p->card_spacing), &ok);
+    if (p->has & PROTO_PREF_CARD_SIZE)
+        put(o, "card_size",
+            json_string(CARD_SIZES[p->card_size >= 0 && p->card_size < 3 ? p->card_size : 1]), &ok);
+    if (p->has & PROTO_PREF_FOUR_COLOUR)
+        put(o, "four_colour", json_boolean(p->four_colour), &ok);
+    if (p->has & PROTO_PREF_SOUND)
+        put(o, "sound", json_boolean(p->sound), &ok);
+    if (p->has & PROTO_PREF_TRICK_PAUSE)
+        put(o, "trick_pause", json_integer(p->trick_pause), &ok);
+    if (!ok) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
 }
 
 static void msg_defaults(proto_msg *m)

@@ -29,8 +29,9 @@
 #define PROTO_DEVICE_MAX     64
 #define PROTO_PASSWORD_MIN   8 /* characters in a new password */
 #define PROTO_PASSWORD_MAX   128
-#define PROTO_PASSWORD_BYTES 512 /* bytes of UTF-8 in a password */
-#define PROTO_MAX_REPORT     300 /* characters in a report's or a moderator's text */
+#define PROTO_PASSWORD_BYTES 512  /* bytes of UTF-8 in a password */
+#define PROTO_MAX_REPORT     300  /* characters in a report's or a moderator's text */
+#define PROTO_PREFS_MAX      1024 /* bytes of a player's kept preferences, as JSON text */
 
 /* Client messages. */
 enum {
@@ -59,6 +60,8 @@ enum {
     PROTO_UNBAN,
     PROTO_REPORT,
     PROTO_MOD_LOG,
+    /* A registered player's preferences, kept with the account (issue 24). */
+    PROTO_PREFERENCES,
     PROTO_N_TYPES
 };
 
@@ -81,6 +84,30 @@ typedef struct proto_action {
     barbu_cards cards;                       /* play, pass_on; arrange: back */
     barbu_cards middle;                      /* arrange */
 } proto_action;
+
+/* A player's preferences (docs/protocol.md, preferences): each field is
+ * there when its bit is set in has. */
+enum {
+    PROTO_PREF_TABLE_COLOUR = 1 << 0,
+    PROTO_PREF_CARD_SPACING = 1 << 1,
+    PROTO_PREF_CARD_SIZE = 1 << 2,
+    PROTO_PREF_FOUR_COLOUR = 1 << 3,
+    PROTO_PREF_SOUND = 1 << 4,
+    PROTO_PREF_TRICK_PAUSE = 1 << 5,
+};
+enum { PROTO_CARDS_SMALL, PROTO_CARDS_MEDIUM, PROTO_CARDS_LARGE };
+#define PROTO_CARD_SPACING_MIN 10 /* px */
+#define PROTO_CARD_SPACING_MAX 60
+#define PROTO_TRICK_PAUSE_MAX  5000 /* ms */
+
+typedef struct proto_prefs {
+    unsigned has;         /* PROTO_PREF_* */
+    char table_colour[8]; /* "#rrggbb", lowercase */
+    int card_spacing;     /* px, PROTO_CARD_SPACING_MIN..MAX */
+    int card_size;        /* PROTO_CARDS_* */
+    bool four_colour, sound;
+    int trick_pause; /* ms, 0..PROTO_TRICK_PAUSE_MAX */
+} proto_prefs;
 
 /* One decoded client message.  Fields not sent are zero, -1 for seats, or
  * have their has_ flag false. */
@@ -142,6 +169,8 @@ typedef struct proto_msg {
      * trimmed, at most PROTO_MAX_REPORT characters ("" when not sent; a
      * report needs one); ban, unban, report: the handle in name. */
     char mod_text[PROTO_MAX_REPORT * 4 + 1];
+    /* preferences: the fields sent */
+    proto_prefs prefs;
 } proto_msg;
 
 /* Why a message was refused: an error code of docs/protocol.md ("bad_field")
@@ -190,6 +219,19 @@ int proto_action_read(const json_t *obj, proto_action *out, proto_error *err);
  * points, no leading, trailing or double spaces.  The server then applies
  * the whole rule (srv_handle_check). */
 bool proto_name_ok(const char *name);
+
+/* Reads a preferences object ({"table_colour": "#1e6b3a", ...}) with the
+ * checks of the preferences message: every field optional, each of its
+ * type and range, an unknown one refused.  Returns 0, or -1 with *err
+ * filled. */
+int proto_prefs_read(const json_t *obj, proto_prefs *out, proto_error *err);
+
+/* The fields of from over those of into. */
+void proto_prefs_merge(proto_prefs *into, const proto_prefs *from);
+
+/* The preferences as an object of the fields set (a new reference, NULL
+ * when out of memory). */
+json_t *proto_prefs_json(const proto_prefs *prefs);
 
 /* The characters (code points) of a UTF-8 text. */
 size_t proto_utf8_count(const char *text);

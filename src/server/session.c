@@ -100,6 +100,7 @@ void srv_welcome(srv_conn *c, srv_session *s, const char *token, int64_t expires
     if (w && has_id)
         json_object_set_new(w, "id", json_integer(id));
     srv_send(c, w);
+    srv_prefs_welcome(c, s);
     srv_send_lobby(c, NULL);
 }
 

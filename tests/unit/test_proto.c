@@ -1179,6 +1179,92 @@ static void test_result_json(void **unused)
     free(list);
 }
 
+/* preferences (issue 24): every field optional and checked, an unknown one
+ * refused with a sentence, the fields read back as sent, and the JSON the
+ * server keeps read by the same checks. */
+static void test_preferences(void **unused)
+{
+    (void)unused;
+    decode_ok("{\"type\": \"preferences\", \"id\": 3, \"prefs\": {\"table_colour\": \"#1E6b3a\", "
+              "\"card_spacing\": 24, \"card_size\": \"large\", \"four_colour\": true, "
+              "\"sound\": false, \"trick_pause\": 0}}");
+    assert_int_equal(msg.type, PROTO_PREFERENCES);
+    assert_true(msg.has_id);
+    assert_int_equal(msg.prefs.has, PROTO_PREF_TABLE_COLOUR | PROTO_PREF_CARD_SPACING |
+                                        PROTO_PREF_CARD_SIZE | PROTO_PREF_FOUR_COLOUR |
+                                        PROTO_PREF_SOUND | PROTO_PREF_TRICK_PAUSE);
+    assert_string_equal(msg.prefs.table_colour, "#1e6b3a"); /* kept in lowercase */
+    assert_int_equal(msg.prefs.card_spacing, 24);
+    assert_int_equal(msg.prefs.card_size, PROTO_CARDS_LARGE);
+    assert_true(msg.prefs.four_colour);
+    assert_false(msg.prefs.sound);
+    assert_int_equal(msg.prefs.trick_pause, 0);
+
+    /* Some fields only; an empty object asks for nothing new. */
+    decode_ok("{\"type\": \"preferences\", \"prefs\": {\"card_size\": \"small\"}}");
+    assert_int_equal(msg.prefs.has, PROTO_PREF_CARD_SIZE);
+    assert_int_equal(msg.prefs.card_size, PROTO_CARDS_SMALL);
+    decode_ok("{\"type\": \"preferences\", \"prefs\": {}}");
+    assert_int_equal(msg.prefs.has, 0);
+    /* The ends of the ranges. */
+    decode_ok("{\"type\": \"preferences\", \"prefs\": {\"card_spacing\": 10, \"trick_pause\": "
+              "5000}}");
+    decode_ok("{\"type\": \"preferences\", \"prefs\": {\"card_spacing\": 60}}");
+
+    refused("{\"type\": \"preferences\"}", "bad_field");
+    refused("{\"type\": \"preferences\", \"prefs\": [1]}", "bad_field");
+    refused("{\"type\": \"preferences\", \"prefs\": {}, \"password\": \"x\"}", "bad_field");
+    refused("{\"type\": \"preferences\", \"prefs\": {\"colour\": \"#000000\"}}", "bad_field");
+    assert_non_null(strstr(err.text, "\"colour\" in prefs"));
+    refused("{\"type\": \"preferences\", \"prefs\": {\"type\": \"x\"}}", "bad_field");
+    refused("{\"type\": \"preferences\", \"prefs\": {\"table_colour\": \"green\"}}", "bad_value");
+    assert_non_null(strstr(err.text, "#rrggbb"));
+    refused("{\"type\": \"preferences\", \"prefs\": {\"table_colour\": \"#12345\"}}", "bad_value");
+    refused("{\"type\": \"preferences\", \"prefs\": {\"table_colour\": \"#1234567\"}}",
+            "bad_value");
+    refused("{\"type\": \"preferences\", \"prefs\": {\"table_colour\": \"#12345g\"}}", "bad_value");
+    refused("{\"type\": \"preferences\", \"prefs\": {\"table_colour\": 1193046}}", "bad_field");
+    refused("{\"type\": \"preferences\", \"prefs\": {\"card_spacing\": 9}}", "bad_value");
+    refused("{\"type\": \"preferences\", \"prefs\": {\"card_spacing\": 61}}", "bad_value");
+    refused("{\"type\": \"preferences\", \"prefs\": {\"card_spacing\": 20.5}}", "bad_field");
+    refused("{\"type\": \"preferences\", \"prefs\": {\"card_spacing\": \"20\"}}", "bad_field");
+    refused("{\"type\": \"preferences\", \"prefs\": {\"card_size\": \"huge\"}}", "bad_value");
+    assert_non_null(strstr(err.text, "\"small\", \"medium\" or \"large\""));
+    refused("{\"type\": \"preferences\", \"prefs\": {\"four_colour\": 1}}", "bad_field");
+    refused("{\"type\": \"preferences\", \"prefs\": {\"sound\": \"on\"}}", "bad_field");
+    refused("{\"type\": \"preferences\", \"prefs\": {\"trick_pause\": -1}}", "bad_value");
+    refused("{\"type\": \"preferences\", \"prefs\": {\"trick_pause\": 5001}}", "bad_value");
+    refused("{\"type\": \"preferences\", \"prefs\": {\"sound\": true, \"sound\": false}}",
+            "bad_field");
+
+    /* The JSON kept: the fields set, read back the same; a merge keeps the
+     * fields not sent. */
+    proto_prefs kept = {0}, change = {0};
+    proto_error e;
+    json_t *o = json_loads("{\"table_colour\": \"#336699\", \"card_spacing\": 30, "
+                           "\"four_colour\": false}",
+                           0, NULL);
+    assert_int_equal(proto_prefs_read(o, &kept, &e), 0);
+    json_decref(o);
+    o = json_loads("{\"four_colour\": true, \"card_size\": \"medium\"}", 0, NULL);
+    assert_int_equal(proto_prefs_read(o, &change, &e), 0);
+    json_decref(o);
+    proto_prefs_merge(&kept, &change);
+    json_t *back = proto_prefs_json(&kept);
+    char *text = json_dumps(back, JSON_COMPACT | JSON_SORT_KEYS);
+    assert_string_equal(text, "{\"card_size\":\"medium\",\"card_spacing\":30,\"four_colour\":true,"
+                              "\"table_colour\":\"#336699\"}");
+    proto_prefs again;
+    assert_int_equal(proto_prefs_read(back, &again, &e), 0);
+    assert_int_equal(again.has, kept.has);
+    assert_string_equal(again.table_colour, "#336699");
+    free(text);
+    json_decref(back);
+    o = json_string("#000000");
+    assert_int_equal(proto_prefs_read(o, &again, &e), -1);
+    json_decref(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1192,6 +1278,7 @@ int main(void)
         cmocka_unit_test(test_table_rules),     cmocka_unit_test(test_rules_json),
         cmocka_unit_test(test_round_trips),     cmocka_unit_test(test_fife_kinds),
         cmocka_unit_test(test_view_refusals),   cmocka_unit_test(test_result_json),
+        cmocka_unit_test(test_preferences),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

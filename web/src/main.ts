@@ -24,6 +24,8 @@ import { sentence } from './text';
 import { applySuggestion, suggestRefused } from './ui/chinese';
 import { AccountMenu } from './account';
 import { AdminPanel } from './admin';
+import { applyServerPrefs, sendPrefsSoon, setPrefsSender } from './settings';
+import { startLook } from './look';
 
 /** Chat lines kept for each scope. */
 const CHAT_KEEP = 200;
@@ -83,6 +85,10 @@ const quietIds = new Set<number>();
 const tablesIds = new Set<number>();
 let noticeTimer: number | undefined;
 let frame = 0;
+/** A registered player's welcome came and the account's preferences have
+ * not (yet): if the lobby comes first, the account keeps none, and this
+ * browser's are sent to be kept. */
+let prefsAwaited = false;
 
 const net = new Net(state.conn, {
   message: onMessage,
@@ -353,6 +359,7 @@ function onMessage(msg: ServerMsg): void {
       saved.save({ name: msg.name, token: msg.token, registered: !!msg.registered });
       net.setCreds({ token: msg.token, name: msg.name });
       welcomed = true;
+      prefsAwaited = !!msg.registered;
       joiningMode = null;
       joining = null;
       resumingAs = null;
@@ -378,6 +385,14 @@ function onMessage(msg: ServerMsg): void {
       state.account = { registered: msg.registered, admin: !!msg.admin, expires: msg.expires };
       saved.save({ name: msg.name, token: msg.token, registered: msg.registered });
       net.setCreds({ token: msg.token, name: msg.name });
+      // A guest who registers keeps this browser's preferences with the account.
+      if (msg.registered) sendPrefsSoon();
+      break;
+    case 'preferences':
+      // The account's copy wins at sign-in; the answer to this page's own
+      // save (it has an id) holds what was just sent.
+      prefsAwaited = false;
+      if (msg.id === undefined) applyServerPrefs(msg.prefs);
       break;
     case 'report':
       admin.onReport(msg);
@@ -420,6 +435,10 @@ function onMessage(msg: ServerMsg): void {
       }
       break;
     case 'lobby': {
+      if (prefsAwaited) {
+        prefsAwaited = false;
+        sendPrefsSoon();
+      }
       state.tables = new Map(msg.tables.map((t: TableSummary) => [t.id, t]));
       tablesVersion++;
       const refresh = msg.id !== undefined && tablesIds.has(msg.id);
@@ -686,6 +705,10 @@ function draw(): void {
 // ------------------------------------------------------------- start-up
 
 pace.attach(app);
+startLook();
+setPrefsSender((prefs) => {
+  if (welcomed && state.account.registered) net.sendWithId({ type: 'preferences', prefs });
+});
 
 function start(): void {
   const root = document.getElementById('app');

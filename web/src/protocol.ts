@@ -491,7 +491,29 @@ export interface ReportedMsg {
   id?: number;
 }
 
+/** The preferences message's fields (docs/protocol.md, preferences). */
+export interface Prefs {
+  /** "#rrggbb" */
+  table_colour?: string;
+  /** Pixels from one card of the hand to the next, 10-60. */
+  card_spacing?: number;
+  card_size?: 'small' | 'medium' | 'large';
+  four_colour?: boolean;
+  sound?: boolean;
+  /** Milliseconds, 0-5000. */
+  trick_pause?: number;
+}
+
+/** A registered player's preferences kept with the account (after
+ * `welcome`, and as the answer to a save, with its id). */
+export interface PreferencesMsg {
+  type: 'preferences';
+  prefs: Prefs;
+  id?: number;
+}
+
 export type ServerMsg =
+  | PreferencesMsg
   | AccountMsg
   | ReportMsg
   | ModLogMsg
@@ -578,7 +600,8 @@ export type ClientMsg =
   | { type: 'unban'; name: string; text?: string; id?: number }
   | { type: 'close'; table: number; id?: number }
   | { type: 'hand_over'; table: number; id?: number }
-  | { type: 'again'; table: number; id?: number };
+  | { type: 'again'; table: number; id?: number }
+  | { type: 'preferences'; prefs: Prefs; id?: number };
 
 /** The presets `barbu rules --list` prints, with a line about each. */
 export const PRESETS: readonly { key: string; about: string }[] = [

@@ -35,8 +35,10 @@ const SUIT_PATH: Record<Suit, string> = {
 function ink(s: Suit): string {
   return RED[s] ? RED_INK : BLACK_INK;
 }
+/** The ink's classes: red or black, and the suit's own (ink-C), which the
+ * four-colour deck paints (look.css). */
 function inkClass(s: Suit): string {
-  return RED[s] ? 'ink-red' : 'ink-black';
+  return `${RED[s] ? 'ink-red' : 'ink-black'} ink-${s}`;
 }
 
 /** A suit symbol of size `size` centred on (cx, cy), upside down if `flip`. */
@@ -173,8 +175,8 @@ function court(rank: string, s: Suit): SVGElement[] {
   const col = ink(s);
   const tint = RED[s] ? '#fcebec' : '#ecf0f6';
   const out: SVGElement[] = [
-    svg('rect', { x: 25, y: 18, width: 50, height: 104, rx: 4, fill: tint, stroke: col, 'stroke-width': 2 }),
-    svg('rect', { x: 29, y: 22, width: 42, height: 96, rx: 2, fill: 'none', stroke: col, 'stroke-width': 0.8 }),
+    svg('rect', { x: 25, y: 18, width: 50, height: 104, rx: 4, fill: tint, stroke: col, 'stroke-width': 2, class: `tint-${s} line-${s}` }),
+    svg('rect', { x: 29, y: 22, width: 42, height: 96, rx: 2, fill: 'none', stroke: col, 'stroke-width': 0.8, class: `line-${s}` }),
     suitShape(s, 50, 36, 16),
     suitShape(s, 50, 104, 16, true),
     glyph(rank, {
@@ -185,16 +187,17 @@ function court(rank: string, s: Suit): SVGElement[] {
       'font-family': SERIF,
       'text-anchor': 'middle',
       fill: col,
+      class: `ink-${s}`,
     }),
   ];
   // A small emblem: a crown for the King, a flower for the Queen, a plume for the Jack.
   if (rank === 'K') {
-    out.push(svg('path', { d: 'M40 52 L40 44 L45 48 L50 42 L55 48 L60 44 L60 52 Z', fill: col }));
+    out.push(svg('path', { d: 'M40 52 L40 44 L45 48 L50 42 L55 48 L60 44 L60 52 Z', fill: col, class: `ink-${s}` }));
   } else if (rank === 'Q') {
-    out.push(svg('circle', { cx: 50, cy: 47, r: 4, fill: 'none', stroke: col, 'stroke-width': 2 }));
-    out.push(svg('circle', { cx: 50, cy: 47, r: 1.5, fill: col }));
+    out.push(svg('circle', { cx: 50, cy: 47, r: 4, fill: 'none', stroke: col, 'stroke-width': 2, class: `line-${s}` }));
+    out.push(svg('circle', { cx: 50, cy: 47, r: 1.5, fill: col, class: `ink-${s}` }));
   } else {
-    out.push(svg('path', { d: 'M46 52 C46 44 52 42 56 40 C54 45 54 48 54 52 Z', fill: col }));
+    out.push(svg('path', { d: 'M46 52 C46 44 52 42 56 40 C54 45 54 48 54 52 Z', fill: col, class: `ink-${s}` }));
   }
   return out;
 }

@@ -80,7 +80,7 @@ export function seatAndName(app: App, seat: Seat): string {
 
 /** A suit symbol coloured as on the cards. */
 export function suitSpan(s: Suit): HTMLElement {
-  return h('span', { class: RED[s] ? 'suit suit-red' : 'suit suit-black', 'aria-hidden': 'true' }, SUIT_SYMBOL[s]);
+  return h('span', { class: `suit ${RED[s] ? 'suit-red' : 'suit-black'} suit-${s}`, 'aria-hidden': 'true' }, SUIT_SYMBOL[s]);
 }
 
 /** A one-line description of a contract for the chooser. */

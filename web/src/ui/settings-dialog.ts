@@ -1,13 +1,15 @@
 // The player's settings (`button#settings-btn` in the header opens
 // `dialog#settings`): how long a finished trick stays, the turn sound,
-// tap-then-confirm for playing a card, how long the deal's summary stays.
-// Each change is kept at once (settings.ts, localStorage) and heard by
-// every part of the page that reads it.
+// tap-then-confirm for playing a card, how long the deal's summary stays,
+// and the table's look: its colour, the card spacing and size, the
+// four-colour deck (look.ts).  Each change is kept at once (settings.ts,
+// localStorage, and a registered player's account) and heard by every
+// part of the page that reads it.
 
 import { h } from '../dom';
 import { chime } from '../turn';
-import type { Settings } from '../settings';
-import { DEFAULT_SETTINGS, setSetting, settings } from '../settings';
+import type { CardSize, Settings } from '../settings';
+import { CARD_SIZES, CARD_SPACING_MAX, CARD_SPACING_MIN, DEFAULT_SETTINGS, TRICK_PAUSE_MAX, setSetting, settings } from '../settings';
 
 let dialog: HTMLDialogElement | null = null;
 
@@ -61,7 +63,7 @@ function numberField(
   );
 }
 
-function checkField(key: 'sound' | 'tapConfirm', id: string, label: string, hint: string, extra?: HTMLElement): HTMLElement {
+function checkField(key: 'sound' | 'tapConfirm' | 'fourColour', id: string, label: string, hint: string, extra?: HTMLElement): HTMLElement {
   const box = h('input', { type: 'checkbox', id, 'aria-describedby': `${id}-hint` });
   box.checked = settings()[key];
   box.addEventListener('change', () => {
@@ -79,6 +81,89 @@ function checkField(key: 'sound' | 'tapConfirm', id: string, label: string, hint
   );
 }
 
+/** The felt's colour when none is chosen (app.css --felt). */
+const HOUSE_GREEN = '#1d5c45';
+
+function colourField(): HTMLElement {
+  const id = 'set-table-colour';
+  const input = h('input', { type: 'color', id, value: settings().tableColour || HOUSE_GREEN, 'aria-describedby': `${id}-hint` });
+  input.addEventListener('input', () => setSetting('tableColour', input.value.toLowerCase()));
+  const reset = h(
+    'button',
+    {
+      type: 'button',
+      class: 'btn small',
+      id: 'set-table-colour-reset',
+      onclick: () => {
+        setSetting('tableColour', '');
+        input.value = HOUSE_GREEN;
+      },
+    },
+    'The house green',
+  );
+  return h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id }, 'Table colour'),
+    h('div', { class: 'inline-field' }, input, reset),
+    h('p', { class: 'hint', id: `${id}-hint` }, 'The felt changes at once; on a light colour its text turns dark.'),
+  );
+}
+
+function spacingField(): HTMLElement {
+  const id = 'set-card-spacing';
+  const now = settings().cardSpacing;
+  const out = h('output', { id: `${id}-value`, for: id });
+  const say = (): void => {
+    const v = settings().cardSpacing;
+    out.textContent = v ? `${v} px` : 'as wide as the table allows';
+  };
+  const input = h('input', {
+    type: 'range',
+    id,
+    min: CARD_SPACING_MIN,
+    max: CARD_SPACING_MAX,
+    step: 1,
+    value: now || CARD_SPACING_MAX,
+    'aria-describedby': `${id}-hint`,
+  });
+  input.addEventListener('input', () => {
+    setSetting('cardSpacing', Number(input.value));
+    say();
+  });
+  say();
+  return h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id }, 'Card spacing in your hand'),
+    h('div', { class: 'inline-field' }, input, out),
+    h(
+      'p',
+      { class: 'hint', id: `${id}-hint` },
+      `${CARD_SPACING_MIN} to ${CARD_SPACING_MAX} pixels from one card to the next; the cards still close up when the table is too narrow for them, and a phone keeps its two rows of cards.`,
+    ),
+  );
+}
+
+function sizeField(): HTMLElement {
+  const id = 'set-card-size';
+  const names: Record<CardSize, string> = { small: 'Small', medium: 'Medium', large: 'Large' };
+  const select = h(
+    'select',
+    { id, 'aria-describedby': `${id}-hint` },
+    ...CARD_SIZES.map((v) => h('option', { value: v }, names[v])),
+  );
+  select.value = settings().cardSize;
+  select.addEventListener('change', () => setSetting('cardSize', select.value as CardSize));
+  return h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id }, 'Card size'),
+    select,
+    h('p', { class: 'hint', id: `${id}-hint` }, 'The cards of your hand and of the trick (on a phone, of the trick).'),
+  );
+}
+
 function build(): HTMLDialogElement {
   const d = h('dialog', { id: 'settings', class: 'settings-dialog', 'aria-labelledby': 'settings-title' });
   d.addEventListener('cancel', (e) => {
@@ -93,14 +178,18 @@ function fillDialog(d: HTMLDialogElement): void {
   const def: Settings = DEFAULT_SETTINGS;
   d.replaceChildren(
     h('h2', { id: 'settings-title' }, 'Settings'),
-    h('p', { class: 'hint' }, 'Kept in this browser for every table and your next visit.'),
+    h(
+      'p',
+      { class: 'hint' },
+      'Kept in this browser for every table and your next visit; signed in with a password, also with your account, for every browser you sign in from.',
+    ),
     numberField(
       'trickPause',
       'set-trick-pause',
       'A finished trick stays (ms)',
-      `0 to 10000 milliseconds before it goes to its winner (default ${def.trickPause}); a click on it moves on sooner.`,
+      `0 to ${TRICK_PAUSE_MAX} milliseconds before it goes to its winner (default ${def.trickPause}); a click on it moves on sooner.`,
       0,
-      10000,
+      TRICK_PAUSE_MAX,
       100,
     ),
     checkField(
@@ -124,6 +213,15 @@ function fillDialog(d: HTMLDialogElement): void {
       0,
       60,
       1,
+    ),
+    colourField(),
+    spacingField(),
+    sizeField(),
+    checkField(
+      'fourColour',
+      'set-four-colour',
+      'A four-colour deck',
+      'Clubs green and diamonds blue, beside red hearts and black spades: no suit is mistaken for its partner.',
     ),
     h(
       'div',

@@ -353,7 +353,7 @@ function penaltyTaken(ctx: Ctx, s: Seat): HTMLElement | null {
       'div',
       { class: 'seat-taken suits', 'aria-label': 'Cards taken by suit' },
       (['S', 'H', 'D', 'C'] as const).map((su) =>
-        h('span', { class: `suit-count ${su === 'H' || su === 'D' ? 'red' : 'black'}` }, `${SUIT_SYMBOL[su]}${n[su]}`),
+        h('span', { class: `suit-count ${su === 'H' || su === 'D' ? 'red' : 'black'} suit-${su}` }, `${SUIT_SYMBOL[su]}${n[su]}`),
       ),
     );
   }
