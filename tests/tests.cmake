@@ -259,7 +259,7 @@ set_tests_properties(cli_connect_accounts PROPERTIES LABELS cli TIMEOUT 240)
 # kill, credit by record and by deals), read after the server stops.
 add_executable(club_core ${CMAKE_SOURCE_DIR}/tests/e2e/club_core.c)
 target_link_libraries(club_core PRIVATE barbu_e2e barbu_store)
-foreach(scenario finished abandoned restart credit ladder)
+foreach(scenario finished abandoned restart credit ladder retry)
   add_test(NAME club_core_${scenario} COMMAND club_core $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(club_core_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
 endforeach()

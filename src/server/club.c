@@ -185,7 +185,8 @@ static void on_rating(void *ctx, const store_rating *r)
 
 /* The ratings after an over rated game: each seat's participant, every
  * rating from the ones before the game.  Fills out (distinct ids) and
- * returns their number (0: nothing rated). */
+ * returns their number (0: nothing rated), or -1 when a rating could not
+ * be read. */
 static int rate(srv_server *srv, const people *ps, const club_credit_row *rows, int n_rows,
                 int credit, const int places[4], int64_t finished, rating_in out[4])
 {
@@ -210,8 +211,12 @@ static int rate(srv_server *srv, const people *ps, const club_credit_row *rows, 
                      p->kind == STORE_PERSON_COMPUTER ? p->level : p->name);
             out[j].r.mu = CLUB_MU0;
             out[j].r.sigma = CLUB_SIGMA0;
-            if (srv->store->ops->rating_get(srv->store, id, on_rating, &out[j]) < 0)
+            /* A rating that cannot be read is not taken for the prior: the
+             * stored one would be overwritten.  The whole end waits. */
+            if (srv->store->ops->rating_get(srv->store, id, on_rating, &out[j]) < 0) {
                 srv_log(srv, "store: the rating of %s: %s", id, store_error(srv->store));
+                return -1;
+            }
             n++;
         }
         who[m] = j;
@@ -235,20 +240,30 @@ static int rate(srv_server *srv, const people *ps, const club_credit_row *rows, 
 }
 
 /* The game's end from a table in memory: its results, who played which
- * deals, its players of record.  A game whose row is missing started when
- * its table was made, as far as the club knows; when that was more than
- * SRV_OVER_RECENT ago (a game that ended before the club kept games, met
- * at the first start of this barbu), it is dated by that too, so that it
- * lands in its own month's ladder. */
-static void club_end(srv_table *t)
+ * deals, its players of record; 0 when kept, -1 when the store failed.  It
+ * is dated by its first try (a retry after a store failure keeps the
+ * date).  A game whose row is missing started when its table was made, as
+ * far as the club knows; met at start-up (catch_up) more than
+ * SRV_OVER_RECENT after that (a game that ended before the club kept
+ * games), it is dated by that too, so that it lands in its own month's
+ * ladder. */
+static int club_end(srv_table *t, bool catch_up)
 {
     srv_server *srv = t->srv;
     store *db = srv->store;
-    bool over = srv_table_over(t);
-    int64_t started = 0, finished = srv_wall();
-    if (db->ops->game_get(db, t->id, on_started, &started) <= 0) {
+    bool over = srv_table_over(t) && !t->broken;
+    int result = -1;
+    if (t->club_finished == 0)
+        t->club_finished = srv_wall();
+    int64_t started = 0, finished = t->club_finished;
+    int found = db->ops->game_get(db, t->id, on_started, &started);
+    if (found < 0) {
+        srv_log(srv, "store: table %lld: %s", (long long)t->id, store_error(db));
+        return -1;
+    }
+    if (found == 0) {
         started = t->created;
-        if (finished - t->created > SRV_OVER_RECENT)
+        if (catch_up && finished - t->created > SRV_OVER_RECENT)
             finished = t->created;
     }
 
@@ -323,6 +338,8 @@ static void club_end(srv_table *t)
     int n_ratings = 0;
     if (over && (t->ladder || t->rated))
         n_ratings = rate(srv, &ps, rows, n_rows, in.credit, places, finished, ratings);
+    if (n_ratings < 0)
+        goto out;
     store_rating given[4];
     for (int i = 0; i < n_ratings; i++)
         given[i] = ratings[i].r;
@@ -343,12 +360,14 @@ static void club_end(srv_table *t)
         .n_players = n_rows,
         .players = players,
     };
-    if (db->ops->game_end(db, &g, given, n_ratings) != 0)
+    if (db->ops->game_end(db, &g, given, n_ratings) != 0) {
         srv_log(srv, "store: table %lld: the club's end of its game: %s", (long long)t->id,
                 store_error(db));
-    else
+    } else {
+        result = 0;
         srv_log(srv, "table %lld: the club keeps its game, %s after %d deals%s", (long long)t->id,
                 over ? "over" : "abandoned", n_deals, n_ratings ? ", rated" : "");
+    }
 out:
     if (!deals)
         srv_log(srv, "table %lld: out of memory keeping its game in the club", (long long)t->id);
@@ -358,6 +377,7 @@ out:
     free(points);
     free(holder);
     free(ps.p);
+    return result;
 }
 
 int srv_table_set_over(srv_server *srv, int64_t id, srv_table *t)
@@ -367,9 +387,31 @@ int srv_table_set_over(srv_server *srv, int64_t id, srv_table *t)
         srv_log(srv, "store: table %lld: %s", (long long)id, store_error(db));
         return -1;
     }
-    if (t && t->started && !t->no_game)
-        club_end(t);
+    if (t && t->started && !t->no_game) {
+        t->club_tried = srv_now();
+        t->club_pending = club_end(t, false) != 0;
+        if (t->club_pending)
+            srv_log(srv, "table %lld: its game is kept in the club at the next try, in %d s",
+                    (long long)id, SRV_CLUB_RETRY);
+    }
     return 0;
+}
+
+void srv_club_retry(srv_table *t, int64_t now)
+{
+    if (!t->club_pending || now - t->club_tried < SRV_CLUB_RETRY)
+        return;
+    t->club_tried = now;
+    /* A game row written meanwhile (it cannot be, but twice is refused by
+     * the store anyway) is not written again. */
+    int status = t->srv->store->ops->game_status(t->srv->store, t->id);
+    if (status == -1)
+        return;
+    if (status != -2 && status != STORE_GAME_RUNNING) {
+        t->club_pending = false;
+        return;
+    }
+    t->club_pending = club_end(t, false) != 0;
 }
 
 bool srv_club_needs_catch_up(srv_server *srv, int64_t id)
@@ -382,9 +424,10 @@ bool srv_club_needs_catch_up(srv_server *srv, int64_t id)
 
 void srv_club_catch_up(srv_table *t, bool over_in_store)
 {
-    if (!over_in_store || !t->started || t->no_game || !srv_club_needs_catch_up(t->srv, t->id))
+    if (!over_in_store || !t->started || !srv_club_needs_catch_up(t->srv, t->id))
         return;
     srv_log(t->srv, "table %lld: its game ended without its row in the club: kept now",
             (long long)t->id);
-    club_end(t);
+    t->club_tried = srv_now();
+    t->club_pending = club_end(t, true) != 0;
 }

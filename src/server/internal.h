@@ -457,7 +457,13 @@ struct srv_table {
     bool no_game;                   /* broken before any game could be rebuilt: nothing to show */
     bool ladder;                    /* registered players only (ladder.c) */
     bool rated;                     /* its game changes ratings: persons registered (club.c) */
-    int credit;                     /* PROTO_CREDIT_*: who takes a seat's points (club.c) */
+    /* The club's end of its game could not be written (a store failure):
+     * it is tried again each SRV_CLUB_RETRY seconds, dated by the first
+     * try, and the table stays in memory until it is kept (club.c). */
+    bool club_pending;
+    int64_t club_finished;                /* srv_wall() of the first try; 0 before */
+    int64_t club_tried;                   /* srv_now() of the last try */
+    int credit;                           /* PROTO_CREDIT_*: who takes a seat's points (club.c) */
     struct srv_deal_player *deal_players; /* who played which deals, in order */
     int n_deal_players, cap_deal_players;
 
@@ -803,6 +809,10 @@ void srv_club_begin(srv_table *t);
  * for a table that never made it to memory.  0, or -1 when the store
  * refused the state (logged). */
 int srv_table_set_over(srv_server *srv, int64_t id, srv_table *t);
+/* Tries again to keep the ended games whose club row could not be written
+ * (srv_tables_tick, each second). */
+void srv_club_retry(srv_table *t, int64_t now);
+#define SRV_CLUB_RETRY 10
 /* Start-up (restore.c): a table in memory whose game ended (over, or
  * closed before its end) without its club row saying so gets its
  * game_end now. */

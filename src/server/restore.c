@@ -381,11 +381,13 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
         }
         if (a.bad)
             t->broken = true;
-        if (lt->state == STORE_OVER && !barbu_over(&t->state) && !t->broken) {
+        if (lt->state == STORE_OVER && (!barbu_over(&t->state) || t->broken)) {
             /* Closed before its game began (abandoned while waiting), or
-             * closed before its end (abandoned): it must not come back as
-             * a game in progress.  An abandoned game the club has not kept
-             * yet is kept now, with who played which deals. */
+             * closed before its end (abandoned), or broken: it must not
+             * come back as a game in progress.  An abandoned game the club
+             * has not kept yet is kept now, with who played which deals (a
+             * broken one as abandoned, so that it is not loaded again at
+             * every start). */
             if (lt->game_started &&
                 srv_deal_players_load(srv, t->id, &t->deal_players, &t->n_deal_players) == 0) {
                 t->cap_deal_players = t->n_deal_players;

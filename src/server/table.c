@@ -1150,6 +1150,7 @@ void srv_tables_tick(srv_server *srv)
     srv_table *next;
     for (srv_table *t = srv->tables; t; t = next) {
         next = t->next;
+        srv_club_retry(t, now);
         if (t->started && !srv_table_over(t)) {
             grace_tick(t, now);
             srv_clock_check(t);
@@ -1181,7 +1182,7 @@ void srv_tables_tick(srv_server *srv)
         /* A finished table nobody looks at, or a table nobody waits at,
          * leaves memory after a while. */
         bool idle = srv_table_over(t) ? !anyone_connected(t) : !anyone_seated(t);
-        if (!idle) {
+        if (!idle || t->club_pending) {
             t->empty_since = 0;
             continue;
         }

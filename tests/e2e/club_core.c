@@ -26,11 +26,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "e2e.h"
 #include "store.h"
 
-#define PASSWORD "correct horse battery"
+#define PASSWORD            "correct horse battery"
+/* SRV_CLUB_RETRY of src/server/internal.h: seconds between tries. */
+#define SRV_CLUB_RETRY_TEST 10
 /* Four deals of Domino with the 32-card pack, scores summing to zero. */
 #define SHORT_HOUSE                                                                                \
     "doubling = no\nmandatory-doubles = 0\nno-tricks.per-player = 0\n"                             \
@@ -460,6 +463,61 @@ static void club_restart(void)
     store_close(s);
 }
 
+/* ------------------------------------------------------------- retry */
+
+/* The store refuses the club's end of a game (as a full disk would, here a
+ * trigger the test adds): the game stays running in the club, its rating
+ * unchanged, until the store takes it again; then the server keeps it by
+ * itself, dated by the game's end, not by the retry. */
+static void club_retry(void)
+{
+    e2e_server srv;
+    e2e_server_start(&srv, "club_retry.db");
+    sql(srv.db, "CREATE TRIGGER club_refuses BEFORE UPDATE ON games WHEN NEW.status <> 0 "
+                "BEGIN SELECT RAISE(ABORT, 'the test refuses the end of a game'); END;");
+    json_t *score = NULL;
+    int table = play_one(srv.port, "dora", "127.0.0.3", &score);
+    int64_t over_at = (int64_t)time(NULL);
+    char err[256];
+    store *s = store_sqlite_open_reader(srv.db, err, sizeof err);
+    REQUIRE(s != NULL, "the reader: %s", err);
+    CHECK(s->ops->game_status(s, table) == STORE_GAME_RUNNING,
+          "the end refused: the club still has the game running");
+    rating_seen r = rating_of(s, "p:dora");
+    CHECK(!r.found, "no rating for dora while the end is refused");
+    store_close(s);
+
+    sleep(2);
+    sql(srv.db, "DROP TRIGGER club_refuses;");
+    int status = -1;
+    for (int i = 0; i < 4 * (SRV_CLUB_RETRY_TEST + 5) && status != STORE_GAME_OVER; i++) {
+        nanosleep(&(struct timespec){0, 250000000}, NULL);
+        s = store_sqlite_open_reader(srv.db, err, sizeof err);
+        REQUIRE(s != NULL, "the reader: %s", err);
+        status = s->ops->game_status(s, table);
+        store_close(s);
+    }
+    CHECK(status == STORE_GAME_OVER,
+          "once the store takes it, the game is kept by the server "
+          "itself (%d)",
+          status);
+    s = store_sqlite_open_reader(srv.db, err, sizeof err);
+    REQUIRE(s != NULL, "the reader: %s", err);
+    seen v = game_of(s, table);
+    REQUIRE(v.found, "the game's row");
+    check_against_score(&v, score, "the game kept at the retry");
+    CHECK(v.g.finished >= over_at - 5 && v.g.finished <= over_at + 1,
+          "dated by its end (%lld), not by the retry (the game ended at %lld)",
+          (long long)v.g.finished, (long long)over_at);
+    r = rating_of(s, "p:dora");
+    CHECK(r.found && r.games == 1 && r.points == 1, "dora rated once (%d games, %d points)",
+          r.games, r.points);
+    free(v.deals);
+    json_decref(score);
+    store_close(s);
+    stop(&srv);
+}
+
 /* ------------------------------------------------------------ credit */
 
 static bool stop_at_action(const e2e_client *mover, void *ctx)
@@ -669,8 +727,13 @@ static const struct {
     const char *name;
     void (*run)(void);
 } SCENARIOS[] = {
-    {"finished", club_finished}, {"abandoned", club_abandoned}, {"restart", club_restart},
-    {"credit", club_credit},     {"ladder", club_ladder},       {NULL, NULL},
+    {"finished", club_finished},
+    {"abandoned", club_abandoned},
+    {"restart", club_restart},
+    {"credit", club_credit},
+    {"ladder", club_ladder},
+    {"retry", club_retry},
+    {NULL, NULL},
 };
 
 int main(int argc, char **argv)
