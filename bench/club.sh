@@ -87,7 +87,7 @@ echo "== median of $runs runs (ms): kind, median, p99, server CPU a request"
 median() {
     tr -d ms | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
 }
-for kind in "ladder (month)" "ladder (year)" "player page" "archive query" "game page"; do
+for kind in "ladder (month)" "ladder (year)" "player page" "archive query" "game page" "level page"; do
     med=$(grep -h "^$kind " "$work"/run* | awk '{print $(NF-4)}' | median)
     p99=$(grep -h "^$kind " "$work"/run* | awk '{print $(NF-3)}' | median)
     cpu=$(grep -h "^$kind " "$work"/run* | awk '{print $NF}' | median)
