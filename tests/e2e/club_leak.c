@@ -618,6 +618,18 @@ int main(int argc, char **argv)
                   "a Content-Length of 00000000000000016 is 16 bytes, not over 1 MiB");
         free(text);
     }
+    /* Pipelined without a body: both answered on the kept connection. */
+    {
+        const char *req = "GET /club/api/ratings HTTP/1.1\r\nHost: x\r\n\r\n"
+                          "GET /club/api/nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+        char *text = raw(port, req, strlen(req));
+        const char *second = text ? strstr(text + 1, "HTTP/1.1 ") : NULL;
+        CHECK(text && strncmp(text, "HTTP/1.1 200", 12) == 0 && second &&
+                  strncmp(second, "HTTP/1.1 404", 12) == 0 && strstr(second, "\"error\""),
+              "two requests pipelined: 200, then 404 with its sentence (%.80s)",
+              text ? text : "nothing");
+        free(text);
+    }
     /* A page or a file asked for with a body: 400, closed. */
     {
         const char *req = "GET /rules/ HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nx";
