@@ -4,7 +4,8 @@
  * so each latency is the server's time to answer plus the loopback's)
  * asking, in a shuffled order, N times each: the month's ladder, the
  * year's ladder, a player's page, an archive query with filters, a
- * game's page, and a computer level's page.  Prints the median, p99 and largest latency of each kind.
+ * game's page, and a computer level's page.  Prints the median, p99 and
+ * largest latency of each kind.
  *
  * With --pid PID (the server's), the kinds are asked one after the other
  * instead, and each line also says the server's CPU time per request
