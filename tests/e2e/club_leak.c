@@ -753,9 +753,12 @@ int main(int argc, char **argv)
         CHECK(json_integer_value(json_object_get(res, "over")) == 1 &&
                   json_integer_value(json_object_get(json_object_get(j, "rating"), "games")) == 1 &&
                   json_array_size(json_object_get(j, "history")) == 1 &&
+                  json_integer_value(json_object_get(j, "history_total")) == 1 &&
                   json_object_get(json_object_get(json_object_get(res, "ladder"), "month"),
                                   "position") != NULL,
-              "alice's page: one game over, rated once, in the month's ladder (%.300s)", a.body);
+              "alice's page: one game over, rated once (history_total 1), in the month's ladder "
+              "(%.300s)",
+              a.body);
         json_decref(j);
         answer_free(&a);
     }
