@@ -21,8 +21,8 @@
 # and reuses one: generating 100,000 games takes one to two minutes), then
 # `taskset -c 0 barbu serve --db DB` answers while bench_club_load, on CPU 1
 # when there is one, asks: the month's and a year's ladder, a player's page,
-# an archive query with filters, a game's page, one request at a time on one
-# keep-alive connection.
+# an archive query with filters, a game's page, a computer level's page, one
+# request at a time on one keep-alive connection.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=build-bench
@@ -87,7 +87,7 @@ echo "== median of $runs runs (ms): kind, median, p99, server CPU a request"
 median() {
     tr -d ms | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
 }
-for kind in "ladder (month)" "ladder (year)" "player page" "archive query" "game page"; do
+for kind in "ladder (month)" "ladder (year)" "player page" "archive query" "game page" "level page"; do
     med=$(grep -h "^$kind " "$work"/run* | awk '{print $(NF-4)}' | median)
     p99=$(grep -h "^$kind " "$work"/run* | awk '{print $(NF-3)}' | median)
     cpu=$(grep -h "^$kind " "$work"/run* | awk '{print $NF}' | median)

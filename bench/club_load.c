@@ -3,8 +3,9 @@
  * over a plain socket (one keep-alive connection, one request at a time,
  * so each latency is the server's time to answer plus the loopback's)
  * asking, in a shuffled order, N times each: the month's ladder, the
- * year's ladder, a player's page, an archive query with filters, and a
- * game's page.  Prints the median, p99 and largest latency of each kind.
+ * year's ladder, a player's page, an archive query with filters, a
+ * game's page, and a computer level's page.  Prints the median, p99 and
+ * largest latency of each kind.
  *
  * With --pid PID (the server's), the kinds are asked one after the other
  * instead, and each line also says the server's CPU time per request
@@ -27,9 +28,10 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { K_MONTH, K_YEAR, K_PLAYER, K_ARCHIVE, K_GAME, N_KINDS };
+enum { K_MONTH, K_YEAR, K_PLAYER, K_ARCHIVE, K_GAME, K_LEVEL, N_KINDS };
 static const char *const KIND_NAMES[N_KINDS] = {"ladder (month)", "ladder (year)", "player page",
-                                                "archive query", "game page"};
+                                                "archive query",  "game page",     "level page"};
+static const char *const LEVEL_NAMES[4] = {"easy", "medium", "hard", "random"};
 
 static double now_ms(void)
 {
@@ -184,6 +186,9 @@ int main(int argc, char **argv)
                 snprintf(path, sizeof path, "/club/api/games?ladder=true&page=%d", 1 + rand() % 20);
             break;
         }
+        case K_LEVEL:
+            snprintf(path, sizeof path, "/club/api/level/%s", LEVEL_NAMES[rand() % 4]);
+            break;
         default:
             snprintf(path, sizeof path, "/club/api/game/%d", 1 + rand() % games);
             break;

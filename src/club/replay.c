@@ -642,18 +642,27 @@ char *club_replay_json(const char *record_text, char *err, size_t cap)
         append(&b, contracts, k);
     }
     put(&b, o, "contracts", contracts);
-    static const char *const TAGS[] = {"North", "East", "South", "West"};
+    static const char *const TAGS[] = {"North", "East", "South", "West", "Event"};
+    const char *bad_tag = NULL;
     json_t *players = json_object();
     for (int seat = 0; seat < 4; seat++) {
         const char *name = barbu_record_tag(rec, TAGS[seat]);
-        put(&b, players, barbu_seat_name(seat), name ? json_string(name) : json_null());
+        json_t *v = name ? json_string(name) : json_null();
+        if (v == NULL && bad_tag == NULL)
+            bad_tag = TAGS[seat]; /* json_string refuses text that is not UTF-8 */
+        put(&b, players, barbu_seat_name(seat), v);
     }
     put(&b, o, "players", players);
     const char *event = barbu_record_tag(rec, "Event");
-    if (event != NULL)
-        put(&b, o, "event", json_string(event));
+    if (event != NULL) {
+        json_t *v = json_string(event);
+        if (v == NULL && bad_tag == NULL)
+            bad_tag = TAGS[4];
+        put(&b, o, "event", v);
+    }
     put(&b, o, "n_deals", json_integer(barbu_rules_deals(rules)));
     barbu_state end;
+    memset(&end, 0, sizeof end); /* read below even when the replay stops early */
     memset(&diag, 0, sizeof diag);
     int over = barbu_record_replay(rec, &end, NULL, NULL, &diag) == 0 && barbu_over(&end);
     put(&b, o, "complete", json_boolean(over));
@@ -664,7 +673,12 @@ char *club_replay_json(const char *record_text, char *err, size_t cap)
         text = json_dumps(o, JSON_COMPACT);
     json_decref(o);
     barbu_record_free(rec);
-    if (text == NULL)
+    if (text == NULL && bad_tag != NULL)
+        say(err, cap,
+            "The record's %s tag is not UTF-8 text: write the record's tags in UTF-8 and "
+            "send it again.",
+            bad_tag, 0);
+    else if (text == NULL)
         say(err, cap, "%s", "out of memory", 0);
     return text;
 }

@@ -35,8 +35,9 @@ typedef struct srv_club_req {
     struct srv_club_req *prev_all, *next_all; /* on the club's list */
     struct lws *wsi;                          /* the loop's only: NULL once the connection closed */
     bool reading;                             /* a POST's body is being read */
-    bool too_big;                             /* ... and it is over CLUB_BODY_MAX */
-    size_t body_cap;
+    bool too_big;                             /* ... and it is longer than it said */
+    size_t body_len_said;                     /* its Content-Length */
+    size_t body_cap;                          /* q.body's room, grown as the body comes */
     club_query q;
     club_answer a;
 } club_req;
@@ -52,6 +53,7 @@ struct srv_club {
     int n_todo;
     bool stop;
     club_req *all; /* every request alive (the loop's) */
+    int n_reading; /* POSTs whose body is being read: CLUB_UPLOADS at most */
 };
 
 /* ------------------------------------------------------------ requests */
@@ -96,6 +98,8 @@ static club_req *req_new(srv_club *club, struct lws *wsi)
 
 static void req_free(srv_club *club, club_req *r)
 {
+    if (r->reading)
+        club->n_reading--;
     if (r->prev_all)
         r->prev_all->next_all = r->next_all;
     else
@@ -638,8 +642,17 @@ int srv_club_http(struct lws *wsi, srv_server *srv, void *user, const char *uri,
 {
     srv_club *club = srv->club;
     (void)len;
-    if (strncmp(uri, "/club/api/", 10) != 0 && strcmp(uri, "/club/api") != 0)
+    if (user != NULL && ((srv_http_pss *)user)->club != NULL)
+        return -1; /* a request while the last one's answer is to come: never */
+    if (strncmp(uri, "/club/api/", 10) != 0 && strcmp(uri, "/club/api") != 0) {
+        if (user != NULL && ((srv_http_pss *)user)->unread) {
+            char *page = srv_missing_page("The club's pages take no request body: ask for them "
+                                          "with GET and no body.");
+            return srv_http_send(wsi, user, HTTP_STATUS_BAD_REQUEST, "text/html; charset=utf-8",
+                                 page, page ? strlen(page) : 0, NULL, true);
+        }
         return serve_page(wsi, srv, user);
+    }
     if (club == NULL || user == NULL)
         return -1;
     bool post = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0;
@@ -663,7 +676,8 @@ int srv_club_http(struct lws *wsi, srv_server *srv, void *user, const char *uri,
                                 "record's text."
                               : "The club's addresses answer GET only, but for /club/api/replay "
                                 "(POST): ask with GET.");
-        return srv_http_send(wsi, user, a.status, a.type, a.body, a.len, NULL, true);
+        return srv_http_send_allow(wsi, user, a.status, a.type, a.body, a.len, NULL, true,
+                                   probe.kind == CLUB_REPLAY_POST ? "POST" : "GET");
     }
 
     club_req *r = req_new(club, wsi);
@@ -681,15 +695,28 @@ int srv_club_http(struct lws *wsi, srv_server *srv, void *user, const char *uri,
         return submit(club, r);
 
     /* A record to replay: its body is read first (srv_club_body). */
-    char cl[32];
-    int n = lws_hdr_copy(wsi, cl, sizeof cl, WSI_TOKEN_HTTP_CONTENT_LENGTH);
-    if (n <= 0 || strspn(cl, "0123456789") != (size_t)n) {
+    char cl[64];
+    int total = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH);
+    int n = total > 0 && total < (int)sizeof cl
+                ? lws_hdr_copy(wsi, cl, sizeof cl, WSI_TOKEN_HTTP_CONTENT_LENGTH)
+                : -1;
+    if (total <= 0 || lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0) {
         req_free(club, r);
         return json_error(club, wsi, user, HTTP_STATUS_LENGTH_REQUIRED,
                           "Send the record with its length (a Content-Length header): the "
                           "club reads at most 1 MiB.");
     }
-    long long length = n > 12 ? -1 : strtoll(cl, NULL, 10);
+    if (n <= 0 || strspn(cl, "0123456789") != (size_t)n) {
+        req_free(club, r);
+        club_answer a = {0};
+        club_answer_error(&a, HTTP_STATUS_BAD_REQUEST,
+                          "The Content-Length header is not a number of bytes: send the "
+                          "record's length in decimal digits.");
+        return srv_http_send(wsi, user, a.status, a.type, a.body, a.len, NULL, true);
+    }
+    /* Leading zeros say nothing: "0000000000000012" is 12 bytes. */
+    const char *digits = cl + strspn(cl, "0");
+    long long length = strlen(digits) > 12 ? -1 : strtoll(digits, NULL, 10);
     if (length < 0 || length > CLUB_BODY_MAX) {
         req_free(club, r);
         club_answer a = {0};
@@ -699,21 +726,33 @@ int srv_club_http(struct lws *wsi, srv_server *srv, void *user, const char *uri,
         /* Its body is not read: the connection closes after the answer. */
         return srv_http_send(wsi, user, a.status, a.type, a.body, a.len, NULL, true);
     }
-    r->reading = true;
-    r->body_cap = (size_t)length;
+    if (length > 0 && club->n_reading >= CLUB_UPLOADS) {
+        req_free(club, r);
+        club_answer a = {0};
+        club_answer_error(&a, HTTP_STATUS_SERVICE_UNAVAILABLE,
+                          "The club is reading other records just now: send yours again in a "
+                          "few seconds.");
+        /* Its body is not read: the connection closes after the answer. */
+        return srv_http_send(wsi, user, a.status, a.type, a.body, a.len, NULL, true);
+    }
+    /* The buffer grows as the body comes (srv_club_body): what a request
+     * holds is what it sent, not what it said it would. */
+    r->body_len_said = (size_t)length;
+    r->body_cap = (size_t)length < CLUB_BODY_FIRST ? (size_t)length : CLUB_BODY_FIRST;
     r->q.body = malloc(r->body_cap + 1);
     if (r->q.body == NULL) {
         req_free(club, r);
         return -1;
     }
     r->q.body[0] = '\0';
-    ((srv_http_pss *)user)->club = r;
-    if (length == 0) {
-        /* No body comes: answered now. */
-        r->reading = false;
-        ((srv_http_pss *)user)->club = NULL;
-        return submit(club, r);
-    }
+    if (length == 0)
+        return submit(club, r); /* no body comes: answered now */
+    r->reading = true;
+    club->n_reading++;
+    srv_http_pss *pss = user;
+    pss->club = r;
+    pss->unread = false;
+    pss->body_taken = true;
     return 0;
 }
 
@@ -726,9 +765,21 @@ int srv_club_body(struct lws *wsi, srv_server *srv, void *user, enum lws_callbac
     if (r == NULL || !r->reading || club == NULL)
         return 0;
     if (reason == LWS_CALLBACK_HTTP_BODY) {
-        if (len > r->body_cap - r->q.body_len) {
+        if (len > r->body_len_said - r->q.body_len) {
             r->too_big = true; /* more than it said: kept out */
             return 0;
+        }
+        if (r->q.body_len + len > r->body_cap) {
+            size_t cap = r->body_cap ? r->body_cap : CLUB_BODY_FIRST;
+            while (cap < r->q.body_len + len)
+                cap *= 2;
+            if (cap > r->body_len_said)
+                cap = r->body_len_said;
+            char *grown = realloc(r->q.body, cap + 1);
+            if (grown == NULL)
+                return -1;
+            r->q.body = grown;
+            r->body_cap = cap;
         }
         memcpy(r->q.body + r->q.body_len, in, len);
         r->q.body_len += len;
@@ -737,6 +788,7 @@ int srv_club_body(struct lws *wsi, srv_server *srv, void *user, enum lws_callbac
     }
     /* LWS_CALLBACK_HTTP_BODY_COMPLETION */
     r->reading = false;
+    club->n_reading--;
     pss->club = NULL;
     if (r->too_big) {
         req_free(club, r);

@@ -11,13 +11,17 @@
 #include "internal.h"
 #include "replay.h"
 
-#define CLUB_PER_PAGE  25
-#define CLUB_PAGE_MAX  1000000    /* a page number beyond is a bad parameter */
-#define CLUB_QUEUE     64         /* requests waiting for the reader at most: 503 beyond */
-#define CLUB_BODY_MAX  (1L << 20) /* a record POSTed to /club/api/replay: 413 beyond */
+#define CLUB_PER_PAGE    25
+#define CLUB_PAGE_MAX    1000000     /* a page number beyond is a bad parameter */
+#define CLUB_QUEUE       64          /* requests waiting for the reader at most: 503 beyond */
+#define CLUB_BODY_MAX    (1L << 20)  /* a record POSTed to /club/api/replay: 413 beyond */
+#define CLUB_UPLOADS     4           /* records being received at once at most: 503 beyond */
+#define CLUB_BODY_FIRST  (16L << 10) /* a record's first room, doubled as its body comes */
 /* The ladder's games to be ranked in a period when the server's option
  * says 0 (barbu serve --ladder-min-games). */
-#define CLUB_MIN_GAMES 3
+#define CLUB_MIN_GAMES   3
+/* A player's or level's page: the newest points of its rating's history. */
+#define CLUB_HISTORY_MAX 500
 
 enum {
     CLUB_LADDER,

@@ -581,42 +581,31 @@ static void answer_ratings(store *db, club_answer *a)
 
 /* ------------------------------------------------ player and level pages */
 
-typedef struct results_ctx {
-    const char *key;   /* a registered player's key, or */
-    const char *level; /* a computer level */
-    int games, over, abandoned;
+/* A page shows the newest CLUB_HISTORY_MAX points of a rating's history
+ * (history_total says how many there are): kept in a ring as they come,
+ * oldest first. */
+typedef struct recent_ctx {
+    store_rating_point *ring; /* CLUB_HISTORY_MAX */
     int64_t total;
-    int places[5];
-} results_ctx;
+} recent_ctx;
 
-static bool is_them(const results_ctx *x, const store_game_player *p)
+static void on_recent(void *ctx, const store_rating_point *p)
 {
-    if (x->key)
-        return p->kind == STORE_PERSON_REGISTERED && p->key && strcmp(p->key, x->key) == 0;
-    return p->kind == STORE_PERSON_COMPUTER && p->level && strcmp(p->level, x->level) == 0;
+    recent_ctx *x = ctx;
+    x->ring[x->total % CLUB_HISTORY_MAX] = *p;
+    x->total++;
 }
 
-static void on_result(void *ctx, const store_game *g)
+static json_t *recent_json(const recent_ctx *x)
 {
-    results_ctx *x = ctx;
-    x->games++;
-    if (g->status == STORE_GAME_ABANDONED)
-        x->abandoned++;
-    if (g->status != STORE_GAME_OVER)
-        return;
-    x->over++;
-    /* Credited points of every seat it held; the best place it had. */
-    int place = 0;
-    for (int i = 0; i < g->n_players; i++) {
-        const store_game_player *p = &g->players[i];
-        if (!is_them(x, p) || !p->credited)
-            continue;
-        x->total += p->points;
-        if (p->place >= 1 && p->place <= 4 && (place == 0 || p->place < place))
-            place = p->place;
+    json_t *list = json_array();
+    int64_t first = x->total > CLUB_HISTORY_MAX ? x->total - CLUB_HISTORY_MAX : 0;
+    for (int64_t i = first; i < x->total; i++) {
+        const store_rating_point *p = &x->ring[i % CLUB_HISTORY_MAX];
+        history_ctx h = {list, 0, 0, 0, 0, false};
+        on_point(&h, p);
     }
-    if (place)
-        x->places[place]++;
+    return list;
 }
 
 /* The player or level page: who is the rating id, f the archive's filter. */
@@ -643,21 +632,24 @@ static void answer_person(store *db, const club_query *q, club_answer *a)
         snprintf(id, sizeof id, "p:%s", q->key);
     }
     rating_ctx r;
-    history_ctx h = {json_array(), 0, 0, 0, 0, false};
+    recent_ctx recent = {malloc(CLUB_HISTORY_MAX * sizeof *recent.ring), 0};
     const char *like = NULL;
-    if (rating_read(db, id, &r) != 0 || db->ops->rating_history_load(db, id, on_point, &h) != 0 ||
+    if (recent.ring == NULL || rating_read(db, id, &r) != 0 ||
+        db->ops->rating_history_load(db, id, on_recent, &recent) != 0 ||
         (!level && plays_like(db, r.mu, &like) != 0)) {
-        json_decref(h.list);
+        free(recent.ring);
         store_failed(a, db);
         return;
     }
+    history_ctx h = {recent_json(&recent), 0, 0, 0, 0, false};
+    free(recent.ring);
     store_game_filter f = {.status = -1, .ladder = -1};
     if (level)
         f.level = q->level;
     else
         f.key = q->key;
-    results_ctx x = {.key = level ? NULL : q->key, .level = level ? q->level : NULL};
-    if (db->ops->games_find(db, &f, 0, 1 << 30, NULL, on_result, &x) != 0) {
+    store_player_results x;
+    if (db->ops->player_results(db, &f, &x) != 0) {
         json_decref(h.list);
         store_failed(a, db);
         return;
@@ -692,15 +684,17 @@ static void answer_person(store *db, const club_query *q, club_answer *a)
     }
     json_t *o;
     if (level)
-        o = json_pack("{s:s, s:s, s:b, s:o, s:n, s:o, s:o, s:o}", "name",
+        o = json_pack("{s:s, s:s, s:b, s:o, s:n, s:o, s:I, s:o, s:o}", "name",
                       r.found && r.name[0] ? r.name : q->level, "level", q->level, "registered",
-                      false, "rating", rating_json(&r), "plays_like", "history", h.list, "results",
-                      results, "games", games);
+                      false, "rating", rating_json(&r), "plays_like", "history", h.list,
+                      "history_total", (json_int_t)recent.total, "results", results, "games",
+                      games);
     else
-        o = json_pack("{s:s, s:b, s:I, s:o, s:o, s:o, s:o, s:o}", "name", acc.name, "registered",
-                      true, "since", (json_int_t)acc.created, "rating", rating_json(&r),
-                      "plays_like", str_or_null(like), "history", h.list, "results", results,
-                      "games", games);
+        o = json_pack("{s:s, s:b, s:I, s:o, s:o, s:o, s:I, s:o, s:o}", "name", acc.name,
+                      "registered", true, "since", (json_int_t)acc.created, "rating",
+                      rating_json(&r), "plays_like", str_or_null(like), "history", h.list,
+                      "history_total", (json_int_t)recent.total, "results", results, "games",
+                      games);
     answer_json(a, o);
 }
 
@@ -730,13 +724,18 @@ static void on_game(void *ctx, const store_game *g)
             char id[SRV_KEY_CAP + 4];
             rating_id(p, id, sizeof id);
             if (g->rated && g->status == STORE_GAME_OVER && id[0]) {
-                history_ctx h = {NULL, g->id, 0, 0, PRIOR_MU - 3 * PRIOR_SIGMA, false};
-                if (x->db->ops->rating_history_load(x->db, id, on_point, &h) != 0)
+                /* The point this game gave, and the one before (the prior
+                 * before the first). */
+                store_rating_point now, prev;
+                int found = x->db->ops->rating_point_get(x->db, id, g->id, &now, &prev);
+                if (found < 0)
                     x->failed = true;
-                else if (h.found) {
+                else if (found == 1) {
+                    double before =
+                        prev.game ? prev.mu - 3 * prev.sigma : PRIOR_MU - 3 * PRIOR_SIGMA;
                     json_decref(change);
-                    change =
-                        json_pack("{s:o, s:o}", "before", real3(h.before), "after", real3(h.after));
+                    change = json_pack("{s:o, s:o}", "before", real3(before), "after",
+                                       real3(now.mu - 3 * now.sigma));
                 }
             }
             json_object_set_new(pj, "rating", change);

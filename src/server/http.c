@@ -224,13 +224,38 @@ typedef struct made_page {
     unsigned char data[]; /* LWS_PRE bytes of headroom, then the page */
 } made_page;
 
-int srv_http_send(struct lws *wsi, void *user, int status, const char *type, char *body, size_t len,
-                  const char *disposition, bool close)
+/* Whether the request says a body follows it (Content-Length over 0, or a
+ * Transfer-Encoding). */
+bool srv_http_has_body(struct lws *wsi)
 {
-    if (body == NULL || user == NULL) {
+    char cl[32];
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0)
+        return true;
+    int n = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH);
+    if (n <= 0)
+        return false;
+    if (n >= (int)sizeof cl || lws_hdr_copy(wsi, cl, sizeof cl, WSI_TOKEN_HTTP_CONTENT_LENGTH) <= 0)
+        return true;
+    return strspn(cl, "0") != strlen(cl); /* "0" or "000": none */
+}
+
+int srv_http_send_allow(struct lws *wsi, void *user, int status, const char *type, char *body,
+                        size_t len, const char *disposition, bool close, const char *allow)
+{
+    if (user == NULL || *(made_page **)user != NULL) {
+        /* A second answer to one request: never (the first stays). */
+        free(body);
+        return -1;
+    }
+    if (body == NULL) {
         free(body);
         return not_found(wsi);
     }
+    /* A body the request sent and nobody reads: the connection cannot be
+     * kept for a next request, so it closes after the answer. */
+    srv_http_pss *pss = user;
+    if (pss->unread)
+        close = true;
     made_page *pg = malloc(sizeof *pg + LWS_PRE + len);
     if (pg == NULL) {
         free(body);
@@ -251,6 +276,9 @@ int srv_http_send(struct lws *wsi, void *user, int status, const char *type, cha
              (int)strlen(disposition), &p, end)) ||
         (close && lws_add_http_header_by_name(wsi, (const unsigned char *)"connection:",
                                               (const unsigned char *)"close", 5, &p, end)) ||
+        (allow && lws_add_http_header_by_name(
+                      wsi, (const unsigned char *)"allow:", (const unsigned char *)allow,
+                      (int)strlen(allow), &p, end)) ||
         lws_finalize_write_http_header(wsi, start, &p, end)) {
         free(pg);
         return -1;
@@ -258,6 +286,12 @@ int srv_http_send(struct lws *wsi, void *user, int status, const char *type, cha
     *(made_page **)user = pg;
     lws_callback_on_writable(wsi);
     return 0;
+}
+
+int srv_http_send(struct lws *wsi, void *user, int status, const char *type, char *body, size_t len,
+                  const char *disposition, bool close)
+{
+    return srv_http_send_allow(wsi, user, status, type, body, len, disposition, close, NULL);
 }
 
 /* Sends a page made here (taken: freed once written) with its status. */
@@ -462,10 +496,26 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
     case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
         return confirm_upgrade(wsi, srv);
     case LWS_CALLBACK_HTTP:
-        if (len >= 7 && strncmp(in, "/rules/", 7) == 0 && strlen(in) == len)
-            return serve_rules(wsi, srv, user, in);
+        if (user != NULL) {
+            srv_http_pss *pss = user;
+            /* A new request on a kept connection: nothing of the last. */
+            pss->unread = srv_http_has_body(wsi);
+            pss->body_taken = false;
+        }
         if (len >= 5 && strncmp(in, "/club", 5) == 0 && (len == 5 || ((char *)in)[5] == '/'))
             return srv_club_http(wsi, srv, user, in, len);
+        if (user != NULL && ((srv_http_pss *)user)->unread) {
+            /* Only the club's replay takes a body: a page or a file is not
+             * asked for with one. */
+            static const char SENTENCE[] = "This address takes no request body: ask for it with "
+                                           "GET and no body.";
+            char *page = srv_missing_page(SENTENCE);
+            return srv_http_send_allow(wsi, user, HTTP_STATUS_BAD_REQUEST,
+                                       "text/html; charset=utf-8", page, page ? strlen(page) : 0,
+                                       NULL, true, NULL);
+        }
+        if (len >= 7 && strncmp(in, "/rules/", 7) == 0 && strlen(in) == len)
+            return serve_rules(wsi, srv, user, in);
         if (srv->web_root == NULL)
             return builtin_http(wsi, reason);
         return serve_file(wsi, srv, in, len);
@@ -477,9 +527,12 @@ int srv_http_callback(struct lws *wsi, enum lws_callback_reasons reason, void *u
         break;
     case LWS_CALLBACK_HTTP_BODY:
     case LWS_CALLBACK_HTTP_BODY_COMPLETION:
-        if (user != NULL && ((srv_http_pss *)user)->club != NULL)
+        if (user != NULL && ((srv_http_pss *)user)->body_taken)
             return srv_club_body(wsi, srv, user, reason, in, len);
-        break;
+        /* A body nobody reads (its answer is made, or being made, and
+         * closes the connection): dropped.  Never lws's default, which
+         * would end the transaction before the answer is written. */
+        return 0;
     case LWS_CALLBACK_CLOSED_HTTP:
         /* A page not yet written when the connection closed, or a club
          * answer still to come. */

@@ -273,7 +273,14 @@ const struct lws_protocol_vhost_options *srv_http_headers(void);
 typedef struct srv_http_pss {
     void *page;
     struct srv_club_req *club;
+    bool unread;     /* the request sent a body that is not read: close after */
+    bool body_taken; /* ... read by the club (POST /club/api/replay) */
 } srv_http_pss;
+/* Whether a request says a body follows it. */
+bool srv_http_has_body(struct lws *wsi);
+/* srv_http_send with an Allow header (a 405's) when allow is not NULL. */
+int srv_http_send_allow(struct lws *wsi, void *user, int status, const char *type, char *body,
+                        size_t len, const char *disposition, bool close, const char *allow);
 /* Sends an answer made here: body (malloc'd, taken) of len bytes with its
  * status, content type, maybe a Content-Disposition, and cache-control:
  * no-cache; close: the connection closes once it is written. */

@@ -158,7 +158,15 @@ typedef struct store_game_filter {
     int status;         /* STORE_GAME_*, or -1 */
     int ladder;         /* 1 ladder games only, 0 others only, -1 both */
     const char *level;  /* games where a computer player of this level sat */
+    bool with_deals;    /* games_find reads each game's deals (else "[]") */
 } store_game_filter;
+
+/* A player's results over the games a filter matches (player_results). */
+typedef struct store_player_results {
+    int games, over, abandoned; /* games matched; of them over, abandoned */
+    int64_t total;              /* the points credited in the games over */
+    int places[5];              /* [1..4]: games over with that best place */
+} store_player_results;
 
 typedef struct store store;
 
@@ -278,6 +286,17 @@ struct store_ops {
      * (filling out, of cap bytes) or 0 when none are kept. */
     int (*prefs_get)(store *s, const char *key, char *out, size_t cap);
     int (*prefs_put)(store *s, const char *key, const char *json);
+    /* The results of the player a filter names (f->key, else f->name,
+     * else f->level: that player's rows of game_players) over the games it
+     * matches, counted in the database: each game once; in the games over
+     * the points credited to that player's seats, summed, and the best
+     * place among them.  -1 when f names no player. */
+    int (*player_results)(store *s, const store_game_filter *f, store_player_results *out);
+    /* One point of a rating's history: the one given for game (1, filling
+     * *out, and *prev with the point before it in the history, or with
+     * game 0 when it is the first), or 0 when the game gave none. */
+    int (*rating_point_get)(store *s, const char *id, int64_t game, store_rating_point *out,
+                            store_rating_point *prev);
 };
 
 /* Opens (creating when needed) a SQLite database in WAL mode.  NULL on

@@ -1409,6 +1409,8 @@ static const struct store_ops SQLITE_OPS = {
     .rating_history_load = sqlite_rating_history_load,
     .prefs_get = sqlite_prefs_get,
     .prefs_put = sqlite_prefs_put,
+    .player_results = sqlite_player_results,
+    .rating_point_get = sqlite_rating_point_get,
 };
 
 sqlite_club *sqlite_club_of(store *s)

@@ -101,6 +101,8 @@ const char SQLITE_CLUB_SCHEMA[] =
     "  mu REAL NOT NULL,"
     "  sigma REAL NOT NULL);"
     "CREATE UNIQUE INDEX IF NOT EXISTS rating_history_of ON rating_history(id, game);"
+    /* rating_point_get: the point before a game's, in order. */
+    "CREATE INDEX IF NOT EXISTS rating_history_at ON rating_history(id, at);"
     "CREATE TABLE IF NOT EXISTS prefs("
     "  key TEXT PRIMARY KEY NOT NULL,"
     "  json TEXT NOT NULL,"
@@ -130,6 +132,7 @@ struct sqlite_club {
     sqlite3_stmt *history_load;
     sqlite3_stmt *prefs_get;
     sqlite3_stmt *prefs_put;
+    sqlite3_stmt *point_get;
 };
 
 #define GAME_COLUMNS                                                                               \
@@ -190,6 +193,11 @@ static const struct {
     {offsetof(sqlite_club, prefs_put),
      "INSERT INTO prefs(key, json, updated) VALUES (?1, ?2, ?3) "
      "ON CONFLICT(key) DO UPDATE SET json = excluded.json, updated = excluded.updated"},
+    {offsetof(sqlite_club, point_get),
+     "SELECT h.at, h.mu, h.sigma, b.game, b.at, b.mu, b.sigma FROM rating_history h "
+     "LEFT JOIN rating_history b ON b.rowid = (SELECT x.rowid FROM rating_history x "
+     "WHERE x.id = h.id AND (x.at, x.rowid) < (h.at, h.rowid) "
+     "ORDER BY x.at DESC, x.rowid DESC LIMIT 1) WHERE h.id = ?1 AND h.game = ?2"},
 };
 
 #define N_CLUB_STATEMENTS (sizeof CLUB_STATEMENTS / sizeof CLUB_STATEMENTS[0])
@@ -544,7 +552,7 @@ static void loaded_free(loaded_game *lg)
 }
 
 /* Reads the game row under st (GAME_COLUMNS) and its players.  0 or -1. */
-static int load_game(sqlite_club *c, sqlite3_stmt *st, loaded_game *lg)
+static int load_game(sqlite_club *c, sqlite3_stmt *st, loaded_game *lg, bool with_deals)
 {
     memset(lg, 0, sizeof *lg);
     lg->preset = dup_column(st, 1);
@@ -562,16 +570,20 @@ static int load_game(sqlite_club *c, sqlite3_stmt *st, loaded_game *lg)
     for (int k = 0; k < 4; k++)
         g->totals[k] = sqlite3_column_int(st, 10 + k);
     sqlite3_stmt *ds = c->deals_of;
-    if (sqlite3_bind_int64(ds, 1, g->id))
-        return sql_fail(c, ds, "load a game's deals");
-    int drc = sqlite3_step(ds);
+    int drc = SQLITE_DONE;
+    if (with_deals) {
+        if (sqlite3_bind_int64(ds, 1, g->id))
+            return sql_fail(c, ds, "load a game's deals");
+        drc = sqlite3_step(ds);
+    }
     if (drc == SQLITE_ROW)
         lg->deals = dup_column(ds, 0);
     else if (drc == SQLITE_DONE)
         lg->deals = strdup("[]");
     else
         return sql_fail(c, ds, "load a game's deals");
-    done(ds);
+    if (with_deals)
+        done(ds);
     g->deals = lg->deals ? lg->deals : "[]";
     sqlite3_stmt *ps = c->players_of;
     if (sqlite3_bind_int64(ps, 1, g->id))
@@ -635,7 +647,7 @@ int sqlite_game_get(store *s, int64_t id, void (*fn)(void *ctx, const store_game
     if (rc != SQLITE_ROW)
         return sql_fail(c, st, "load a game");
     loaded_game lg;
-    int ok = load_game(c, st, &lg);
+    int ok = load_game(c, st, &lg, true);
     done(st);
     if (ok == 0 && fn)
         fn(ctx, &lg.g);
@@ -650,13 +662,13 @@ int sqlite_game_get(store *s, int64_t id, void (*fn)(void *ctx, const store_game
  * newest first, each game once (a player who held two seats of a game is
  * met at its first row); the others a walk of games(started) or
  * games(preset, started). */
-static void filter_sql(const store_game_filter *f, bool counting, char *out, size_t cap,
+static void filter_sql(const store_game_filter *f, bool counting, bool join, char *out, size_t cap,
                        const char **order)
 {
     size_t used;
     const char *by = f && f->key ? "key" : f && f->name ? "name" : f && f->level ? "level" : NULL;
-    /* Whether a condition reads the games' rows. */
-    bool rows = f && (f->preset || f->status >= 0 || f->ladder >= 0);
+    /* Whether a condition reads the games' rows (results do: the status). */
+    bool rows = f && (f->preset || f->status >= 0 || f->ladder >= 0 || join);
     if (by && counting) {
         /* Counted from the index alone when nothing else is asked. */
         used = (size_t)snprintf(out, cap, " FROM game_players p%s WHERE p.%s = ?",
@@ -746,7 +758,7 @@ int sqlite_games_find(store *s, const store_game_filter *f, int offset, int limi
     int n = filter_count(f);
     sqlite3_stmt *st = NULL;
     if (total) {
-        filter_sql(f, true, where, sizeof where, &order);
+        filter_sql(f, true, false, where, sizeof where, &order);
         snprintf(sql, sizeof sql, "SELECT count(%s)%s",
                  f && (f->key || f->name || f->level) ? "DISTINCT p.game" : "*", where);
         if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
@@ -761,7 +773,7 @@ int sqlite_games_find(store *s, const store_game_filter *f, int offset, int limi
     }
     if (limit == 0)
         return 0;
-    filter_sql(f, false, where, sizeof where, &order);
+    filter_sql(f, false, false, where, sizeof where, &order);
     snprintf(sql, sizeof sql, "SELECT " GAME_COLUMNS_G "%s ORDER BY %s LIMIT ?%d OFFSET ?%d", where,
              order, n + 1, n + 2);
     if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
@@ -775,7 +787,7 @@ int sqlite_games_find(store *s, const store_game_filter *f, int offset, int limi
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         loaded_game lg;
-        if (load_game(c, st, &lg)) {
+        if (load_game(c, st, &lg, f && f->with_deals)) {
             loaded_free(&lg);
             sqlite3_finalize(st);
             return -1;
@@ -789,6 +801,47 @@ int sqlite_games_find(store *s, const store_game_filter *f, int offset, int limi
         sqlite3_finalize(st);
         return -1;
     }
+    sqlite3_finalize(st);
+    return 0;
+}
+
+/* A player's results (store.h): their rows of game_players grouped by game,
+ * each game's points summed and its best place kept, then counted.  The
+ * walk is of the index that names the player; no deals are read. */
+int sqlite_player_results(store *s, const store_game_filter *f, store_player_results *out)
+{
+    sqlite_club *c = sqlite_club_of(s);
+    memset(out, 0, sizeof *out);
+    if (!f || !(f->key || f->name || f->level)) {
+        cfail(c, "a player's results need a player: a key, a name or a level");
+        return -1;
+    }
+    char where[768], sql[1536];
+    const char *order;
+    filter_sql(f, true, true, where, sizeof where, &order);
+    snprintf(sql, sizeof sql,
+             "SELECT count(*), coalesce(sum(status = %d), 0), coalesce(sum(status = %d), 0), "
+             "coalesce(sum(points), 0), coalesce(sum(best = 1), 0), coalesce(sum(best = 2), 0), "
+             "coalesce(sum(best = 3), 0), coalesce(sum(best = 4), 0) FROM ("
+             "SELECT g.status AS status, "
+             "sum(CASE WHEN p.credited AND g.status = %d THEN p.points ELSE 0 END) AS points, "
+             "min(CASE WHEN p.credited AND g.status = %d AND p.place BETWEEN 1 AND 4 "
+             "THEN p.place END) AS best%s GROUP BY p.game)",
+             STORE_GAME_OVER, STORE_GAME_ABANDONED, STORE_GAME_OVER, STORE_GAME_OVER, where);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return sql_fail(c, NULL, "count a player's results");
+    if (bind_filter(st, f) || sqlite3_step(st) != SQLITE_ROW) {
+        sql_fail(c, NULL, "count a player's results");
+        sqlite3_finalize(st);
+        return -1;
+    }
+    out->games = sqlite3_column_int(st, 0);
+    out->over = sqlite3_column_int(st, 1);
+    out->abandoned = sqlite3_column_int(st, 2);
+    out->total = sqlite3_column_int64(st, 3);
+    for (int k = 1; k <= 4; k++)
+        out->places[k] = sqlite3_column_int(st, 3 + k);
     sqlite3_finalize(st);
     return 0;
 }
@@ -933,6 +986,44 @@ int sqlite_rating_history_load(store *s, const char *id,
 }
 
 /* ------------------------------------------------------------ preferences */
+
+/* The point a game gave a rating, by the (id, game) index, and the one
+ * before it in the history's order (at, then rowid), by (id, at). */
+int sqlite_rating_point_get(store *s, const char *id, int64_t game, store_rating_point *out,
+                            store_rating_point *prev)
+{
+    sqlite_club *c = sqlite_club_of(s);
+    memset(out, 0, sizeof *out);
+    memset(prev, 0, sizeof *prev);
+    if (!id) {
+        cfail(c, "a rating's point needs an id");
+        return -1;
+    }
+    sqlite3_stmt *st = c->point_get;
+    if (busy_load(c, st, "rating_point_get"))
+        return -1;
+    if (text(st, 1, id) || sqlite3_bind_int64(st, 2, game))
+        return sql_fail(c, st, "load a rating's point");
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE) {
+        done(st);
+        return 0;
+    }
+    if (rc != SQLITE_ROW)
+        return sql_fail(c, st, "load a rating's point");
+    out->game = game;
+    out->at = sqlite3_column_int64(st, 0);
+    out->mu = sqlite3_column_double(st, 1);
+    out->sigma = sqlite3_column_double(st, 2);
+    if (sqlite3_column_type(st, 3) != SQLITE_NULL) {
+        prev->game = sqlite3_column_int64(st, 3);
+        prev->at = sqlite3_column_int64(st, 4);
+        prev->mu = sqlite3_column_double(st, 5);
+        prev->sigma = sqlite3_column_double(st, 6);
+    }
+    done(st);
+    return 1;
+}
 
 int sqlite_prefs_get(store *s, const char *key, char *out, size_t cap)
 {

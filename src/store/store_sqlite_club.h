@@ -42,5 +42,8 @@ int sqlite_rating_history_load(store *s, const char *id,
                                void (*fn)(void *ctx, const store_rating_point *p), void *ctx);
 int sqlite_prefs_get(store *s, const char *key, char *out, size_t cap);
 int sqlite_prefs_put(store *s, const char *key, const char *json);
+int sqlite_player_results(store *s, const store_game_filter *f, store_player_results *out);
+int sqlite_rating_point_get(store *s, const char *id, int64_t game, store_rating_point *out,
+                            store_rating_point *prev);
 
 #endif

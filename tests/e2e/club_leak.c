@@ -151,6 +151,53 @@ static bool is_json(const answer *a)
     return strcmp(a->type, "application/json; charset=utf-8") == 0;
 }
 
+/* Raw bytes sent on one connection (kept open: no Connection: close) and
+ * what comes back until the server closes it or 3 s pass. */
+static char *raw(int port, const char *req, size_t len)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    struct timeval tv = {3, 0};
+    if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0 ||
+        connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    ssize_t w = write(fd, req, len);
+    size_t cap = 1 << 16, have = 0;
+    char *buf = malloc(cap + 1);
+    while (w == (ssize_t)len && have < cap) {
+        ssize_t r = read(fd, buf + have, cap - have);
+        if (r <= 0)
+            break;
+        have += (size_t)r;
+    }
+    close(fd);
+    buf[have] = '\0';
+    return buf;
+}
+
+/* The first answer in text: its status, and whether it carries the whole
+ * body its Content-Length says (*body_ok), with some Allow / Connection. */
+static int first_answer(const char *text, bool *body_ok, char *allow, char *connection)
+{
+    *body_ok = false;
+    allow[0] = connection[0] = '\0';
+    const char *end = strstr(text, "\r\n\r\n");
+    if (strncmp(text, "HTTP/1.1 ", 9) != 0 || end == NULL)
+        return 0;
+    char head[4096], cl[32];
+    snprintf(head, sizeof head, "%.*s", (int)(end - text), text);
+    header(head, "content-length", cl, sizeof cl);
+    header(head, "allow", allow, 32);
+    header(head, "connection", connection, 32);
+    long want = cl[0] ? atol(cl) : -1;
+    *body_ok = want > 0 && strlen(end + 4) >= (size_t)want;
+    return atoi(text + 9);
+}
+
 /* ------------------------------------------------------------ leaks */
 
 typedef struct secrets {
@@ -327,7 +374,7 @@ int main(int argc, char **argv)
     /* A ladder game of four registered players. */
     e2e_client *p[4];
     for (int s = 0; s < 4; s++) {
-        char source[16];
+        char source[32]; /* room for any int: gcc checks -Wformat-truncation */
         snprintf(source, sizeof source, "127.0.0.%d", 3 + s);
         p[s] = sign_up(PLAYERS[s], port, source);
     }
@@ -527,6 +574,103 @@ int main(int argc, char **argv)
         json_decref(j);
         answer_free(&a);
     }
+    /* Requests that carry a body no one reads: the answer is written
+     * whole, then the connection closes (a kept connection could not tell
+     * the body from a next request). */
+    static const struct {
+        const char *req;
+        int status;
+        const char *allow;
+    } BODIED[] = {
+        {"GET /club/api/nope HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nx", 404, ""},
+        {"POST /club/api/ladder HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc", 405, "GET"},
+        {"GET /club/api/replay HTTP/1.1\r\nHost: x\r\n\r\n", 405, "POST"},
+        {"GET /club/api/games?page=0 HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nx", 400, ""},
+        /* Pipelined: the first with a body, answered whole. */
+        {"GET /club/api/ratings HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nx"
+         "GET /club/api/ladder HTTP/1.1\r\nHost: x\r\n\r\n",
+         200, ""},
+        {"GET /club/api/nope HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nxy"
+         "GET /club/api/nope HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nxy",
+         404, ""},
+        /* A length with leading zeros is its value: 16 bytes, not "over 1 MiB". */
+        {"POST /club/api/replay HTTP/1.1\r\nHost: x\r\nContent-Length: 00000000000000016\r\n"
+         "Connection: close\r\n"
+         "\r\n[Rules \"junk\"]\n\n",
+         400, ""},
+    };
+    for (size_t i = 0; i < sizeof BODIED / sizeof BODIED[0]; i++) {
+        char *text = raw(port, BODIED[i].req, strlen(BODIED[i].req));
+        bool body_ok = false;
+        char allow[32], connection[32];
+        int status = text ? first_answer(text, &body_ok, allow, connection) : 0;
+        bool has_body = strstr(BODIED[i].req, "Content-Length") != NULL;
+        CHECK(status == BODIED[i].status && body_ok && strcmp(allow, BODIED[i].allow) == 0 &&
+                  (!has_body || i == 6 || strcasecmp(connection, "close") == 0),
+              "%.*s: %d with its whole body%s%s%s (%d, body %s, allow \"%s\", "
+              "connection \"%s\": %.*s)",
+              (int)strcspn(BODIED[i].req, "\r"), BODIED[i].req, BODIED[i].status,
+              BODIED[i].allow[0] ? ", Allow: " : "", BODIED[i].allow,
+              has_body && i != 6 ? ", then closed" : "", status, body_ok ? "whole" : "missing",
+              allow, connection, text ? (int)strcspn(text, "\r") : 7, text ? text : "nothing");
+        if (i == 6)
+            CHECK(text && strstr(text, "1 MiB") == NULL,
+                  "a Content-Length of 00000000000000016 is 16 bytes, not over 1 MiB");
+        free(text);
+    }
+    /* Pipelined without a body: both answered on the kept connection. */
+    {
+        const char *req = "GET /club/api/ratings HTTP/1.1\r\nHost: x\r\n\r\n"
+                          "GET /club/api/nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+        char *text = raw(port, req, strlen(req));
+        const char *second = text ? strstr(text + 1, "HTTP/1.1 ") : NULL;
+        CHECK(text && strncmp(text, "HTTP/1.1 200", 12) == 0 && second &&
+                  strncmp(second, "HTTP/1.1 404", 12) == 0 && strstr(second, "\"error\""),
+              "two requests pipelined: 200, then 404 with its sentence (%.80s)",
+              text ? text : "nothing");
+        free(text);
+    }
+    /* A page or a file asked for with a body: 400, closed. */
+    {
+        const char *req = "GET /rules/ HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n\r\nx";
+        char *text = raw(port, req, strlen(req));
+        CHECK(text && strncmp(text, "HTTP/1.1 400", 12) == 0 && strstr(text, "</html>"),
+              "GET /rules/ with a body: 400 with a page (%.100s)", text ? text : "nothing");
+        free(text);
+    }
+    /* Records received at once are CLUB_UPLOADS (4) at most: a fifth
+     * sender waits its turn (503 with a sentence), the others go on. */
+    {
+        int fds[5];
+        const char *head = "POST /club/api/replay HTTP/1.1\r\nHost: x\r\nContent-Length: "
+                           "1000\r\n\r\n[Event";
+        for (int i = 0; i < 5; i++) {
+            fds[i] = socket(AF_INET, SOCK_STREAM, 0);
+            struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+            sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+            struct timeval tv = {3, 0};
+            setsockopt(fds[i], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+            bool ok = connect(fds[i], (struct sockaddr *)&sa, sizeof sa) == 0 &&
+                      write(fds[i], head, strlen(head)) == (ssize_t)strlen(head);
+            CHECK(ok, "upload %d sent its headers", i + 1);
+            e2e_pump(100);
+        }
+        char buf[2048];
+        ssize_t r = read(fds[4], buf, sizeof buf - 1);
+        buf[r > 0 ? r : 0] = '\0';
+        CHECK(strncmp(buf, "HTTP/1.1 503", 12) == 0 && strstr(buf, "\"error\""),
+              "a fifth record at once: 503 with a sentence (%.200s)", buf);
+        for (int i = 0; i < 5; i++)
+            close(fds[i]);
+        e2e_pump(300);
+        const char *bad2 = "[Event \"x\"]\n[Rules \"nonsense\"]\n\n1. junk\n";
+        if (http(port, "POST", "/club/api/replay", bad2, strlen(bad2), -1, &a)) {
+            CHECK(a.status == 400, "once they are gone, a record is read again (%d: %s)", a.status,
+                  a.body);
+            answer_free(&a);
+        } else
+            CHECK(false, "a record after the uploads is answered");
+    }
     /* Connections that close while their answer is being made: the
      * answers are dropped, nothing else happens. */
     for (int i = 0; i < 100; i++) {
@@ -609,9 +753,12 @@ int main(int argc, char **argv)
         CHECK(json_integer_value(json_object_get(res, "over")) == 1 &&
                   json_integer_value(json_object_get(json_object_get(j, "rating"), "games")) == 1 &&
                   json_array_size(json_object_get(j, "history")) == 1 &&
+                  json_integer_value(json_object_get(j, "history_total")) == 1 &&
                   json_object_get(json_object_get(json_object_get(res, "ladder"), "month"),
                                   "position") != NULL,
-              "alice's page: one game over, rated once, in the month's ladder (%.300s)", a.body);
+              "alice's page: one game over, rated once (history_total 1), in the month's ladder "
+              "(%.300s)",
+              a.body);
         json_decref(j);
         answer_free(&a);
     }

@@ -324,6 +324,16 @@ static void test_tampered(void **state)
     json = club_replay_json("", err, sizeof err);
     assert_null(json);
     assert_true(strlen(err) > 0);
+
+    /* A player's tag that is not UTF-8: said so, not "out of memory". */
+    text = slurp("full-uk-random-seed1.txt");
+    char *north = strstr(text, "[North \"random\"]");
+    assert_non_null(north);
+    memcpy(north + strlen("[North \""), "\xff\xfe", 2);
+    json = club_replay_json(text, err, sizeof err);
+    assert_null(json);
+    assert_non_null(strstr(err, "North tag is not UTF-8"));
+    free(text);
 }
 
 /* An abandoned game's record: its last deal stops in the middle of a trick.

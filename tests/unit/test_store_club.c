@@ -394,6 +394,16 @@ static void test_ratings(void **state)
     char want[128];
     snprintf(want, sizeof want, "1@%d:27.50:8.00|2@%d:26.00:7.00", NOV_2026, NOV_2026 + 60);
     assert_string_equal(v.text, want);
+    /* One point by its game, with the one before it (none before the
+     * first); a game that gave none. */
+    store_rating_point pt, prev;
+    assert_int_equal(s->ops->rating_point_get(s, "p:alice", 2, &pt, &prev), 1);
+    assert_true(pt.game == 2 && pt.at == NOV_2026 + 60 && pt.mu == 26 && pt.sigma == 7);
+    assert_true(prev.game == 1 && prev.mu == 27.5 && prev.sigma == 8);
+    assert_int_equal(s->ops->rating_point_get(s, "c:medium", 1, &pt, &prev), 1);
+    assert_true(pt.mu == 22.5 && prev.game == 0);
+    assert_int_equal(s->ops->rating_point_get(s, "p:alice", 3, &pt, &prev), 0);
+    assert_int_equal(s->ops->rating_point_get(s, "p:nobody", 1, &pt, &prev), 0);
 
     /* A refused game end changes no rating: the transaction is whole. */
     store_rating bad[2] = {
@@ -466,6 +476,13 @@ static void test_games_find(void **state)
     f.status = STORE_GAME_RUNNING;
     assert_int_equal(find(s, &f, 0, 25, &v), 3);
     assert_string_equal(v.deals, "[]");
+    /* A game's deals are read only when asked for. */
+    f.status = STORE_GAME_OVER;
+    assert_int_equal(find(s, &f, 0, 1, &v), 26);
+    assert_string_equal(v.deals, "[]");
+    f.with_deals = true;
+    assert_int_equal(find(s, &f, 0, 1, &v), 26);
+    assert_string_equal(v.deals, "[{\"deal\":1},{\"deal\":2}]");
     f.status = STORE_GAME_ABANDONED;
     assert_int_equal(find(s, &f, 0, 25, &v), 1);
     assert_int_equal(v.ids[0], 27);
@@ -520,6 +537,44 @@ static void test_games_find(void **state)
     f.name = "dave"; /* alice's games where dave sat too */
     assert_int_equal(find(s, &f, 0, 25, &v), 1);
     assert_int_equal(v.ids[0], 5);
+    /* Results counted in the database: games 1..26 over (alice first,
+     * bob second, the computer player last), 27 abandoned, 28..31 running. */
+    store_player_results res;
+    f = any;
+    f.key = "alice";
+    assert_int_equal(s->ops->player_results(s, &f, &res), 0);
+    assert_true(res.games == 31 && res.over == 26 && res.abandoned == 1 && res.total == 26 * 30 &&
+                res.places[1] == 26 && res.places[2] == 0);
+    f.key = "bob";
+    f.preset = "uk"; /* the filter applies: 2, 4, ..., 30 and 31; over to 26 */
+    assert_int_equal(s->ops->player_results(s, &f, &res), 0);
+    assert_true(res.games == 16 && res.over == 13 && res.total == 13 * 10 && res.places[2] == 13);
+    f = any;
+    f.level = "medium";
+    assert_int_equal(s->ops->player_results(s, &f, &res), 0);
+    assert_true(res.games == 31 && res.over == 26 && res.total == -26 * 30 && res.places[4] == 26);
+    /* Two seats of one game over: both seats' points, the better place. */
+    store_game_player twice_over[5];
+    store_game g3 = over_game(31, OCT_2026 + 31 * 3600 + 600, false, SPREAD);
+    memcpy(twice_over, ended, 4 * sizeof ended[0]);
+    twice_over[4] = ended[3];
+    twice_over[4].name = "Alice";
+    twice_over[4].key = "alice";
+    twice_over[4].kind = STORE_PERSON_REGISTERED;
+    twice_over[4].level = NULL;
+    g3.started = OCT_2026 + 31 * 3600;
+    g3.players = twice_over;
+    g3.n_players = 5;
+    assert_int_equal(s->ops->game_end(s, &g3, NULL, 0), 0);
+    f = any;
+    f.key = "alice";
+    assert_int_equal(s->ops->player_results(s, &f, &res), 0);
+    assert_true(res.games == 31 && res.over == 27 && res.total == 26 * 30 + 30 - 30 &&
+                res.places[1] == 27 && res.places[4] == 0);
+    f.key = "nobody";
+    assert_int_equal(s->ops->player_results(s, &f, &res), 0);
+    assert_int_equal(res.games, 0);
+    assert_int_equal(s->ops->player_results(s, &any, &res), -1); /* names no player */
     /* No total asked, a bad page refused. */
     assert_int_equal(s->ops->games_find(s, &any, 0, 1, NULL, on_game, &v), 0);
     assert_int_equal(s->ops->games_find(s, &any, -1, 1, NULL, on_game, &v), -1);

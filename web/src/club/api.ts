@@ -60,6 +60,8 @@ export interface Person {
   rating: RatingNow;
   plays_like: string | null;
   history: HistoryPoint[];
+  /** How many points the history has: `history` holds the newest 500. */
+  history_total?: number;
   results: Results;
   games: Archive;
 }

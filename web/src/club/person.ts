@@ -92,6 +92,9 @@ export function personPage(d: Person, selfHref: (page: number) => string): HTMLE
       { class: 'club-section', 'aria-labelledby': 'history-title' },
       h('h2', { id: 'history-title' }, 'Rating history'),
       ratingChart(d.history, personTitle(d)),
+      (d.history_total ?? 0) > d.history.length
+        ? h('p', { id: 'history-newest' }, `The newest ${d.history.length} of ${d.history_total} rated games.`)
+        : null,
     ),
     results,
     games,
