@@ -317,3 +317,16 @@ if(BARBU_WEB)
                    --only club_prefs)
   set_tests_properties(browser_club_prefs PROPERTIES LABELS browser TIMEOUT 240 PROCESSORS 2)
 endif()
+
+# Left to the release run (label long: make test-asan runs -LE long), to keep
+# make check near its 20 minutes: tests whose worth is in what they compute,
+# not in memory paths that no other test under the sanitizers walks.  The
+# leak test's server paths (views to players and kibitzers, the lobby) run
+# under ASan in e2e_game, abuse_kibitz_* and club_leak; the club's numbers
+# checked by hand (club_results) run on the paths club_core walks; the exact
+# solver runs under ASan inside the expert's decisions (test_expert).
+foreach(t e2e_leak club_results test_solver)
+  if(TEST ${t})
+    set_property(TEST ${t} APPEND PROPERTY LABELS long)
+  endif()
+endforeach()
