@@ -213,10 +213,7 @@ json_t *cp_get_json(int port, const char *path, int want_status)
 
 /* ------------------------------------------------------------ main */
 
-static const struct {
-    const char *name;
-    void (*run)(void);
-} SCENARIOS[] = {
+static const e2e_scenario SCENARIOS[] = {
     {"prefs", club_prefs},
     {"results", club_results},
     {NULL, NULL},
@@ -224,27 +221,5 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: club_play BARBU SCENARIO...\nscenarios:");
-        for (size_t i = 0; SCENARIOS[i].name != NULL; i++)
-            fprintf(stderr, " %s", SCENARIOS[i].name);
-        fprintf(stderr, "\n");
-        return 2;
-    }
-    e2e_init(argv[1]);
-    for (int i = 2; i < argc; i++) {
-        size_t k = 0;
-        while (SCENARIOS[k].name != NULL && strcmp(SCENARIOS[k].name, argv[i]) != 0)
-            k++;
-        if (SCENARIOS[k].name == NULL) {
-            fprintf(stderr, "club_play: no scenario %s\n", argv[i]);
-            return 2;
-        }
-        long t0 = e2e_now_ms();
-        printf("== %s\n", argv[i]);
-        SCENARIOS[k].run();
-        printf("== %s: %ld ms\n", argv[i], e2e_now_ms() - t0);
-    }
-    printf("%d failure%s\n", e2e_failures, e2e_failures == 1 ? "" : "s");
-    return e2e_failures ? 1 : 0;
+    return e2e_main("club_play", argc, argv, SCENARIOS);
 }

@@ -52,6 +52,16 @@ void e2e_init(const char *barbu);
 const char *e2e_barbu(void);
 const char *e2e_tmpdir(void);
 
+/* A test program of named scenarios: PROGRAM BARBU SCENARIO... runs each
+ * scenario named, in order, timing it (e2e_main).  The list ends with
+ * {NULL, NULL}.  Exit status 0, 1 when a check failed, 2 for a usage
+ * error (no scenario, or one the program does not have). */
+typedef struct e2e_scenario {
+    const char *name;
+    void (*run)(void);
+} e2e_scenario;
+int e2e_main(const char *program, int argc, char **argv, const e2e_scenario *scenarios);
+
 /* Starts `barbu serve --listen 127.0.0.1:0 --db DIR/DBNAME --quiet` and
  * reads its port from the line it prints.  With e2e_server_logs set, without
  * --quiet: the server's log lines go to s->err. */

@@ -1210,3 +1210,30 @@ unsigned e2e_hands_seen(const json_t *view_msg)
     }
     return seen;
 }
+
+int e2e_main(const char *program, int argc, char **argv, const e2e_scenario *scenarios)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s BARBU SCENARIO...\nscenarios:", program);
+        for (size_t i = 0; scenarios[i].name != NULL; i++)
+            fprintf(stderr, " %s", scenarios[i].name);
+        fprintf(stderr, "\n");
+        return 2;
+    }
+    e2e_init(argv[1]);
+    for (int i = 2; i < argc; i++) {
+        size_t k = 0;
+        while (scenarios[k].name != NULL && strcmp(scenarios[k].name, argv[i]) != 0)
+            k++;
+        if (scenarios[k].name == NULL) {
+            fprintf(stderr, "%s: no scenario %s\n", program, argv[i]);
+            return 2;
+        }
+        long t0 = e2e_now_ms();
+        printf("== %s\n", argv[i]);
+        scenarios[k].run();
+        printf("== %s: %ld ms\n", argv[i], e2e_now_ms() - t0);
+    }
+    printf("%d failure%s\n", e2e_failures, e2e_failures == 1 ? "" : "s");
+    return e2e_failures ? 1 : 0;
+}

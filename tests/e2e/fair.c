@@ -533,31 +533,11 @@ static void fair_seeded(void)
 
 int main(int argc, char **argv)
 {
-    static const struct {
-        const char *name;
-        void (*run)(void);
-    } SCENARIOS[] = {
+    static const e2e_scenario SCENARIOS[] = {
         {"whole", fair_whole},
         {"restart", fair_restart},
         {"seeded", fair_seeded},
         {NULL, NULL},
     };
-    if (argc < 3) {
-        fprintf(stderr, "usage: fair BARBU SCENARIO...\n");
-        return 2;
-    }
-    e2e_init(argv[1]);
-    for (int i = 2; i < argc; i++) {
-        size_t k = 0;
-        while (SCENARIOS[k].name != NULL && strcmp(SCENARIOS[k].name, argv[i]) != 0)
-            k++;
-        if (SCENARIOS[k].name == NULL) {
-            fprintf(stderr, "fair: no scenario %s\n", argv[i]);
-            return 2;
-        }
-        printf("== %s\n", argv[i]);
-        SCENARIOS[k].run();
-    }
-    printf("%d failure%s\n", e2e_failures, e2e_failures == 1 ? "" : "s");
-    return e2e_failures ? 1 : 0;
+    return e2e_main("fair", argc, argv, SCENARIOS);
 }

@@ -705,10 +705,7 @@ static void scenario_limits_at_once(void)
     CHECK(e2e_server_stop(&srv) == 0, "the server stops cleanly");
 }
 
-static const struct {
-    const char *name;
-    void (*run)(void);
-} SCENARIOS[] = {
+static const e2e_scenario SCENARIOS[] = {
     {"signup", scenario_signup},
     {"logout", scenario_logout},
     {"password", scenario_password},
@@ -726,27 +723,5 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: identity BARBU SCENARIO...\nscenarios:");
-        for (size_t i = 0; SCENARIOS[i].name != NULL; i++)
-            fprintf(stderr, " %s", SCENARIOS[i].name);
-        fprintf(stderr, "\n");
-        return 2;
-    }
-    e2e_init(argv[1]);
-    for (int i = 2; i < argc; i++) {
-        size_t k = 0;
-        while (SCENARIOS[k].name != NULL && strcmp(SCENARIOS[k].name, argv[i]) != 0)
-            k++;
-        if (SCENARIOS[k].name == NULL) {
-            fprintf(stderr, "identity: no scenario %s\n", argv[i]);
-            return 2;
-        }
-        long t0 = e2e_now_ms();
-        printf("== %s\n", argv[i]);
-        SCENARIOS[k].run();
-        printf("== %s: %ld ms\n", argv[i], e2e_now_ms() - t0);
-    }
-    printf("%d failure%s\n", e2e_failures, e2e_failures == 1 ? "" : "s");
-    return e2e_failures ? 1 : 0;
+    return e2e_main("identity", argc, argv, SCENARIOS);
 }
