@@ -330,3 +330,18 @@ foreach(t e2e_leak club_results test_solver)
     set_property(TEST ${t} APPEND PROPERTY LABELS long)
   endif()
 endforeach()
+
+# A private PostgreSQL cluster (tests/pg/cluster.sh) for the tests that need
+# one: each such test sets FIXTURES_REQUIRED pg and ENVIRONMENT
+# ${BARBU_PG_ENV}, and makes its own database in it (tests/pg/pg_test.h).
+# CTest starts the cluster before the first of them and stops it after the
+# last, whatever labels were asked for.
+set(BARBU_PG_DIR ${CMAKE_BINARY_DIR}/pg)
+set(BARBU_PG_ENV "BARBU_TEST_PG=postgresql://barbu@/postgres?host=${BARBU_PG_DIR}/run&port=5432")
+add_test(NAME pg_start COMMAND sh ${CMAKE_SOURCE_DIR}/tests/pg/cluster.sh start ${BARBU_PG_DIR})
+add_test(NAME pg_stop COMMAND sh ${CMAKE_SOURCE_DIR}/tests/pg/cluster.sh stop ${BARBU_PG_DIR})
+set_tests_properties(pg_start PROPERTIES FIXTURES_SETUP pg LABELS pg)
+set_tests_properties(pg_stop PROPERTIES FIXTURES_CLEANUP pg LABELS pg)
+add_library(barbu_pg_test STATIC ${CMAKE_SOURCE_DIR}/tests/pg/pg_test.c)
+target_include_directories(barbu_pg_test PUBLIC ${CMAKE_SOURCE_DIR}/tests/pg)
+target_link_libraries(barbu_pg_test PUBLIC PkgConfig::PQ)

@@ -168,6 +168,32 @@ typedef struct store_player_results {
     int places[5];              /* [1..4]: games over with that best place */
 } store_player_results;
 
+/* ------------------------------------------------------------- nodes
+ * Several servers ("nodes") on one PostgreSQL database (docs/deploy.md).
+ * Each table is owned by one node at a time through a lease in the
+ * database: its holder, an epoch that grows by one every time the lease is
+ * taken, and the moment it runs out (the database's clock, so the nodes'
+ * clocks never matter).  Once a store has joined as a node, every write
+ * for a table (action_append, seat_put, table_set_state, deal_player_put,
+ * listed_put, game_begin, game_end) checks, in the same statement or
+ * transaction, that the table's epoch is still the one this store took:
+ * otherwise nothing is written and the call returns STORE_FENCED (a node
+ * that lost a lease can never write to that table again).  A store that
+ * has not joined (one server alone) writes as before.
+ *
+ * Only the PostgreSQL store has these: the SQLite store leaves every one
+ * NULL (a SQLite database serves one server, which owns every table). */
+#define STORE_FENCED (-2)
+
+/* A row of the shared lobby: a table's summary as its owner wrote it. */
+typedef struct store_listed {
+    int64_t table;
+    const char *node;    /* its owner when written */
+    const char *summary; /* the lobby summary (docs/protocol.md) as JSON
+                            text; "" once the table is closed */
+    int64_t version;     /* grows with every write, over all tables */
+} store_listed;
+
 typedef struct store store;
 
 struct store {
@@ -297,6 +323,48 @@ struct store_ops {
      * game 0 when it is the first), or 0 when the game gave none. */
     int (*rating_point_get)(store *s, const char *id, int64_t game, store_rating_point *out,
                             store_rating_point *prev);
+
+    /* ---- nodes (NULL in the SQLite store; see "nodes" above) ----
+     * node_join: this store acts for node `name` from now on; url is where
+     * its clients connect (--public-url); lease_ms how long a lease it
+     * takes or renews lasts.  Writes the node's row (name, url, last seen).
+     * A table_create after it takes the new table's lease at once. */
+    int (*node_join)(store *s, const char *name, const char *url, int lease_ms);
+    /* The url of node `name`: 1 (filling url, of cap bytes) or 0. */
+    int (*node_url)(store *s, const char *name, char *url, size_t cap);
+    /* Takes table's lease for this node when nobody holds it, its holder's
+     * ran out, or this node holds it: the epoch grows by one and *epoch
+     * gets it; from then on this store's writes for the table carry it.
+     * 1 taken, 0 another node holds a live lease, -1 failure. */
+    int (*lease_take)(store *s, int64_t table, int64_t *epoch);
+    /* Renews every lease this store holds, in one statement, and the
+     * node's last-seen time.  fn is called for each table whose lease this
+     * store held but lost (its epoch moved on: another node took it); the
+     * store forgets those, so their writes are fenced. */
+    int (*leases_renew)(store *s, void (*fn)(void *ctx, int64_t table), void *ctx);
+    /* Gives up table's lease now (its table leaves this node's memory, or the
+     * node stops cleanly): the lease runs out at once, the epoch stays. */
+    int (*lease_release)(store *s, int64_t table);
+    /* Tables whose games are not over (state waiting or playing) and whose
+     * lease ran out or was never taken, oldest first, at most limit: what
+     * a node may adopt. */
+    int (*leases_orphaned)(store *s, int limit, void (*fn)(void *ctx, int64_t table), void *ctx);
+    /* Who holds table's lease now: 1 (filling node and url) when a node
+     * holds a live one (this node too), 0 when none does or there is no such
+     * table. */
+    int (*table_owner)(store *s, int64_t table, char *node, size_t ncap, char *url, size_t ucap);
+    /* The shared lobby: the owner writes a table's summary whenever it
+     * changes ("" when the table closes); listed_load hands over every row
+     * written after version `after`, in version order (own rows too). */
+    int (*listed_put)(store *s, int64_t table, const char *summary);
+    int (*listed_load)(store *s, int64_t after, void (*fn)(void *ctx, const store_listed *l),
+                       void *ctx);
+    /* A guest session by its id (a token's hash, as session_put takes it):
+     * 1 (filling name, of cap bytes) or 0. */
+    int (*session_get)(store *s, const char *token, char *name, size_t cap);
+    /* The table whose game is not over where the session with this id sits
+     * (a seat's token): 1 (filling *table) or 0. */
+    int (*seat_of)(store *s, const char *token, int64_t *table);
 };
 
 /* Opens (creating when needed) a SQLite database in WAL mode.  NULL on
@@ -307,6 +375,23 @@ store *store_sqlite_open(const char *path, char *err, size_t cap);
  * that answers reads off the server's loop.  Every write through it fails.
  * NULL on failure, with the reason in err. */
 store *store_sqlite_open_reader(const char *path, char *err, size_t cap);
+
+/* Opens a PostgreSQL database by its URL (postgresql://... or
+ * postgres://...), creating or migrating its schema (store_pg.c); a
+ * database of a newer schema version is refused.  NULL on failure, with the
+ * reason in err. */
+store *store_pg_open(const char *url, char *err, size_t cap);
+/* A second connection to the same database for a reader thread: no
+ * migration, every write refused. */
+store *store_pg_open_reader(const char *url, char *err, size_t cap);
+
+/* Whether db names a PostgreSQL database (a postgresql:// or postgres://
+ * URL) rather than a SQLite file. */
+bool store_is_pg(const char *db);
+/* store_pg_open or store_sqlite_open, by what db names; the same for a
+ * reader. */
+store *store_open(const char *db, char *err, size_t cap);
+store *store_open_reader(const char *db, char *err, size_t cap);
 
 static inline void store_close(store *s)
 {
