@@ -345,3 +345,11 @@ set_tests_properties(pg_stop PROPERTIES FIXTURES_CLEANUP pg LABELS pg)
 add_library(barbu_pg_test STATIC ${CMAKE_SOURCE_DIR}/tests/pg/pg_test.c)
 target_include_directories(barbu_pg_test PUBLIC ${CMAKE_SOURCE_DIR}/tests/pg)
 target_link_libraries(barbu_pg_test PUBLIC PkgConfig::PQ)
+
+# The club's store tests again on PostgreSQL: the same program and the same
+# assertions with --pg (a fresh database in the cluster for each case), and
+# the fencing of game_begin and game_end by a table's lease.
+target_link_libraries(test_store_club PRIVATE barbu_pg_test)
+add_test(NAME test_store_club_pg COMMAND test_store_club --pg)
+set_tests_properties(test_store_club_pg PROPERTIES LABELS "unit;pg" FIXTURES_REQUIRED pg
+                                                   ENVIRONMENT "${BARBU_PG_ENV}")
