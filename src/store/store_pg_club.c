@@ -919,11 +919,13 @@ int pg_ladder_periods(store *s, void (*fn)(void *ctx, const char *period), void 
 {
     pg_store *p = pg_of(s);
     /* A skip through the primary key, one step a period, rather than
-     * DISTINCT's walk of every row. */
+     * DISTINCT's walk of every row.  Wrapped in a SELECT, which is what a
+     * reader's connection lets through. */
     PGresult *r = pg_run(p, "could not list the ladder's periods",
-                         "WITH RECURSIVE q(x) AS (SELECT max(period) FROM ladder UNION ALL "
-                         "SELECT (SELECT max(period) FROM ladder WHERE period < q.x) FROM q "
-                         "WHERE q.x IS NOT NULL) SELECT x FROM q WHERE x IS NOT NULL",
+                         "SELECT x FROM (WITH RECURSIVE q(x) AS (SELECT max(period) FROM ladder "
+                         "UNION ALL SELECT (SELECT max(period) FROM ladder WHERE period < q.x) "
+                         "FROM q WHERE q.x IS NOT NULL) SELECT x FROM q) AS periods "
+                         "WHERE x IS NOT NULL",
                          0, NULL);
     if (!r)
         return -1;

@@ -826,6 +826,26 @@ static void test_reader(void **state)
     assert_int_equal(r->ops->game_status(r, 1), STORE_GAME_OVER);
     ladder_of(r, "2026", got, sizeof got);
     assert_string_equal(got, "alice=Alice:1:30|bob=Bob:1:10");
+    /* Every read of the club through the reader. */
+    seen_ladder lv = {0};
+    assert_int_equal(r->ops->ladder_periods(r, on_period, &lv), 0);
+    assert_string_equal(lv.text, "2026-11|2026");
+    seen_game gv;
+    store_game_filter f = {.key = "alice", .status = -1, .ladder = -1, .with_deals = true};
+    assert_int_equal(find(r, &f, 0, 10, &gv), 1);
+    assert_string_equal(gv.deals, "[{\"deal\":1},{\"deal\":2}]");
+    memset(&gv, 0, sizeof gv);
+    assert_int_equal(r->ops->game_get(r, 1, on_game, &gv), 1);
+    assert_int_equal(gv.g.n_players, 4);
+    store_player_results res;
+    assert_int_equal(r->ops->player_results(r, &f, &res), 0);
+    assert_true(res.games == 1 && res.total == 30);
+    seen_rating rv = {0};
+    assert_int_equal(r->ops->ratings_load(r, on_rating, &rv), 0);
+    assert_int_equal(r->ops->rating_get(r, "p:alice", on_rating, &rv), 0);
+    assert_int_equal(r->ops->rating_history_load(r, "p:alice", on_point, &rv), 0);
+    store_rating_point pt, prev;
+    assert_int_equal(r->ops->rating_point_get(r, "p:alice", 1, &pt, &prev), 0);
     char out[64];
     assert_int_equal(r->ops->prefs_get(r, "alice", out, sizeof out), 1);
     assert_string_equal(out, "{\"a\":1}");
