@@ -755,10 +755,17 @@ static void filter_sql(const store_game_filter *f, bool counting, bool join, sql
                    rows ? " JOIN games g ON g.id = p.game" : "", by, at);
             *order = NULL;
         } else {
+            /* The game's first row of the player as "no row before it"
+             * rather than SQLite's "p.n = (SELECT min(q.n) ...)": the
+             * planner estimates an anti-join well and walks the index
+             * backward to the page, where it takes the equality with a
+             * subquery for a rare row and sorts every row of the player
+             * (36 ms rather than 4 for a computer level's first page in
+             * 10,000 games). */
             sb_add(b,
                    " FROM game_players p JOIN games g ON g.id = p.game WHERE p.%s = $%d"
-                   " AND p.n = (SELECT min(q.n) FROM game_players q WHERE q.game = p.game AND "
-                   "q.%s = p.%s)",
+                   " AND NOT EXISTS (SELECT 1 FROM game_players q WHERE q.game = p.game AND "
+                   "q.%s = p.%s AND q.n < p.n)",
                    by, at, by, by);
             *order = "p.started DESC, p.game DESC";
         }
