@@ -966,6 +966,14 @@ static pg_store *connect_to(const char *url, char *err, size_t cap)
         pg_close(&p->base);
         return NULL;
     }
+    /* Identity columns, to_regclass(text), tcp_user_timeout: 12 has them
+     * all (Debian 12 ships 15, which the tests run). */
+    if (PQserverVersion(p->conn) < 120000) {
+        snprintf(err, cap, "PostgreSQL %d.%d is too old: barbu needs 12 or newer",
+                 PQserverVersion(p->conn) / 10000, PQserverVersion(p->conn) / 100 % 100);
+        pg_close(&p->base);
+        return NULL;
+    }
     /* Notices (a NOTICE for IF NOT EXISTS, say) are not the server's log. */
     PQsetNoticeProcessor(p->conn, quiet, NULL);
     return p;
