@@ -354,3 +354,12 @@ add_test(NAME test_store_pg COMMAND test_store --pg)
 target_link_libraries(test_store_nodes PRIVATE barbu_pg_test)
 set_tests_properties(test_store_pg test_store_nodes
                      PROPERTIES FIXTURES_REQUIRED pg ENVIRONMENT "${BARBU_PG_ENV}" LABELS "unit;pg")
+
+# Two nodes on one PostgreSQL database (tests/e2e/nodes_basic.c): moved, the
+# shared lobby, an adoption after SIGKILL.  The three-node suite is
+# tests/e2e/nodes.c.
+add_executable(e2e_nodes_basic ${CMAKE_SOURCE_DIR}/tests/e2e/nodes_basic.c)
+target_link_libraries(e2e_nodes_basic PRIVATE barbu_e2e barbu_pg_test)
+add_test(NAME nodes_basic COMMAND e2e_nodes_basic $<TARGET_FILE:barbu> basic)
+set_tests_properties(nodes_basic PROPERTIES FIXTURES_REQUIRED pg ENVIRONMENT "${BARBU_PG_ENV}"
+                                            LABELS "e2e;pg" TIMEOUT 120)
