@@ -361,5 +361,6 @@ set_tests_properties(test_store_pg test_store_nodes
 add_executable(e2e_nodes_basic ${CMAKE_SOURCE_DIR}/tests/e2e/nodes_basic.c)
 target_link_libraries(e2e_nodes_basic PRIVATE barbu_e2e barbu_pg_test)
 add_test(NAME nodes_basic COMMAND e2e_nodes_basic $<TARGET_FILE:barbu> basic)
-set_tests_properties(nodes_basic PROPERTIES FIXTURES_REQUIRED pg ENVIRONMENT "${BARBU_PG_ENV}"
+add_test(NAME nodes_basic_partition COMMAND e2e_nodes_basic $<TARGET_FILE:barbu> partition)
+set_tests_properties(nodes_basic nodes_basic_partition PROPERTIES FIXTURES_REQUIRED pg ENVIRONMENT "${BARBU_PG_ENV}"
                                             LABELS "e2e;pg" TIMEOUT 120)

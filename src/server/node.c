@@ -315,6 +315,12 @@ json_t *srv_node_remote(srv_server *srv, int64_t id)
     return r ? r->summary : NULL;
 }
 
+static int by_id(const void *a, const void *b)
+{
+    int64_t x = (*(remote_table *const *)a)->id, y = (*(remote_table *const *)b)->id;
+    return (x > y) - (x < y);
+}
+
 void srv_node_lobby(srv_server *srv, json_t *list)
 {
     if (srv->node == NULL)
@@ -331,12 +337,7 @@ void srv_node_lobby(srv_server *srv, json_t *list)
             if (srv_table_find(srv, r->id) == NULL)
                 all[n++] = r;
         }
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && all[j - 1]->id > all[j]->id; j--) {
-            remote_table *x = all[j];
-            all[j] = all[j - 1];
-            all[j - 1] = x;
-        }
+    qsort(all, n, sizeof *all, by_id);
     for (size_t i = 0; i < n; i++)
         json_array_append(list, all[i]->summary);
     free(all);

@@ -3,12 +3,17 @@
  * database (tests/pg): a table of node A asked for at node B is answered
  * with `moved` to A; B's lobby lists A's table; after A is killed (SIGKILL)
  * B adopts the table within its lease and the game goes on there, nothing
- * acted before the kill lost.  (The full three-node suite is
- * tests/e2e/nodes.c.)
+ * acted before the kill lost ("basic").  A node stopped (SIGSTOP) past its
+ * lease and continued finds its table adopted, writes nothing for it, and
+ * sends its player on with `moved` ("partition").  (The full three-node
+ * suite is tests/e2e/nodes.c.)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <libpq-fe.h>
+#include <signal.h>
 
 #include "e2e.h"
 #include "pg_test.h"
@@ -151,8 +156,94 @@ static void scenario_basic(void)
     free(db_url);
 }
 
+/* The actions of a table written under its first lease (the creating
+ * node's epoch), counted in the database. */
+static long first_epoch_actions(int table)
+{
+    PGconn *pg = PQconnectdb(db_url);
+    REQUIRE(PQstatus(pg) == CONNECTION_OK, "a connection to the test database");
+    char q[200];
+    snprintf(q, sizeof q,
+             "SELECT count(*) FROM actions WHERE table_id = %d AND epoch = "
+             "(SELECT min(epoch) FROM actions WHERE table_id = %d)",
+             table, table);
+    PGresult *r = PQexec(pg, q);
+    long n = PQresultStatus(r) == PGRES_TUPLES_OK ? atol(PQgetvalue(r, 0, 0)) : -1;
+    PQclear(r);
+    PQfinish(pg);
+    return n;
+}
+
+static void scenario_partition(void)
+{
+    db_url = pg_test_db("nodes_partition_basic");
+    REQUIRE(db_url != NULL, "a database in the private PostgreSQL cluster");
+    e2e_server_logs = true;
+    e2e_server a, b;
+    start_node(&a, "a");
+    start_node(&b, "b");
+    char url_b[64];
+    snprintf(url_b, sizeof url_b, "ws://127.0.0.1:%d/ws", b.port);
+    e2e_client *alice = e2e_client_new("alice", a.port);
+    e2e_hello(alice, "alice");
+    int table = e2e_create(alice, "uk",
+                           json_pack("{s:[s,s,s], s:s, s:i, s:s, s:s}", "bots", "E", "S", "W",
+                                     "level", "random", "delay", 0, "sit", "N", "seed", "99"));
+    json_t *v = e2e_expect(alice, "view", 5000);
+    REQUIRE(v != NULL, "alice has a view of her table");
+    json_decref(v);
+    /* Until it is alice's turn: the table then waits for her. */
+    for (long deadline = e2e_now_ms() + 10000; !e2e_to_move(alice) && e2e_now_ms() < deadline;)
+        e2e_pump(100);
+    REQUIRE(e2e_to_move(alice), "alice is to move");
+    long at_stop = alice->at;
+
+    kill(a.pid, SIGSTOP);
+    /* B adopts the table once A's lease runs out: a kibitzer there is let
+     * in instead of being sent to A. */
+    e2e_client *bob = e2e_client_new("bob", b.port);
+    e2e_hello(bob, "bob");
+    bool adopted = false;
+    for (long deadline = e2e_now_ms() + 15000; !adopted && e2e_now_ms() < deadline;) {
+        e2e_clear(bob);
+        e2e_send(bob, json_pack("{s:s, s:i, s:s}", "type", "kibitz", "table", table, "seat", "E"));
+        json_t *r = expect_either(bob, "table", "moved", 3000);
+        adopted = r && strcmp(json_string_value(json_object_get(r, "type")), "table") == 0;
+        json_decref(r);
+        if (!adopted)
+            e2e_pump(500);
+    }
+    REQUIRE(adopted, "node b adopts the table of the stopped node a");
+    /* Alice acts at A, which is continued: A must not write it. */
+    e2e_act(alice);
+    kill(a.pid, SIGCONT);
+    json_t *m = e2e_expect(alice, "moved", 10000);
+    CHECK(m != NULL, "the continued node a sends alice on with moved");
+    const char *url = m ? json_string_value(json_object_get(m, "url")) : NULL;
+    CHECK(url && strcmp(url, url_b) == 0, "moved names node b (%s)", url ? url : "none");
+    json_decref(m);
+    e2e_pump(500);
+    CHECK(first_epoch_actions(table) == at_stop,
+          "node a wrote nothing after it lost the table (%ld actions under its lease, %ld "
+          "before the stop)",
+          first_epoch_actions(table), at_stop);
+    /* Alice carries on at B. */
+    e2e_client_reconnect(alice, b.port);
+    e2e_resume(alice);
+    json_t *view = e2e_expect(alice, "view", 5000);
+    CHECK(view != NULL && alice->at == at_stop, "alice is back at node b where she stopped (%ld)",
+          alice->at);
+    json_decref(view);
+    e2e_client_free(alice);
+    e2e_client_free(bob);
+    CHECK(e2e_server_stop(&a) == 0, "node a stops cleanly");
+    CHECK(e2e_server_stop(&b) == 0, "node b stops cleanly");
+    free(db_url);
+}
+
 int main(int argc, char **argv)
 {
-    static const e2e_scenario scenarios[] = {{"basic", scenario_basic}, {NULL, NULL}};
+    static const e2e_scenario scenarios[] = {
+        {"basic", scenario_basic}, {"partition", scenario_partition}, {NULL, NULL}};
     return e2e_main("nodes_basic", argc, argv, scenarios);
 }
