@@ -41,8 +41,9 @@ struct srv_node {
     srv_map remote;         /* table key -> remote_table: other nodes' tables */
     char **origins;         /* every node's origin, normalized */
     int n_origins;
+    int64_t origins_read; /* srv_now() when they were last read */
     lws_sorted_usec_list_t adopt_sul, renew_sul, drop_sul;
-    bool running;
+    bool running, stopped;
 };
 
 /* ----------------------------------------------------------------- util */
@@ -517,16 +518,32 @@ static void origins_load(srv_server *srv)
     origins_free(n);
     n->origins = o.list;
     n->n_origins = o.n;
+    n->origins_read = srv_now();
+}
+
+static bool origin_known(const srv_node *n, const char *origin)
+{
+    for (int i = 0; i < n->n_origins; i++)
+        if (strcmp(n->origins[i], origin) == 0)
+            return true;
+    return false;
 }
 
 bool srv_node_origin_ok(srv_server *srv, const char *origin)
 {
-    if (srv->node == NULL)
+    srv_node *n = srv->node;
+    if (n == NULL)
         return false;
-    for (int i = 0; i < srv->node->n_origins; i++)
-        if (strcmp(srv->node->origins[i], origin) == 0)
-            return true;
-    return false;
+    if (origin_known(n, origin))
+        return true;
+    /* A node that joined since the last reading: read again, at most once
+     * a second (a page of another site must not make every handshake a
+     * query). */
+    int64_t now = srv_now();
+    if (n->origins_read == now)
+        return false;
+    origins_load(srv);
+    return origin_known(n, origin);
 }
 
 /* ---------------------------------------------------------- start, stop */
@@ -589,8 +606,9 @@ void srv_node_tick(srv_server *srv)
 void srv_node_stop(srv_server *srv)
 {
     srv_node *n = srv->node;
-    if (n == NULL)
+    if (n == NULL || n->stopped)
         return;
+    n->stopped = true;
     n->running = false;
     lws_sul_cancel(&n->adopt_sul);
     lws_sul_cancel(&n->renew_sul);
