@@ -41,6 +41,30 @@ static json_t *expect_either(e2e_client *c, const char *a, const char *b, int ms
     }
 }
 
+/* A number the test database answers (a count), -1 on failure. */
+static long db_count(const char *q)
+{
+    PGconn *pg = PQconnectdb(db_url);
+    REQUIRE(PQstatus(pg) == CONNECTION_OK, "a connection to the test database");
+    PGresult *r = PQexec(pg, q);
+    long n = PQresultStatus(r) == PGRES_TUPLES_OK ? atol(PQgetvalue(r, 0, 0)) : -1;
+    PQclear(r);
+    PQfinish(pg);
+    return n;
+}
+
+/* The actions of a table written under its first lease (the creating
+ * node's epoch), counted in the database. */
+static long first_epoch_actions(int table)
+{
+    char q[200];
+    snprintf(q, sizeof q,
+             "SELECT count(*) FROM actions WHERE table_id = %d AND epoch = "
+             "(SELECT min(epoch) FROM actions WHERE table_id = %d)",
+             table, table);
+    return db_count(q);
+}
+
 static bool lobby_has(e2e_client *c, int table)
 {
     e2e_clear(c);
@@ -153,25 +177,10 @@ static void scenario_basic(void)
     e2e_client_free(alice);
     e2e_client_free(bob);
     CHECK(e2e_server_stop(&b) == 0, "node b stops cleanly");
+    /* Its clean stop gave its leases up: another node would adopt at once. */
+    CHECK(db_count("SELECT count(*) FROM tables WHERE lease_until > clock_timestamp()") == 0,
+          "node b's clean stop gave up every lease");
     free(db_url);
-}
-
-/* The actions of a table written under its first lease (the creating
- * node's epoch), counted in the database. */
-static long first_epoch_actions(int table)
-{
-    PGconn *pg = PQconnectdb(db_url);
-    REQUIRE(PQstatus(pg) == CONNECTION_OK, "a connection to the test database");
-    char q[200];
-    snprintf(q, sizeof q,
-             "SELECT count(*) FROM actions WHERE table_id = %d AND epoch = "
-             "(SELECT min(epoch) FROM actions WHERE table_id = %d)",
-             table, table);
-    PGresult *r = PQexec(pg, q);
-    long n = PQresultStatus(r) == PGRES_TUPLES_OK ? atol(PQgetvalue(r, 0, 0)) : -1;
-    PQclear(r);
-    PQfinish(pg);
-    return n;
 }
 
 static void scenario_partition(void)
