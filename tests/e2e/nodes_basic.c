@@ -5,7 +5,8 @@
  * B adopts the table within its lease and the game goes on there, nothing
  * acted before the kill lost ("basic").  A node stopped (SIGSTOP) past its
  * lease and continued finds its table adopted, writes nothing for it, and
- * sends its player on with `moved` ("partition").  (The full three-node
+ * sends its player on with `moved` ("partition").  A registered player's
+ * seat is found from every node ("registered").  (The full three-node
  * suite is tests/e2e/nodes.c.)
  */
 #include <stdio.h>
@@ -250,9 +251,87 @@ static void scenario_partition(void)
     free(db_url);
 }
 
+/* Resumes c at port until its table's view comes (moved on the way are
+ * followed by trying again a second later); the view, or NULL. */
+static json_t *back_at(e2e_client *c, int port, int ms, int *moved)
+{
+    long t0 = e2e_now_ms();
+    while (e2e_now_ms() - t0 < ms) {
+        e2e_client_reconnect(c, port);
+        e2e_resume(c);
+        json_t *r = expect_either(c, "view", "moved", 3000);
+        if (r && strcmp(json_string_value(json_object_get(r, "type")), "view") == 0)
+            return r;
+        if (r)
+            (*moved)++;
+        json_decref(r);
+        e2e_pump(1000);
+    }
+    return NULL;
+}
+
+static void scenario_registered(void)
+{
+    db_url = pg_test_db("nodes_registered_basic");
+    REQUIRE(db_url != NULL, "a database in the private PostgreSQL cluster");
+    e2e_server_logs = true;
+    e2e_server a, b;
+    start_node(&a, "a");
+    start_node(&b, "b");
+    char url_a[64];
+    snprintf(url_a, sizeof url_a, "ws://127.0.0.1:%d/ws", a.port);
+    /* Carol registers at A and sits at a table there. */
+    e2e_client *carol = e2e_client_new("carol", a.port);
+    e2e_send(carol,
+             json_pack("{s:s, s:i, s:s, s:s, s:b, s:i}", "type", "hello", "version", 1, "name",
+                       "carol", "password", "a long enough passphrase", "register", 1, "id", 1));
+    json_t *w = e2e_expect(carol, "welcome", 10000);
+    REQUIRE(w && json_is_true(json_object_get(w, "registered")), "carol is registered at node a");
+    snprintf(carol->name, sizeof carol->name, "carol");
+    snprintf(carol->token, sizeof carol->token, "%s",
+             json_string_value(json_object_get(w, "token")));
+    json_decref(w);
+    int table = e2e_create(carol, "uk",
+                           json_pack("{s:[s,s,s], s:s, s:i, s:s, s:s}", "bots", "E", "S", "W",
+                                     "level", "random", "delay", 0, "sit", "N", "seed", "7"));
+    for (long deadline = e2e_now_ms() + 10000; !e2e_to_move(carol) && e2e_now_ms() < deadline;)
+        e2e_pump(100);
+    REQUIRE(e2e_to_move(carol), "carol is to move");
+    e2e_act(carol);
+    e2e_pump(500);
+    long at_before = carol->at;
+
+    /* Her token at B: signed in, then sent to A where she sits. */
+    e2e_client *other = e2e_client_new("carol-at-b", b.port);
+    snprintf(other->name, sizeof other->name, "carol");
+    snprintf(other->token, sizeof other->token, "%s", carol->token);
+    e2e_resume(other);
+    json_t *m = e2e_expect(other, "moved", 5000);
+    const char *url = m ? json_string_value(json_object_get(m, "url")) : NULL;
+    CHECK(m && json_integer_value(json_object_get(m, "table")) == table && url &&
+              strcmp(url, url_a) == 0,
+          "carol's token at node b: moved to her table at node a (%s)", url ? url : "none");
+    json_decref(m);
+    e2e_client_free(other);
+
+    /* A dies: B adopts the table and carol takes her seat there. */
+    e2e_server_kill9(&a);
+    int moved = 0;
+    json_t *view = back_at(carol, b.port, 20000, &moved);
+    REQUIRE(view != NULL, "carol is back at her table on node b within 20 s");
+    json_decref(view);
+    CHECK(carol->seat == 0 && carol->at >= at_before,
+          "carol sits N at node b where she was (at %ld, was %ld)", carol->at, at_before);
+    e2e_client_free(carol);
+    CHECK(e2e_server_stop(&b) == 0, "node b stops cleanly");
+    free(db_url);
+}
+
 int main(int argc, char **argv)
 {
-    static const e2e_scenario scenarios[] = {
-        {"basic", scenario_basic}, {"partition", scenario_partition}, {NULL, NULL}};
+    static const e2e_scenario scenarios[] = {{"basic", scenario_basic},
+                                             {"partition", scenario_partition},
+                                             {"registered", scenario_registered},
+                                             {NULL, NULL}};
     return e2e_main("nodes_basic", argc, argv, scenarios);
 }
