@@ -41,7 +41,9 @@ struct srv_node {
     srv_map remote;         /* table key -> remote_table: other nodes' tables */
     char **origins;         /* every node's origin, normalized */
     int n_origins;
-    int64_t origins_read; /* srv_now() when they were last read */
+    int64_t origins_read;   /* srv_now() when they were last read */
+    lws_usec_t renewed;     /* the last renewal that worked (lws_now_usecs) */
+    lws_usec_t renew_tried; /* the last one tried */
     lws_sorted_usec_list_t adopt_sul, renew_sul, drop_sul;
     bool running, stopped;
 };
@@ -255,15 +257,20 @@ static void adopt_tick(lws_sorted_usec_list_t *sul)
 
 /* -------------------------------------------------------------- renewal */
 
-static void renew_tick(lws_sorted_usec_list_t *sul)
+static void renew_tick(lws_sorted_usec_list_t *sul);
+
+/* Renews every lease now; the tables lost are marked (drop_lost lets them
+ * go) and the next renewal is a third of a lease from now. */
+static void renew(srv_node *n)
 {
-    srv_node *n = lws_container_of(sul, srv_node, renew_sul);
     srv_server *srv = n->srv;
-    if (srv->stopping || !n->running)
-        return;
     id_list l = {0};
+    lws_usec_t now = lws_now_usecs();
+    n->renew_tried = now;
     if (srv->store->ops->leases_renew(srv->store, collect, &l) != 0)
         srv_log(srv, "store: the leases could not be renewed: %s", store_error(srv->store));
+    else
+        n->renewed = now;
     for (int i = 0; i < l.n; i++) {
         srv_table *t = srv_table_find(srv, l.ids[i]);
         if (t) {
@@ -272,9 +279,38 @@ static void renew_tick(lws_sorted_usec_list_t *sul)
         }
     }
     free(l.ids);
-    drop_lost(srv);
     lws_sul_schedule(srv->ctx, 0, &n->renew_sul, renew_tick,
                      (lws_usec_t)(n->lease_ms / 3) * LWS_US_PER_MS);
+}
+
+static void renew_tick(lws_sorted_usec_list_t *sul)
+{
+    srv_node *n = lws_container_of(sul, srv_node, renew_sul);
+    if (n->srv->stopping || !n->running)
+        return;
+    renew(n);
+    drop_lost(n->srv);
+}
+
+bool srv_node_stale(srv_conn *c)
+{
+    srv_server *srv = c->srv;
+    srv_node *n = srv->node;
+    if (n == NULL || !n->running || srv->stopping)
+        return false;
+    /* A renewal is due every third of a lease: two thirds without one
+     * means the loop did not run (SIGSTOP) or the database did not
+     * answer.  Tried again a sixth of a lease later at the soonest, so
+     * that a database away does not cost every message a try. */
+    lws_usec_t now = lws_now_usecs(), lease = (lws_usec_t)n->lease_ms * LWS_US_PER_MS;
+    if (now - n->renewed < lease * 2 / 3 || now - n->renew_tried < lease / 6)
+        return false;
+    int64_t at = c->session && c->session->table ? c->session->table->id : 0;
+    renew(n);
+    drop_lost(srv);
+    /* The sender's table went: it heard moved, and its message would only
+     * be refused for not being at a table. */
+    return at != 0 && c->session && c->session->table == NULL && !srv_table_find(srv, at);
 }
 
 /* ---------------------------------------------------------------- lobby */
@@ -584,6 +620,7 @@ int srv_node_start(srv_server *srv, const char *host, int real_port, bool tls)
     origins_load(srv);
     lobby_poll(srv);
     n->running = true;
+    n->renewed = n->renew_tried = lws_now_usecs();
     /* The first adoption at once: the node's own tables of a previous run
      * come back first of all. */
     lws_sul_schedule(srv->ctx, 0, &n->adopt_sul, adopt_tick, 1);

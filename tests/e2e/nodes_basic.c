@@ -233,6 +233,9 @@ static void scenario_partition(void)
     CHECK(url && strcmp(url, url_b) == 0, "moved names node b (%s)", url ? url : "none");
     json_decref(m);
     e2e_pump(500);
+    json_t *err = e2e_peek(alice, "error");
+    CHECK(err == NULL, "alice's stale action is not answered with an error (%s)",
+          err ? json_string_value(json_object_get(err, "code")) : "none");
     CHECK(first_epoch_actions(table) == at_stop,
           "node a wrote nothing after it lost the table (%ld actions under its lease, %ld "
           "before the stop)",
