@@ -186,7 +186,10 @@ int srv_node_check(srv_table *t, int rc)
 
 /* ------------------------------------------------------------- adoption */
 
-static void adopt_one(srv_server *srv, int64_t id)
+/* Takes a table's lease and rebuilds it; its people connected here take
+ * their seats back, but `except` (NULL for none), which its caller
+ * resumes. */
+static void adopt_one(srv_server *srv, int64_t id, const srv_session *except)
 {
     store *db = srv->store;
     int64_t epoch = 0;
@@ -231,7 +234,7 @@ static void adopt_one(srv_server *srv, int64_t id)
     /* Its people who are here already take their seats back. */
     for (int k = 0; k < 4; k++) {
         srv_session *s = t->seats[k].person;
-        if (s && s->table == t && s->conn && s->seat == k)
+        if (s && s != except && s->table == t && s->conn && s->seat == k)
             srv_session_resume(s);
     }
     srv_lobby_listed(t);
@@ -252,7 +255,7 @@ static void adopt_tick(lws_sorted_usec_list_t *sul)
         if (srv->store->ops->leases_orphaned(srv->store, room, collect, &l) != 0)
             srv_log(srv, "store: %s", store_error(srv->store));
         for (int i = 0; i < l.n && !srv->stopping; i++)
-            adopt_one(srv, l.ids[i]);
+            adopt_one(srv, l.ids[i], NULL);
         free(l.ids);
     }
     uint32_t r = 0;
@@ -317,6 +320,11 @@ bool srv_node_stale(srv_conn *c)
     /* The sender's table went: it heard moved, and its message would only
      * be refused for not being at a table. */
     return at != 0 && c->session && c->session->table == NULL && !srv_table_find(srv, at);
+}
+
+static bool n_running(const srv_server *srv)
+{
+    return srv->node && srv->node->running && !srv->stopping;
 }
 
 /* ---------------------------------------------------------------- lobby */
@@ -477,12 +485,20 @@ void srv_node_welcomed(srv_conn *c, srv_session *s)
         srv_log(srv, "store: %s", store_error(db));
     if (got <= 0 || srv_table_find(srv, table))
         return;
-    /* Seated at a table another node holds, or that nobody holds this
-     * moment (its node died: it is adopted within a lease): the client
-     * goes there, or tries again in a second. */
+    /* Seated at a table another node holds: the client goes there. */
     char url[NODE_URL_CAP];
-    if (owner_elsewhere(srv, table, url, sizeof url) < 0)
+    int elsewhere = owner_elsewhere(srv, table, url, sizeof url);
+    if (elsewhere < 0)
         return;
+    if (elsewhere == 0 && n_running(srv)) {
+        /* Nobody holds it this moment (its node stopped or died): this
+         * node takes it now rather than at its next round, and the caller
+         * seats the session (srv_session_resume) as after a restart. */
+        adopt_one(srv, table, s);
+        if (s->table)
+            return;
+    }
+    /* Else the client tries again in a second, at a node it knows. */
     srv_send(c, moved_json(table, url));
 }
 
