@@ -157,6 +157,11 @@ static void drop_table(srv_table *t)
                 srv_send_text(t->kibitzers[i]->conn, text, len);
     }
     free(text);
+    for (int k = 0; k < 4; k++)
+        if (t->seats[k].person && t->seats[k].person->table == t)
+            t->seats[k].person->moved_from = t->id;
+    for (int i = 0; i < t->n_kibitzers; i++)
+        t->kibitzers[i]->moved_from = t->id;
     srv_table_close(t);
 }
 
@@ -480,6 +485,18 @@ bool srv_node_elsewhere(srv_conn *c, const proto_msg *msg, int64_t table)
     if (owner_elsewhere(srv, table, url, sizeof url) <= 0)
         return false;
     srv_send(c, srv_with_id(moved_json(table, url), msg));
+    return true;
+}
+
+bool srv_node_moved_again(srv_conn *c, const proto_msg *msg)
+{
+    srv_session *s = c->session;
+    if (c->srv->node == NULL || s == NULL || s->table || s->moved_from == 0)
+        return false;
+    char url[NODE_URL_CAP];
+    if (owner_elsewhere(c->srv, s->moved_from, url, sizeof url) < 0)
+        url[0] = '\0';
+    srv_send(c, srv_with_id(moved_json(s->moved_from, url), msg));
     return true;
 }
 
