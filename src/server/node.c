@@ -84,6 +84,14 @@ void srv_db_shown(const char *db, char *out, size_t cap)
         snprintf(out, cap, "%.*s:***%s", (int)(colon - db), db, at);
     else
         snprintf(out, cap, "%s", db);
+    /* ...?password=secret&...: the same. */
+    char *pw = strstr(out, "password=");
+    if (pw && (pw[-1] == '?' || pw[-1] == '&')) {
+        char *end = pw + 9 + strcspn(pw + 9, "&");
+        char rest[512];
+        snprintf(rest, sizeof rest, "%s", end);
+        snprintf(pw + 9, cap - (size_t)(pw + 9 - out), "***%s", rest);
+    }
 }
 
 typedef struct id_list {
