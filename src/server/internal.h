@@ -766,6 +766,10 @@ typedef struct srv_node srv_node;
  * tls: the default public URL), and starts the ticks of adoption, renewal
  * and the shared lobby.  0, or -1 after printing why. */
 int srv_node_start(srv_server *srv, const char *host, int real_port, bool tls);
+/* A server without --node on a database where a node holds a table's
+ * lease would play beside it: refused (-1, after printing why); 0 when no
+ * node holds one (or the store has no nodes: SQLite). */
+int srv_node_alone_ok(srv_server *srv);
 /* A clean stop: the ticks end and every lease held is given up, so that
  * other nodes adopt the tables at once. */
 void srv_node_stop(srv_server *srv);

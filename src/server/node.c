@@ -699,6 +699,62 @@ bool srv_node_page_url(srv_server *srv, int64_t table, const char *path, char *o
            cap;
 }
 
+/* ------------------------------------------------- a server alone on it */
+
+typedef struct alone_ctx {
+    srv_server *srv;
+    int nodes;
+    int64_t held;     /* a table a node holds, 0 for none */
+    char holder[128]; /* its node */
+    bool failed;
+} alone_ctx;
+
+static void count_node(void *ctx, const char *name, const char *url)
+{
+    (void)name, (void)url;
+    ((alone_ctx *)ctx)->nodes++;
+}
+
+static void check_table(void *ctx, const store_table *t, const store_seat seats[4])
+{
+    (void)seats;
+    alone_ctx *a = ctx;
+    store *db = a->srv->store;
+    char url[NODE_URL_CAP];
+    if (a->held || a->failed || t->state == STORE_OVER)
+        return;
+    int got = db->ops->table_owner(db, t->id, a->holder, sizeof a->holder, url, sizeof url);
+    if (got < 0)
+        a->failed = true;
+    else if (got > 0)
+        a->held = t->id;
+}
+
+int srv_node_alone_ok(srv_server *srv)
+{
+    store *db = srv->store;
+    if (srv->opt->node || db->ops->nodes_load == NULL || db->ops->table_owner == NULL)
+        return 0;
+    alone_ctx a = {.srv = srv};
+    if (db->ops->nodes_load(db, count_node, &a) != 0)
+        a.failed = true;
+    if (!a.failed && a.nodes > 0 && db->ops->tables_load(db, check_table, &a) != 0)
+        a.failed = true;
+    if (a.failed) {
+        fprintf(stderr, "barbu serve: cannot read the database's nodes: %s\n", store_error(db));
+        return -1;
+    }
+    if (a.held) {
+        fprintf(stderr,
+                "barbu serve: node %s holds table %lld of this database: a server alone would "
+                "play its games beside the nodes; start it with --node NAME as one of them, or "
+                "stop the nodes first (their leases run out)\n",
+                a.holder, (long long)a.held);
+        return -1;
+    }
+    return 0;
+}
+
 /* ---------------------------------------------------------- start, stop */
 
 int srv_node_start(srv_server *srv, const char *host, int real_port, bool tls)
