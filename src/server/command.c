@@ -419,6 +419,9 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
 srv_table *srv_table_of(srv_conn *c, const proto_msg *msg)
 {
     srv_table *t = srv_table_find(c->srv, msg->table);
+    /* A node: a table another node holds is played there. */
+    if (t == NULL && srv_node_elsewhere(c, msg, msg->table))
+        return NULL;
     if (t == NULL)
         srv_error(c, msg, "no_table",
                   "There is no table %lld (it may have closed): choose a table from the lobby.",
@@ -657,6 +660,8 @@ void srv_cmd_bot(srv_conn *c, const proto_msg *msg)
 {
     srv_session *s = c->session;
     srv_table *t = s->table;
+    if (t == NULL && srv_node_moved_again(c, msg))
+        return;
     if (t == NULL || s->seat < 0 || t->seats[s->seat].person != s) {
         srv_error(c, msg, "not_seated",
                   "Only a player seated at the table may call a computer player: sit first.");
@@ -723,6 +728,8 @@ void srv_cmd_act(srv_conn *c, const proto_msg *msg)
 {
     srv_session *s = c->session;
     srv_table *t = s->table;
+    if (t == NULL && srv_node_moved_again(c, msg))
+        return; /* sent before it heard its table went to another node */
     if (t == NULL || s->seat < 0 || t->seats[s->seat].person != s || t->seats[s->seat].bot) {
         srv_error(c, msg, "not_seated",
                   "Only a player seated at the table acts: sit at a free seat first.");
@@ -807,7 +814,7 @@ void srv_cmd_act(srv_conn *c, const proto_msg *msg)
         srv_send(c, reply);
         return;
     }
-    if (srv_table_commit(t, &a) != 0)
+    if (srv_table_commit(t, &a) != 0 && !t->lost)
         srv_error(c, msg, "server",
                   "The action could not be saved (the server's disk may be full): try it again "
                   "in a moment.");

@@ -239,8 +239,21 @@ bool srv_http_has_body(struct lws *wsi)
     return strspn(cl, "0") != strlen(cl); /* "0" or "000": none */
 }
 
+/* srv_http_send with one more header (name with its colon), or none. */
+static int send_with_header(struct lws *wsi, void *user, int status, const char *type, char *body,
+                            size_t len, const char *disposition, bool close, const char *name,
+                            const char *value);
+
 int srv_http_send_allow(struct lws *wsi, void *user, int status, const char *type, char *body,
                         size_t len, const char *disposition, bool close, const char *allow)
+{
+    return send_with_header(wsi, user, status, type, body, len, disposition, close,
+                            allow ? "allow:" : NULL, allow);
+}
+
+static int send_with_header(struct lws *wsi, void *user, int status, const char *type, char *body,
+                            size_t len, const char *disposition, bool close, const char *name,
+                            const char *value)
 {
     if (user == NULL || *(made_page **)user != NULL) {
         /* A second answer to one request: never (the first stays). */
@@ -276,9 +289,9 @@ int srv_http_send_allow(struct lws *wsi, void *user, int status, const char *typ
              (int)strlen(disposition), &p, end)) ||
         (close && lws_add_http_header_by_name(wsi, (const unsigned char *)"connection:",
                                               (const unsigned char *)"close", 5, &p, end)) ||
-        (allow && lws_add_http_header_by_name(
-                      wsi, (const unsigned char *)"allow:", (const unsigned char *)allow,
-                      (int)strlen(allow), &p, end)) ||
+        (name &&
+         lws_add_http_header_by_name(wsi, (const unsigned char *)name, (const unsigned char *)value,
+                                     (int)strlen(value), &p, end)) ||
         lws_finalize_write_http_header(wsi, start, &p, end)) {
         free(pg);
         return -1;
@@ -369,9 +382,21 @@ static int serve_rules(struct lws *wsi, srv_server *srv, void *user, const char 
         size_t n = strspn(digits, "0123456789");
         char preset[16] = "";
         char *house = NULL;
-        if (n == 0 || n > 15 || digits[n] != '\0' ||
+        char there[700], path[48];
+        if (n > 0 && n <= 15 && digits[n] == '\0' &&
             table_rules(srv, strtoll(digits, NULL, 10), &rules, preset, sizeof preset, &house) !=
                 0) {
+            /* A node: the table is played on another node, whose page
+             * it is (behind a proxy, on the same public address). */
+            snprintf(path, sizeof path, "/rules/table/%.15s", digits);
+            if (srv_node_page_url(srv, strtoll(digits, NULL, 10), path, there, sizeof there)) {
+                char *body = strdup("The rules of this table are on the node that plays it.\n");
+                return send_with_header(wsi, user, HTTP_STATUS_FOUND, "text/plain; charset=utf-8",
+                                        body, body ? strlen(body) : 0, NULL, false,
+                                        "location:", there);
+            }
+        }
+        if (n == 0 || n > 15 || digits[n] != '\0' || house == NULL) {
             snprintf(sentence, sizeof sentence,
                      "There is no table %.20s whose rules can be shown. Go back to the lobby "
                      "and open the rules from the table itself.",
@@ -444,9 +469,9 @@ int srv_origin_normalize(const char *in, char *out, size_t cap)
  * none.  A page of another site may not use a visitor's browser to play
  * here: only the server's own origin (the Host the request was sent to)
  * and those of --allow-origin are let in. */
-static bool origin_allowed(struct lws *wsi, const barbu_serve_options *opt, char *origin,
-                           size_t cap)
+static bool origin_allowed(struct lws *wsi, srv_server *srv, char *origin, size_t cap)
 {
+    const barbu_serve_options *opt = srv->opt;
     origin[0] = '\0';
     int n = lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN);
     if (n <= 0)
@@ -459,6 +484,10 @@ static bool origin_allowed(struct lws *wsi, const barbu_serve_options *opt, char
         if (srv_origin_normalize(opt->allow_origins[i], mine, sizeof mine) == 0 &&
             strcmp(mine, theirs) == 0)
             return true;
+    /* A node: the pages of every node (their public URLs), so that a page
+     * from one node may follow `moved` to another. */
+    if (srv_node_origin_ok(srv, theirs))
+        return true;
     if (lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) <= 0)
         return false;
     bool https = strncmp(theirs, "https:", 6) == 0;
@@ -470,7 +499,7 @@ static bool origin_allowed(struct lws *wsi, const barbu_serve_options *opt, char
 static int confirm_upgrade(struct lws *wsi, srv_server *srv)
 {
     char origin[256];
-    if (origin_allowed(wsi, srv->opt, origin, sizeof origin))
+    if (origin_allowed(wsi, srv, origin, sizeof origin))
         return 0;
     /* The log shows the header as printable ASCII only. */
     for (char *p = origin; *p; p++)
