@@ -345,3 +345,17 @@ set_tests_properties(pg_stop PROPERTIES FIXTURES_CLEANUP pg LABELS pg)
 add_library(barbu_pg_test STATIC ${CMAKE_SOURCE_DIR}/tests/pg/pg_test.c)
 target_include_directories(barbu_pg_test PUBLIC ${CMAKE_SOURCE_DIR}/tests/pg)
 target_link_libraries(barbu_pg_test PUBLIC PkgConfig::PQ)
+
+# Several nodes on one PostgreSQL database (issue 25, tests/e2e/nodes.c):
+# three `barbu serve --node` on a fresh database each, with a lease of 1.5
+# seconds: the shared lobby, games across nodes through `moved`, a node
+# SIGKILLed mid-trick (the record equals the uninterrupted game's), a node
+# SIGSTOPped past its lease (no action written by it after the adoption), and
+# the leak check over moves and an adoption.
+add_executable(nodes_e2e ${CMAKE_SOURCE_DIR}/tests/e2e/nodes.c)
+target_link_libraries(nodes_e2e PRIVATE barbu_e2e barbu_pg_test)
+foreach(scenario lobby redirect kill partition leak)
+  add_test(NAME nodes_${scenario} COMMAND nodes_e2e $<TARGET_FILE:barbu> ${scenario})
+  set_tests_properties(nodes_${scenario} PROPERTIES LABELS e2e TIMEOUT 120 FIXTURES_REQUIRED pg
+                                                    ENVIRONMENT "${BARBU_PG_ENV}")
+endforeach()

@@ -70,6 +70,10 @@ void e2e_server_start(e2e_server *s, const char *dbname);
 /* The same with more arguments after those (a NULL-terminated list, or
  * NULL): "--max-conns", "50", ... */
 void e2e_server_start_with(e2e_server *s, const char *dbname, const char *const *extra);
+/* Starts `barbu serve ARGS...` (a NULL-terminated list: every argument after
+ * "serve", the --listen address among them) and reads its port from the
+ * line it prints; db is kept in s->db (a file or a database's URL). */
+void e2e_server_start_args(e2e_server *s, const char *db, const char *const *args);
 /* SIGTERM, then waits; returns the exit status (-1 for a signal). */
 int e2e_server_stop(e2e_server *s);
 /* SIGKILL, then waits. */
