@@ -368,3 +368,11 @@ foreach(scenario lobby redirect kill partition leak)
   set_tests_properties(nodes_${scenario} PROPERTIES LABELS e2e TIMEOUT 120 FIXTURES_REQUIRED pg
                                                     ENVIRONMENT "${BARBU_PG_ENV}")
 endforeach()
+
+# The club's store tests again on PostgreSQL: the same program and the same
+# assertions with --pg (a fresh database in the cluster for each case), and
+# the fencing of game_begin and game_end by a table's lease.
+target_link_libraries(test_store_club PRIVATE barbu_pg_test)
+add_test(NAME test_store_club_pg COMMAND test_store_club --pg)
+set_tests_properties(test_store_club_pg PROPERTIES LABELS "unit;pg" FIXTURES_REQUIRED pg
+                                                   ENVIRONMENT "${BARBU_PG_ENV}")
