@@ -904,34 +904,38 @@ static void scenario_partition(void)
              e2e_now_ms() - t0, epoch);
     CHECK(epoch > epoch_a, "partition: the adoption raised the epoch (%ld to %ld)", epoch_a, epoch);
 
-    /* The player to move keeps its connection to a; its session goes on
-     * through a second connection, at the adopter, with the others. */
-    e2e_client *again = client_at("pt-again", 1, NULL);
-    snprintf(again->name, sizeof again->name, "%s", stale->name);
-    snprintf(again->token, sizeof again->token, "%s", stale->token);
-    again->seat = stale->seat;
-    again->group = stale->group;
-    stale->autoplay = false;
-    e2e_client *players[4];
-    for (int s = 0; s < 4; s++)
-        players[s] = g.p[s] == stale ? again : g.p[s];
+    /* Every player keeps its connection to a, stopped: a must let them go
+     * once it runs again.  Their sessions go on through second
+     * connections, at the adopter. */
+    e2e_client *now[4];
+    for (int s = 0; s < 4; s++) {
+        char label[40];
+        snprintf(label, sizeof label, "%s-again", g.p[s]->label);
+        now[s] = client_at(label, 1, NULL);
+        snprintf(now[s]->name, sizeof now[s]->name, "%s", g.p[s]->name);
+        snprintf(now[s]->token, sizeof now[s]->token, "%s", g.p[s]->token);
+        now[s]->seat = g.p[s]->seat;
+        now[s]->group = g.p[s]->group;
+        /* The view a showed, for the comparison with the adopter's. */
+        now[s]->view = json_deep_copy(g.p[s]->view);
+        now[s]->at = g.p[s]->at;
+        g.p[s]->autoplay = false;
+    }
     const int from[4] = {1, 2, 1, 2};
     const ask asks[4] = {{NULL, 0}, {NULL, 0}, {NULL, 0}, {NULL, 0}};
-    for (int s = 0; s < 4; s++)
-        if (players[s] != again)
-            e2e_client_drop(players[s]);
-    /* again's view starts as the stale one's, for the comparison. */
-    again->view = json_deep_copy(stale->view);
-    again->at = stale->at;
-    CHECK(back_after_kill(players, from, asks, 4, g.table, "partition") == adopter,
+    CHECK(back_after_kill(now, from, asks, 4, g.table, "partition") == adopter,
           "partition: the players are back at the adopter");
-    again->autoplay = true;
+    for (int s = 0; s < 4; s++)
+        now[s]->autoplay = true;
     long upto = k + 6;
     e2e_play(stop_at, &upto, 30000);
     REQUIRE(e2e_halted != NULL, "partition: the game goes on at node %s", nodes[adopter].name);
 
-    /* The stale player acts on what a showed it, and a is continued: the
-     * act waits in a's socket for it. */
+    /* The stale player acts on what a showed it (its turn there), and a is
+     * continued: the act waits in a's socket for it. */
+    for (int s = 0; s < 4; s++)
+        e2e_clear(g.p[s]);
+    e2e_clear(kib);
     e2e_act(stale);
     REQUIRE(wsc_flush(stale->ws, 2000) == 0, "the stale act is written to node a's socket");
     REQUIRE(kill(nodes[0].srv.pid, SIGCONT) == 0, "SIGCONT node a");
@@ -944,8 +948,18 @@ static void scenario_partition(void)
           nodes[adopter].url, t ? t : "nothing");
     free(t);
     json_decref(m);
-    CHECK(stale->at == k, "partition: no view from node a after action %ld (it had %ld)", k,
-          stale->at);
+    for (int s = 0; s < 4; s++) {
+        if (g.p[s] == stale)
+            continue;
+        m = e2e_expect(g.p[s], "moved", 10000);
+        CHECK(m && strcmp(str_of(m, "url"), nodes[adopter].url) == 0,
+              "partition: %s, still connected to a, is moved to the adopter", g.p[s]->label);
+        json_decref(m);
+    }
+    e2e_pump(500);
+    for (int s = 0; s < 4; s++)
+        CHECK(e2e_peek(g.p[s], "view") == NULL && g.p[s]->at == k,
+              "partition: %s had no view from node a after action %ld", g.p[s]->label, k);
     m = e2e_expect(kib, "moved", 10000);
     CHECK(m && strcmp(str_of(m, "url"), nodes[adopter].url) == 0,
           "partition: the kibitzer at node a is moved to the adopter");
@@ -956,12 +970,13 @@ static void scenario_partition(void)
 
     e2e_play(NULL, NULL, 60000);
     e2e_pump(300);
-    long total = again->at;
-    CHECK(e2e_game_over(again), "partition: the game is over at the adopter");
-    free(final_record(again, g.table, "partition"));
+    long total = now[0]->at;
+    CHECK(e2e_game_over(now[0]), "partition: the game is over at the adopter");
+    free(final_record(now[0], g.table, "partition"));
     CHECK(e2e_server_alive(&nodes[0].srv), "partition: node a lives on");
 
-    /* The database: no action of a after the adoption point. */
+    /* The database: no action of a after the adoption point.  Actions are
+     * numbered from 0: a view at k follows actions 0 to k - 1. */
     CHECK(db_owner(db, g.table) == adopter &&
               db_long(db, "SELECT epoch FROM tables WHERE id = $1", g.table) == epoch,
           "partition: the table is still the adopter's, at its epoch %ld", epoch);
@@ -969,15 +984,17 @@ static void scenario_partition(void)
           "partition: the database holds the game's %ld actions, no more", total);
     char sql[200];
     snprintf(sql, sizeof sql,
-             "SELECT count(*) FROM actions WHERE table_id = $1 AND n > %ld AND epoch <> %ld", k,
+             "SELECT count(*) FROM actions WHERE table_id = $1 AND n >= %ld AND epoch <> %ld", k,
              epoch);
     CHECK(db_long(db, sql, g.table) == 0,
-          "partition: every action after %ld was written under the adopter's epoch %ld", k, epoch);
+          "partition: every action from number %ld on was written under the adopter's epoch %ld", k,
+          epoch);
     snprintf(sql, sizeof sql,
-             "SELECT count(*) FROM actions WHERE table_id = $1 AND n <= %ld AND epoch <> %ld", k,
+             "SELECT count(*) FROM actions WHERE table_id = $1 AND n < %ld AND epoch <> %ld", k,
              epoch_a);
     CHECK(db_long(db, sql, g.table) == 0,
-          "partition: the actions up to %ld are a's, written under its epoch %ld", k, epoch_a);
+          "partition: the actions before number %ld are a's, written under its epoch %ld", k,
+          epoch_a);
     PQfinish(db);
     nodes_stop();
 }
