@@ -849,6 +849,17 @@ static void scenario_kill(void)
     const int from_b[1] = {2};
     back_after_kill(&bots, from_b, asks, 1, bots_table, "kill, bots");
 
+    /* Now that the table is settled at the adopter, a player who comes
+     * back at the other node is sent there in one move. */
+    int other = adopter == 1 ? 2 : 1;
+    e2e_client_drop(g.p[2]);
+    journey j;
+    int k = reach(g.p[2], other, &asks[2], g.table, 10000, &j);
+    CHECK(k == adopter && j.moves == 1 && j.moved_to[0] == adopter,
+          "kill: %s, back at node %s, is moved to the adopter %s at once", g.p[2]->label,
+          nodes[other].name, nodes[adopter].name);
+    json_decref(e2e_expect(g.p[2], "view", 5000));
+
     PGconn *db = db_open();
     CHECK(db_owner(db, g.table) == adopter, "kill: the database says node %s owns the table",
           nodes[adopter].name);
