@@ -20,6 +20,7 @@
 int e2e_failures;
 e2e_client *e2e_halted;
 e2e_client *e2e_halted_in[64];
+void (*e2e_on_moved)(e2e_client *c);
 
 static const char *barbu_path;
 static char tmpdir[256];
@@ -986,6 +987,11 @@ void e2e_play(e2e_stop_fn stop, void *ctx, int ms)
         int views = 0;
         for (int i = 0; i < n_clients; i++) {
             e2e_client *c = clients[i];
+            /* A player or kibitzer told that its table is served elsewhere
+             * follows, when the scenario says how. */
+            if (e2e_on_moved && c->ws && ((c->autoplay && c->seat >= 0) || c->kibitz >= 0) &&
+                e2e_peek(c, "moved"))
+                e2e_on_moved(c);
             if (!c->autoplay || c->seat < 0 || c->ws == NULL)
                 continue;
             any = true;

@@ -74,6 +74,8 @@ static char *db_url; /* the scenario's database */
 
 /* A port free now on the loopback: the node is given it with --listen and
  * in its --public-url, which must be known before it starts. */
+static void follow_moved(e2e_client *c);
+
 static int free_port(void)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -117,6 +119,7 @@ static void node_start(int k)
 static void nodes_start(const char *dbname)
 {
     e2e_server_logs = true; /* each node's log in its .err, shown on a failure */
+    e2e_on_moved = follow_moved;
     db_url = pg_test_db(dbname);
     REQUIRE(db_url != NULL, "a fresh PostgreSQL database %s (is BARBU_TEST_PG set?)", dbname);
     for (int k = 0; k < N_NODES; k++)
@@ -209,9 +212,24 @@ static const char *str_of(const json_t *o, const char *key)
     return s ? s : "";
 }
 
+/* Every client of the scenario, for follow_moved. */
+static e2e_client *known[64];
+static int n_known;
+
 static e2e_client *client_at(const char *label, int k, const char *source)
 {
-    return e2e_client_new_from(label, nodes[k].port, source);
+    e2e_client *c = e2e_client_new_from(label, nodes[k].port, source);
+    if (n_known < (int)(sizeof known / sizeof known[0]))
+        known[n_known++] = c;
+    return c;
+}
+
+static void forget_client(e2e_client *c)
+{
+    for (int i = 0; i < n_known; i++)
+        if (known[i] == c)
+            known[i] = known[--n_known];
+    e2e_client_free(c);
 }
 
 /* hello with a name on a client connected to node k: welcome names the
@@ -299,6 +317,9 @@ static void send_ask(e2e_client *c, const ask *a, int table)
     e2e_send(c, json_pack("{s:s, s:i, s:s}", "type", a->type, "table", table, "seat", seat));
 }
 
+/* The state of the table as the last `table` message reach took says. */
+static char reached_state[16];
+
 /* Brings c to the table at its owner, starting at node k: connects, resumes
  * the session with its token, asks again for what it wants, follows every
  * `moved` to the node it names, tries again a second later when the move
@@ -335,6 +356,9 @@ static int reach(e2e_client *c, int k, const ask *a, int table, int ms, journey 
         CHECK(strcmp(str_of(w, "name"), c->name) == 0 && strcmp(str_of(w, "token"), c->token) == 0,
               "%s: its token resumes its session at node %s (as %s)", c->label, nodes[k].name,
               str_of(w, "name"));
+        if (strcmp(str_of(w, "node"), nodes[k].name) != 0)
+            CHECK(false, "%s: welcome at node %s names it (got \"%s\")", c->label, nodes[k].name,
+                  str_of(w, "node"));
         json_decref(w);
         if (a && a->type)
             send_ask(c, a, table);
@@ -342,6 +366,7 @@ static int reach(e2e_client *c, int k, const ask *a, int table, int ms, journey 
         json_t *m = expect_any(c, answers, 5000);
         const char *type = m ? str_of(m, "type") : "";
         if (strcmp(type, "table") == 0) {
+            snprintf(reached_state, sizeof reached_state, "%s", str_of(m, "state"));
             json_decref(m);
             c->table = table;
             j->landed = k;
@@ -378,6 +403,63 @@ static int reach(e2e_client *c, int k, const ask *a, int table, int ms, journey 
     }
     CHECK(false, "%s: reaches table %d within %d ms", c->label, table, ms);
     return -1;
+}
+
+static int node_of_port(int port)
+{
+    for (int k = 0; k < N_NODES; k++)
+        if (nodes[k].port == port)
+            return k;
+    return -1;
+}
+
+static void follow_one(e2e_client *c)
+{
+    json_t *m = e2e_expect(c, "moved", 0);
+    const char *url = json_string_value(json_object_get(m, "url"));
+    int k = url ? node_of_url(url) : node_of_port(c->port);
+    e2e_note("%s: moved during the game, to %s", c->label, url ? url : "(no node now)");
+    json_decref(m);
+    if (url == NULL)
+        e2e_pump(1000);
+    ask a = {c->seat >= 0 ? NULL : "kibitz", c->kibitz};
+    REQUIRE(reach(c, k >= 0 ? k : 1, &a, c->table, 20000, NULL) >= 0,
+            "%s: follows moved back to table %d", c->label, c->table);
+    /* The view of the node it reached, before anybody acts on the old one. */
+    json_decref(e2e_expect(c, "view", 5000));
+}
+
+static bool must_follow(e2e_client *d)
+{
+    return d->ws && ((d->autoplay && d->seat >= 0) || d->kibitz >= 0) && e2e_peek(d, "moved");
+}
+
+/* Whether the latest `table` message queued on c says the game plays. */
+static bool table_playing(e2e_client *c)
+{
+    for (int i = c->nq - 1; i >= 0; i--)
+        if (strcmp(str_of(c->queue[i], "type"), "table") == 0)
+            return strcmp(str_of(c->queue[i], "state"), "playing") == 0;
+    return false;
+}
+
+/* e2e_play's answer to a `moved` in the middle of a game (a node that lost
+ * a lease on a busy machine, say): the client follows, as every client
+ * does.  The node that let the table go told everybody at once, so the
+ * others follow too before anyone acts, and the players wait until the
+ * table plays again (it is paused until they are all back, and an act
+ * there would be refused). */
+static void follow_moved(e2e_client *c)
+{
+    e2e_pump(200);
+    follow_one(c);
+    for (int i = 0; i < n_known; i++)
+        if (known[i] != c && must_follow(known[i]))
+            follow_one(known[i]);
+    if (strcmp(reached_state, "playing") == 0)
+        return;
+    for (long t = e2e_now_ms(); e2e_now_ms() - t < 5000 && !table_playing(c);)
+        e2e_pump(50);
 }
 
 /* c, connected and in the lobby of some node, sits at (or kibitzes) a table
@@ -688,7 +770,7 @@ static bool lobby_lists(int k, int table, const char *label)
     json_array_foreach(json_object_get(l, "tables"), i, t) found =
         found || json_integer_value(json_object_get(t, "id")) == table;
     json_decref(l);
-    e2e_client_free(c);
+    forget_client(c);
     return found;
 }
 
