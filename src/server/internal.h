@@ -767,6 +767,12 @@ int srv_node_start(srv_server *srv, const char *host, int real_port, bool tls);
  * other nodes adopt the tables at once. */
 void srv_node_stop(srv_server *srv);
 void srv_node_free(srv_server *srv);
+/* Before a client's message: when the leases were last renewed longer
+ * ago than a renewal should take (the node was stopped, or the database
+ * slow), they are renewed now, and the tables lost leave memory.  True
+ * when the sender's own table left so (it heard moved: its message is
+ * dropped). */
+bool srv_node_stale(srv_conn *c);
 /* The main tick's part (every second): the shared lobby's news, the nodes'
  * origins now and then. */
 void srv_node_tick(srv_server *srv);

@@ -41,8 +41,11 @@ struct srv_node {
     srv_map remote;         /* table key -> remote_table: other nodes' tables */
     char **origins;         /* every node's origin, normalized */
     int n_origins;
+    int64_t origins_read;   /* srv_now() when they were last read */
+    lws_usec_t renewed;     /* the last renewal that worked (lws_now_usecs) */
+    lws_usec_t renew_tried; /* the last one tried */
     lws_sorted_usec_list_t adopt_sul, renew_sul, drop_sul;
-    bool running;
+    bool running, stopped;
 };
 
 /* ----------------------------------------------------------------- util */
@@ -254,15 +257,20 @@ static void adopt_tick(lws_sorted_usec_list_t *sul)
 
 /* -------------------------------------------------------------- renewal */
 
-static void renew_tick(lws_sorted_usec_list_t *sul)
+static void renew_tick(lws_sorted_usec_list_t *sul);
+
+/* Renews every lease now; the tables lost are marked (drop_lost lets them
+ * go) and the next renewal is a third of a lease from now. */
+static void renew(srv_node *n)
 {
-    srv_node *n = lws_container_of(sul, srv_node, renew_sul);
     srv_server *srv = n->srv;
-    if (srv->stopping || !n->running)
-        return;
     id_list l = {0};
+    lws_usec_t now = lws_now_usecs();
+    n->renew_tried = now;
     if (srv->store->ops->leases_renew(srv->store, collect, &l) != 0)
         srv_log(srv, "store: the leases could not be renewed: %s", store_error(srv->store));
+    else
+        n->renewed = now;
     for (int i = 0; i < l.n; i++) {
         srv_table *t = srv_table_find(srv, l.ids[i]);
         if (t) {
@@ -271,9 +279,38 @@ static void renew_tick(lws_sorted_usec_list_t *sul)
         }
     }
     free(l.ids);
-    drop_lost(srv);
     lws_sul_schedule(srv->ctx, 0, &n->renew_sul, renew_tick,
                      (lws_usec_t)(n->lease_ms / 3) * LWS_US_PER_MS);
+}
+
+static void renew_tick(lws_sorted_usec_list_t *sul)
+{
+    srv_node *n = lws_container_of(sul, srv_node, renew_sul);
+    if (n->srv->stopping || !n->running)
+        return;
+    renew(n);
+    drop_lost(n->srv);
+}
+
+bool srv_node_stale(srv_conn *c)
+{
+    srv_server *srv = c->srv;
+    srv_node *n = srv->node;
+    if (n == NULL || !n->running || srv->stopping)
+        return false;
+    /* A renewal is due every third of a lease: two thirds without one
+     * means the loop did not run (SIGSTOP) or the database did not
+     * answer.  Tried again a sixth of a lease later at the soonest, so
+     * that a database away does not cost every message a try. */
+    lws_usec_t now = lws_now_usecs(), lease = (lws_usec_t)n->lease_ms * LWS_US_PER_MS;
+    if (now - n->renewed < lease * 2 / 3 || now - n->renew_tried < lease / 6)
+        return false;
+    int64_t at = c->session && c->session->table ? c->session->table->id : 0;
+    renew(n);
+    drop_lost(srv);
+    /* The sender's table went: it heard moved, and its message would only
+     * be refused for not being at a table. */
+    return at != 0 && c->session && c->session->table == NULL && !srv_table_find(srv, at);
 }
 
 /* ---------------------------------------------------------------- lobby */
@@ -315,6 +352,12 @@ json_t *srv_node_remote(srv_server *srv, int64_t id)
     return r ? r->summary : NULL;
 }
 
+static int by_id(const void *a, const void *b)
+{
+    int64_t x = (*(remote_table *const *)a)->id, y = (*(remote_table *const *)b)->id;
+    return (x > y) - (x < y);
+}
+
 void srv_node_lobby(srv_server *srv, json_t *list)
 {
     if (srv->node == NULL)
@@ -331,12 +374,7 @@ void srv_node_lobby(srv_server *srv, json_t *list)
             if (srv_table_find(srv, r->id) == NULL)
                 all[n++] = r;
         }
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && all[j - 1]->id > all[j]->id; j--) {
-            remote_table *x = all[j];
-            all[j] = all[j - 1];
-            all[j - 1] = x;
-        }
+    qsort(all, n, sizeof *all, by_id);
     for (size_t i = 0; i < n; i++)
         json_array_append(list, all[i]->summary);
     free(all);
@@ -516,16 +554,32 @@ static void origins_load(srv_server *srv)
     origins_free(n);
     n->origins = o.list;
     n->n_origins = o.n;
+    n->origins_read = srv_now();
+}
+
+static bool origin_known(const srv_node *n, const char *origin)
+{
+    for (int i = 0; i < n->n_origins; i++)
+        if (strcmp(n->origins[i], origin) == 0)
+            return true;
+    return false;
 }
 
 bool srv_node_origin_ok(srv_server *srv, const char *origin)
 {
-    if (srv->node == NULL)
+    srv_node *n = srv->node;
+    if (n == NULL)
         return false;
-    for (int i = 0; i < srv->node->n_origins; i++)
-        if (strcmp(srv->node->origins[i], origin) == 0)
-            return true;
-    return false;
+    if (origin_known(n, origin))
+        return true;
+    /* A node that joined since the last reading: read again, at most once
+     * a second (a page of another site must not make every handshake a
+     * query). */
+    int64_t now = srv_now();
+    if (n->origins_read == now)
+        return false;
+    origins_load(srv);
+    return origin_known(n, origin);
 }
 
 /* ---------------------------------------------------------- start, stop */
@@ -566,6 +620,7 @@ int srv_node_start(srv_server *srv, const char *host, int real_port, bool tls)
     origins_load(srv);
     lobby_poll(srv);
     n->running = true;
+    n->renewed = n->renew_tried = lws_now_usecs();
     /* The first adoption at once: the node's own tables of a previous run
      * come back first of all. */
     lws_sul_schedule(srv->ctx, 0, &n->adopt_sul, adopt_tick, 1);
@@ -588,8 +643,9 @@ void srv_node_tick(srv_server *srv)
 void srv_node_stop(srv_server *srv)
 {
     srv_node *n = srv->node;
-    if (n == NULL)
+    if (n == NULL || n->stopped)
         return;
+    n->stopped = true;
     n->running = false;
     lws_sul_cancel(&n->adopt_sul);
     lws_sul_cancel(&n->renew_sul);
