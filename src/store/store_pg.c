@@ -924,7 +924,16 @@ static pg_store *connect_to(const char *url, char *err, size_t cap)
         return NULL;
     }
     p->base.ops = &PG_OPS;
-    p->conn = PQconnectdb(url);
+    /* Defaults the URL may override (it comes last): a node must not wait
+     * minutes on a database it cannot reach, nor on a TCP connection that
+     * died without a word (a cut network): the statement fails within about
+     * ten seconds and the server carries on, or is fenced, as the leases
+     * say.  (They do nothing on a Unix socket.) */
+    static const char *const KEYS[] = {
+        "application_name", "connect_timeout",  "keepalives_idle", "keepalives_interval",
+        "keepalives_count", "tcp_user_timeout", "dbname",          NULL};
+    const char *values[] = {"barbu", "10", "5", "2", "3", "10000", url, NULL};
+    p->conn = PQconnectdbParams(KEYS, values, 1);
     if (!p->conn || PQstatus(p->conn) != CONNECTION_OK) {
         const char *msg = p->conn ? PQerrorMessage(p->conn) : "out of memory";
         size_t n = strlen(msg);

@@ -28,9 +28,10 @@ typedef struct pg_lease {
 typedef struct pg_store {
     store base;
     PGconn *conn;
-    bool reader;      /* store_pg_open_reader's: every write refused */
-    bool loading;     /* inside a load's callback (no nested load of the same kind) */
-    unsigned loads;   /* PG_LOAD_*: the loads whose callbacks are running */
+    bool reader; /* store_pg_open_reader's: every write refused */
+    /* PG_LOAD_*: the loads whose callbacks are running (store.h: no load
+     * starts again from inside its own callback). */
+    unsigned loads;
     char sqlstate[6]; /* the SQLSTATE of pg_run's last failure, "" for none */
     /* Set by node_join: writes for a table are fenced by its lease. */
     bool joined;

@@ -311,6 +311,23 @@ static void on_table_seats(void *ctx, const store_table *t, const store_seat sea
         snprintf(v->name[k], sizeof v->name[k], "%s", seats[k].name ? seats[k].name : "");
 }
 
+typedef struct listed_seen {
+    int n;
+    int64_t table[8], version[8];
+    char node[8][16], summary[8][64];
+} listed_seen;
+
+static void on_listed(void *ctx, const store_listed *l)
+{
+    listed_seen *v = ctx;
+    assert_true(v->n < 8);
+    v->table[v->n] = l->table;
+    v->version[v->n] = l->version;
+    snprintf(v->node[v->n], sizeof v->node[0], "%s", l->node);
+    snprintf(v->summary[v->n], sizeof v->summary[0], "%s", l->summary);
+    v->n++;
+}
+
 /* Every fenced write of store s for table t returns STORE_FENCED and
  * leaves what `check` reads as it was. */
 static void all_fenced(store *s, store *check, int64_t t, int actions_before)
@@ -330,6 +347,10 @@ static void all_fenced(store *s, store *check, int64_t t, int actions_before)
     memset(&c, 0, sizeof c);
     assert_int_equal(check->ops->deal_players_load(check, t, count_deal_player, &c), 0);
     assert_int_equal(c.n, 0);
+    listed_seen l = {0};
+    assert_int_equal(check->ops->listed_load(check, 0, on_listed, &l), 0);
+    for (int k = 0; k < l.n; k++)
+        assert_string_not_equal(l.summary[k], "{\"stale\":true}");
     seat_seen v = {0};
     assert_int_equal(check->ops->table_get(check, t, on_table_seats, &v), 1);
     assert_string_not_equal(v.name[0], "intruder");
@@ -484,23 +505,6 @@ static void test_write_racing_take(void **state)
 }
 
 /* --------------------------------------------------------- the lobby */
-
-typedef struct listed_seen {
-    int n;
-    int64_t table[8], version[8];
-    char node[8][16], summary[8][64];
-} listed_seen;
-
-static void on_listed(void *ctx, const store_listed *l)
-{
-    listed_seen *v = ctx;
-    assert_true(v->n < 8);
-    v->table[v->n] = l->table;
-    v->version[v->n] = l->version;
-    snprintf(v->node[v->n], sizeof v->node[0], "%s", l->node);
-    snprintf(v->summary[v->n], sizeof v->summary[0], "%s", l->summary);
-    v->n++;
-}
 
 static void test_listed_versions(void **state)
 {
