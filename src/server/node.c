@@ -198,6 +198,12 @@ static void adopt_one(srv_server *srv, int64_t id)
     if (got == 0)
         return; /* another node was quicker */
     srv_table *t = srv_table_find(srv, id);
+    if (t && t->lost) {
+        /* Taken by another node meanwhile, and back: what is in memory is
+         * behind the store, which is read again. */
+        drop_table(t);
+        t = NULL;
+    }
     if (t) {
         /* Its lease ran out here (renewals failed) but nobody took it: what
          * is in memory is still all there is. */
