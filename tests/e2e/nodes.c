@@ -997,9 +997,13 @@ static void scenario_partition(void)
              e2e_now_ms() - t0, epoch);
     CHECK(epoch > epoch_a, "partition: the adoption raised the epoch (%ld to %ld)", epoch_a, epoch);
 
-    /* Every player keeps its connection to a, stopped: a must let them go
-     * once it runs again.  Their sessions go on through second
-     * connections, at the adopter. */
+    /* The two players after the one to move leave a while it is stopped (it
+     * finds their connections closed when it runs again: the game paused
+     * there); the one to move and the last keep theirs, and a must let them
+     * go.  Every session goes on through a second connection, at the
+     * adopter. */
+    e2e_client_drop(g.p[(stale->seat + 1) & 3]);
+    e2e_client_drop(g.p[(stale->seat + 2) & 3]);
     e2e_client *now[4];
     for (int s = 0; s < 4; s++) {
         char label[40];
@@ -1042,7 +1046,7 @@ static void scenario_partition(void)
     free(t);
     json_decref(m);
     for (int s = 0; s < 4; s++) {
-        if (g.p[s] == stale)
+        if (g.p[s] == stale || g.p[s]->ws == NULL)
             continue;
         m = e2e_expect(g.p[s], "moved", 10000);
         CHECK(m && strcmp(str_of(m, "url"), nodes[adopter].url) == 0,
