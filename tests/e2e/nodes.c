@@ -917,6 +917,7 @@ static void scenario_kill(void)
     e2e_note("kill -9 of node a at action %ld, deal %ld (from 0), %zu cards of the trick down",
              h4->at, e2e_view_int(h4->view, "deal"),
              json_array_size(json_object_get(trick, "cards")));
+    long kill_at = h4->at;
     e2e_server_kill9(&nodes[0].srv);
 
     /* Everybody comes back at b or c. */
@@ -944,12 +945,25 @@ static void scenario_kill(void)
     PGconn *db = db_open();
     CHECK(db_owner(db, g.table) == adopter, "kill: the database says node %s owns the table",
           nodes[adopter].name);
-    CHECK(db_long(db, "SELECT epoch FROM tables WHERE id = $1", g.table) >= 2,
-          "kill: the table's epoch grew with the adoption");
-    PQfinish(db);
+    long epoch = db_long(db, "SELECT epoch FROM tables WHERE id = $1", g.table);
+    CHECK(epoch >= 2, "kill: the table's epoch grew with the adoption (%ld)", epoch);
+    /* The lobby follows the table to its new node: listed at both. */
+    CHECK(lobby_lists(1, g.table, "after-b") && lobby_lists(2, g.table, "after-c"),
+          "kill: the lobbies of b and c list the adopted table");
 
     e2e_play(NULL, NULL, 90000);
     e2e_pump(300);
+    long total = g.p[0]->at;
+    CHECK(db_long(db, "SELECT count(*) FROM actions WHERE table_id = $1", g.table) == total,
+          "kill: the database holds the game's %ld actions", total);
+    char sql[200];
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM actions WHERE table_id = $1 AND n >= %ld AND epoch <> %ld",
+             kill_at, epoch);
+    CHECK(db_long(db, sql, g.table) == 0,
+          "kill: every action from number %ld on was written under the adopter's epoch %ld",
+          kill_at, epoch);
+    PQfinish(db);
     char *rec = final_record(g.p[0], g.table, "kill, four players");
     char *bots_rec = final_record(bots, bots_table, "kill, a player and three computer players");
     same_records(rec, ref_rec, "kill, four players");
