@@ -29,8 +29,14 @@
 /* Another node's table as the shared lobby last showed it. */
 typedef struct remote_table {
     int64_t id;
+    char node[64]; /* its owner when its summary was written */
     json_t *summary;
 } remote_table;
+
+/* A node's name and public URL, as nodes_load read them. */
+typedef struct node_url {
+    char *name, *url;
+} node_url;
 
 struct srv_node {
     srv_server *srv;
@@ -41,6 +47,8 @@ struct srv_node {
     srv_map remote;         /* table key -> remote_table: other nodes' tables */
     char **origins;         /* every node's origin, normalized */
     int n_origins;
+    node_url *urls; /* every node's URL, by name */
+    int n_urls;
     int64_t origins_read;   /* srv_now() when they were last read */
     lws_usec_t renewed;     /* the last renewal that worked (lws_now_usecs) */
     lws_usec_t renew_tried; /* the last one tried */
@@ -186,7 +194,10 @@ int srv_node_check(srv_table *t, int rc)
 
 /* ------------------------------------------------------------- adoption */
 
-static void adopt_one(srv_server *srv, int64_t id)
+/* Takes a table's lease and rebuilds it; its people connected here take
+ * their seats back, but `except` (NULL for none), which its caller
+ * resumes. */
+static void adopt_one(srv_server *srv, int64_t id, const srv_session *except)
 {
     store *db = srv->store;
     int64_t epoch = 0;
@@ -231,7 +242,7 @@ static void adopt_one(srv_server *srv, int64_t id)
     /* Its people who are here already take their seats back. */
     for (int k = 0; k < 4; k++) {
         srv_session *s = t->seats[k].person;
-        if (s && s->table == t && s->conn && s->seat == k)
+        if (s && s != except && s->table == t && s->conn && s->seat == k)
             srv_session_resume(s);
     }
     srv_lobby_listed(t);
@@ -252,7 +263,7 @@ static void adopt_tick(lws_sorted_usec_list_t *sul)
         if (srv->store->ops->leases_orphaned(srv->store, room, collect, &l) != 0)
             srv_log(srv, "store: %s", store_error(srv->store));
         for (int i = 0; i < l.n && !srv->stopping; i++)
-            adopt_one(srv, l.ids[i]);
+            adopt_one(srv, l.ids[i], NULL);
         free(l.ids);
     }
     uint32_t r = 0;
@@ -317,6 +328,11 @@ bool srv_node_stale(srv_conn *c)
     /* The sender's table went: it heard moved, and its message would only
      * be refused for not being at a table. */
     return at != 0 && c->session && c->session->table == NULL && !srv_table_find(srv, at);
+}
+
+static bool n_running(const srv_server *srv)
+{
+    return srv->node && srv->node->running && !srv->stopping;
 }
 
 /* ---------------------------------------------------------------- lobby */
@@ -428,6 +444,7 @@ static void on_listed(void *ctx, const store_listed *l)
     } else if (r) {
         json_decref(r->summary);
         r->summary = summary;
+        snprintf(r->node, sizeof r->node, "%s", l->node);
     } else if ((r = calloc(1, sizeof *r)) == NULL || srv_map_put(&n->remote, key, r) != 0) {
         free(r);
         json_decref(summary);
@@ -435,6 +452,7 @@ static void on_listed(void *ctx, const store_listed *l)
     } else {
         r->id = l->table;
         r->summary = summary;
+        snprintf(r->node, sizeof r->node, "%s", l->node);
     }
     /* A table in memory here is this node's to announce. */
     if (mine || srv_table_find(srv, l->table))
@@ -477,12 +495,20 @@ void srv_node_welcomed(srv_conn *c, srv_session *s)
         srv_log(srv, "store: %s", store_error(db));
     if (got <= 0 || srv_table_find(srv, table))
         return;
-    /* Seated at a table another node holds, or that nobody holds this
-     * moment (its node died: it is adopted within a lease): the client
-     * goes there, or tries again in a second. */
+    /* Seated at a table another node holds: the client goes there. */
     char url[NODE_URL_CAP];
-    if (owner_elsewhere(srv, table, url, sizeof url) < 0)
+    int elsewhere = owner_elsewhere(srv, table, url, sizeof url);
+    if (elsewhere < 0)
         return;
+    if (elsewhere == 0 && n_running(srv)) {
+        /* Nobody holds it this moment (its node stopped or died): this
+         * node takes it now rather than at its next round, and the caller
+         * seats the session (srv_session_resume) as after a restart. */
+        adopt_one(srv, table, s);
+        if (s->table)
+            return;
+    }
+    /* Else the client tries again in a second, at a node it knows. */
     srv_send(c, moved_json(table, url));
 }
 
@@ -507,6 +533,8 @@ static int url_origin(const char *url, char *out, size_t cap)
     return srv_origin_normalize(text, out, cap);
 }
 
+static void urls_free(node_url *urls, int n);
+
 static void origins_free(srv_node *n)
 {
     for (int i = 0; i < n->n_origins; i++)
@@ -514,18 +542,48 @@ static void origins_free(srv_node *n)
     free(n->origins);
     n->origins = NULL;
     n->n_origins = 0;
+    urls_free(n->urls, n->n_urls);
+    n->urls = NULL;
+    n->n_urls = 0;
 }
 
 typedef struct origins_ctx {
     char **list;
     int n;
+    node_url *urls;
+    int n_urls;
     bool failed;
 } origins_ctx;
 
+static void urls_free(node_url *urls, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(urls[i].name);
+        free(urls[i].url);
+    }
+    free(urls);
+}
+
 static void on_node(void *ctx, const char *name, const char *url)
 {
-    (void)name;
     origins_ctx *o = ctx;
+    if (name && url && url[0]) {
+        node_url *u = realloc(o->urls, (size_t)(o->n_urls + 1) * sizeof *u);
+        if (u == NULL) {
+            o->failed = true;
+            return;
+        }
+        o->urls = u;
+        u[o->n_urls].name = strdup(name);
+        u[o->n_urls].url = strdup(url);
+        if (u[o->n_urls].name == NULL || u[o->n_urls].url == NULL) {
+            free(u[o->n_urls].name);
+            free(u[o->n_urls].url);
+            o->failed = true;
+            return;
+        }
+        o->n_urls++;
+    }
     char origin[300];
     if (url == NULL || url_origin(url, origin, sizeof origin) != 0)
         return;
@@ -555,11 +613,14 @@ static void origins_load(srv_server *srv)
         for (int i = 0; i < o.n; i++)
             free(o.list[i]);
         free(o.list);
+        urls_free(o.urls, o.n_urls);
         return; /* the list known keeps */
     }
     origins_free(n);
     n->origins = o.list;
     n->n_origins = o.n;
+    n->urls = o.urls;
+    n->n_urls = o.n_urls;
     n->origins_read = srv_now();
 }
 
@@ -586,6 +647,31 @@ bool srv_node_origin_ok(srv_server *srv, const char *origin)
         return false;
     origins_load(srv);
     return origin_known(n, origin);
+}
+
+bool srv_node_page_url(srv_server *srv, int64_t table, const char *path, char *out, size_t cap)
+{
+    srv_node *n = srv->node;
+    if (n == NULL || srv_table_find(srv, table))
+        return false;
+    char key[24];
+    srv_table_key(table, key);
+    remote_table *r = srv_map_get(&n->remote, key);
+    const char *url = NULL;
+    for (int i = 0; r && i < n->n_urls && !url; i++)
+        if (strcmp(n->urls[i].name, r->node) == 0)
+            url = n->urls[i].url;
+    if (url == NULL)
+        return false;
+    /* ws://host:port/PREFIX/ws -> http://host:port/PREFIX + path: a node
+     * behind a proxy at /n/NAME/ws has its pages at /n/NAME/. */
+    bool tls = strncmp(url, "wss://", 6) == 0;
+    const char *rest = url + (tls ? 6 : 5);
+    size_t len = strcspn(rest, "?#");
+    if (len >= 3 && strncmp(rest + len - 3, "/ws", 3) == 0)
+        len -= 3;
+    return (size_t)snprintf(out, cap, "%s://%.*s%s", tls ? "https" : "http", (int)len, rest, path) <
+           cap;
 }
 
 /* ---------------------------------------------------------- start, stop */

@@ -28,6 +28,7 @@ typedef struct pg_lease {
 typedef struct pg_store {
     store base;
     PGconn *conn;
+    bool in_tx;  /* between pg_begin and pg_commit or pg_rollback */
     bool reader; /* store_pg_open_reader's: every write refused */
     /* PG_LOAD_*: the loads whose callbacks are running (store.h: no load
      * starts again from inside its own callback). */

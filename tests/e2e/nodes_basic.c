@@ -13,8 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <arpa/inet.h>
 #include <libpq-fe.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "e2e.h"
 #include "pg_test.h"
@@ -64,6 +69,43 @@ static long first_epoch_actions(int table)
              "(SELECT min(epoch) FROM actions WHERE table_id = %d)",
              table, table);
     return db_count(q);
+}
+
+/* GET path from the server at port, the connection closed after: the
+ * whole answer in resp, and its status (-1 for none). */
+static int http_get(int port, const char *path, char *resp, size_t cap)
+{
+    resp[0] = '\0';
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    char req[300];
+    int n =
+        snprintf(req, sizeof req,
+                 "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n", path, port);
+    size_t got = 0;
+    if (write(fd, req, (size_t)n) == n) {
+        for (long deadline = e2e_now_ms() + 5000; got + 1 < cap && e2e_now_ms() < deadline;) {
+            struct pollfd p = {.fd = fd, .events = POLLIN};
+            if (poll(&p, 1, 500) < 0)
+                break;
+            ssize_t r = p.revents ? read(fd, resp + got, cap - 1 - got) : 0;
+            if (p.revents && r <= 0)
+                break;
+            got += r > 0 ? (size_t)r : 0;
+            resp[got] = '\0';
+            if (strstr(resp, "\r\n\r\n") && strstr(resp, "rules"))
+                break;
+        }
+    }
+    close(fd);
+    int status;
+    return sscanf(resp, "HTTP/1.%*d %d", &status) == 1 ? status : -1;
 }
 
 static bool lobby_has(e2e_client *c, int table)
@@ -140,6 +182,13 @@ static void scenario_basic(void)
             e2e_pump(500);
     }
     CHECK(listed, "node b's lobby lists node a's table %d", table);
+    /* The table's rules page at B sends the browser to A's. */
+    char path[64], want[128], resp[4096];
+    snprintf(path, sizeof path, "/rules/table/%d", table);
+    snprintf(want, sizeof want, "http://127.0.0.1:%d/rules/table/%d", a.port, table);
+    int status = http_get(b.port, path, resp, sizeof resp);
+    CHECK(status == 302 && strstr(resp, want) != NULL, "GET %s at node b: 302 to %s (status %d)",
+          path, want, status);
 
     /* A dies; alice goes to B, which sends her to A while A's lease lasts,
      * then adopts the table and seats her. */
