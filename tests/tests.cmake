@@ -355,6 +355,20 @@ target_link_libraries(test_store_nodes PRIVATE barbu_pg_test)
 set_tests_properties(test_store_pg test_store_nodes
                      PROPERTIES FIXTURES_REQUIRED pg ENVIRONMENT "${BARBU_PG_ENV}" LABELS "unit;pg")
 
+# Several nodes on one PostgreSQL database (issue 25, tests/e2e/nodes.c):
+# three `barbu serve --node` on a fresh database each, with a lease of 1.5
+# seconds: the shared lobby, games across nodes through `moved`, a node
+# SIGKILLed mid-trick (the record equals the uninterrupted game's), a node
+# SIGSTOPped past its lease (no action written by it after the adoption), and
+# the leak check over moves and an adoption.
+add_executable(nodes_e2e ${CMAKE_SOURCE_DIR}/tests/e2e/nodes.c)
+target_link_libraries(nodes_e2e PRIVATE barbu_e2e barbu_pg_test)
+foreach(scenario lobby redirect kill partition leak)
+  add_test(NAME nodes_${scenario} COMMAND nodes_e2e $<TARGET_FILE:barbu> ${scenario})
+  set_tests_properties(nodes_${scenario} PROPERTIES LABELS e2e TIMEOUT 120 FIXTURES_REQUIRED pg
+                                                    ENVIRONMENT "${BARBU_PG_ENV}")
+endforeach()
+
 # The club's store tests again on PostgreSQL: the same program and the same
 # assertions with --pg (a fresh database in the cluster for each case), and
 # the fencing of game_begin and game_end by a table's lease.

@@ -70,6 +70,10 @@ void e2e_server_start(e2e_server *s, const char *dbname);
 /* The same with more arguments after those (a NULL-terminated list, or
  * NULL): "--max-conns", "50", ... */
 void e2e_server_start_with(e2e_server *s, const char *dbname, const char *const *extra);
+/* Starts `barbu serve ARGS...` (a NULL-terminated list: every argument after
+ * "serve", the --listen address among them) and reads its port from the
+ * line it prints; db is kept in s->db (a file or a database's URL). */
+void e2e_server_start_args(e2e_server *s, const char *db, const char *const *args);
 /* SIGTERM, then waits; returns the exit status (-1 for a signal). */
 int e2e_server_stop(e2e_server *s);
 /* SIGKILL, then waits. */
@@ -192,6 +196,10 @@ void e2e_act(e2e_client *c);
  * when no view comes for 15 s. */
 typedef bool (*e2e_stop_fn)(const e2e_client *mover, void *ctx);
 void e2e_play(e2e_stop_fn stop, void *ctx, int ms);
+/* When set, e2e_play calls it for a playing client or a kibitzer that has
+ * received `moved` (several nodes: its table is served by another node): it
+ * takes the message and brings the client to the table there. */
+extern void (*e2e_on_moved)(e2e_client *c);
 /* The client stop() halted on last, and the one of each group (NULL when
  * that game was not halted). */
 extern e2e_client *e2e_halted;

@@ -20,6 +20,7 @@
 int e2e_failures;
 e2e_client *e2e_halted;
 e2e_client *e2e_halted_in[64];
+void (*e2e_on_moved)(e2e_client *c);
 
 static const char *barbu_path;
 static char tmpdir[256];
@@ -202,10 +203,24 @@ void e2e_server_start(e2e_server *s, const char *dbname)
 
 void e2e_server_start_with(e2e_server *s, const char *dbname, const char *const *extra)
 {
+    char db[320];
+    snprintf(db, sizeof db, "%s/%s", tmpdir, dbname);
+    const char *args[64] = {"--listen", "127.0.0.1:0", "--db", db};
+    int n = 4;
+    if (!e2e_server_logs)
+        args[n++] = "--quiet";
+    for (int i = 0; extra && extra[i] && n < 63; i++)
+        args[n++] = extra[i];
+    args[n] = NULL;
+    e2e_server_start_args(s, db, args);
+}
+
+void e2e_server_start_args(e2e_server *s, const char *db, const char *const *args)
+{
     static int starts;
     memset(s, 0, sizeof *s);
     snprintf(s->dir, sizeof s->dir, "%s", tmpdir);
-    snprintf(s->db, sizeof s->db, "%s/%s", tmpdir, dbname);
+    snprintf(s->db, sizeof s->db, "%s", db);
     starts++;
     snprintf(s->out, sizeof s->out, "%s/server%d.out", tmpdir, starts);
     snprintf(s->err, sizeof s->err, "%s/server%d.err", tmpdir, starts);
@@ -218,11 +233,10 @@ void e2e_server_start_with(e2e_server *s, const char *dbname, const char *const 
             _exit(127);
         dup2(out, 1);
         dup2(err, 2);
-        const char *argv[64] = {barbu_path, "serve", "--listen", "127.0.0.1:0",
-                                "--db",     s->db,   "--quiet"};
-        int argc = e2e_server_logs ? 6 : 7;
-        for (int i = 0; extra && extra[i] && argc < 63; i++)
-            argv[argc++] = extra[i];
+        const char *argv[66] = {barbu_path, "serve"};
+        int argc = 2;
+        for (int i = 0; args[i] && argc < 65; i++)
+            argv[argc++] = args[i];
         argv[argc] = NULL;
         execv(barbu_path, (char *const *)argv);
         _exit(127);
@@ -973,6 +987,11 @@ void e2e_play(e2e_stop_fn stop, void *ctx, int ms)
         int views = 0;
         for (int i = 0; i < n_clients; i++) {
             e2e_client *c = clients[i];
+            /* A player or kibitzer told that its table is served elsewhere
+             * follows, when the scenario says how. */
+            if (e2e_on_moved && c->ws && ((c->autoplay && c->seat >= 0) || c->kibitz >= 0) &&
+                e2e_peek(c, "moved"))
+                e2e_on_moved(c);
             if (!c->autoplay || c->seat < 0 || c->ws == NULL)
                 continue;
             any = true;
