@@ -34,6 +34,9 @@ typedef struct {
     uv_signal_t sigint;
     uv_signal_t sigterm;
     bool signals; /* the two above are initialised (and must be closed) */
+    /* The lws context until lws has destroyed it all (info.pcontext): in a
+     * foreign loop its destruction takes two calls around a run of the loop. */
+    struct lws_context *ctx;
 } srv_loop;
 
 static void on_signal(uv_signal_t *handle, int signum)
@@ -57,16 +60,26 @@ static int loop_start(srv_loop *l)
     return 0;
 }
 
-/* Runs the loop until nothing is left in it, then closes it: every handle,
- * lws's included, must be closed first, or the loop's memory outlives it. */
+/* Destroys the lws context, runs the loop until nothing is left in it, then
+ * closes it: every handle, lws's included, must be closed first, or the
+ * loop's memory outlives it.  In a foreign loop, lws 4.1's first
+ * lws_context_destroy closes the connections and starts closing its libuv
+ * handles; their close callbacks run in the loop; the second call, once
+ * they are closed, frees the rest (and sets l->ctx to NULL). */
 static void loop_end(srv_loop *l)
 {
+    if (l->ctx)
+        lws_context_destroy(l->ctx);
     if (l->signals) {
         uv_close((uv_handle_t *)&l->sigint, NULL);
         uv_close((uv_handle_t *)&l->sigterm, NULL);
         l->signals = false;
     }
     uv_run(&l->loop, UV_RUN_DEFAULT);
+    if (l->ctx) {
+        lws_context_destroy(l->ctx);
+        uv_run(&l->loop, UV_RUN_DEFAULT);
+    }
     if (uv_loop_close(&l->loop) != 0)
         fprintf(stderr, "barbu serve: the event loop still had handles open at the end\n");
 }
@@ -317,6 +330,7 @@ int barbu_serve(const barbu_serve_options *options)
     /* lws as a guest in our loop (see the top of the file). */
     void *foreign_loops[1] = {&loop.loop};
     info.foreign_loops = foreign_loops;
+    info.pcontext = &loop.ctx;
     info.user = srv;
     info.protocols = protocols;
     info.port = port;
@@ -344,7 +358,7 @@ int barbu_serve(const barbu_serve_options *options)
         info.alpn = "http/1.1";
     }
 
-    srv->ctx = lws_create_context(&info);
+    srv->ctx = loop.ctx = lws_create_context(&info);
     if (srv->ctx == NULL) {
         fprintf(stderr, "barbu serve: cannot start libwebsockets (with its libuv event library, "
                         "package libwebsockets-evlib-uv)\n");
@@ -422,9 +436,7 @@ out:
         lws_sul_cancel(&srv->tick_sul);
         lws_sul_cancel(&srv->budget_sul);
         srv_timers_stop(srv);
-        /* lws closes its libuv handles here, and the loop_end below
-         * finishes their closing. */
-        lws_context_destroy(srv->ctx);
+        /* loop_end destroys it. */
         srv->ctx = NULL;
     }
     loop_end(&loop);
