@@ -34,6 +34,10 @@ typedef struct {
     uv_signal_t sigint;
     uv_signal_t sigterm;
     bool signals; /* the two above are initialised (and must be closed) */
+    /* At the stop: a check after each turn of the loop, a deadline. */
+    uv_check_t goodbye;
+    uv_timer_t goodbye_timer;
+    bool goodbye_on; /* the two above are initialised */
     /* The lws context until lws has destroyed it all (info.pcontext): in a
      * foreign loop its destruction takes two calls around a run of the loop. */
     struct lws_context *ctx;
@@ -74,6 +78,11 @@ static void loop_end(srv_loop *l)
         uv_close((uv_handle_t *)&l->sigint, NULL);
         uv_close((uv_handle_t *)&l->sigterm, NULL);
         l->signals = false;
+    }
+    if (l->goodbye_on) {
+        uv_close((uv_handle_t *)&l->goodbye, NULL);
+        uv_close((uv_handle_t *)&l->goodbye_timer, NULL);
+        l->goodbye_on = false;
     }
     uv_run(&l->loop, UV_RUN_DEFAULT);
     if (l->ctx) {
@@ -217,39 +226,42 @@ static void addrs_free(srv_server *srv)
     srv_map_free(&srv->addrs);
 }
 
-/* The byes' deadline: every 50 ms, the loop stops once every connection has
- * gone (each closes after its bye) or a second has passed. */
-typedef struct {
-    lws_sorted_usec_list_t sul;
-    srv_server *srv;
-    uv_loop_t *loop;
-    int left;
-} goodbye_wait;
-
-static void goodbye_tick(lws_sorted_usec_list_t *sul)
+/* The byes' wait: the loop stops after the turn in which the last
+ * connection went (each closes after its bye), or after a second. */
+static void goodbye_check(uv_check_t *check)
 {
-    goodbye_wait *w = lws_container_of(sul, goodbye_wait, sul);
-    if (w->srv->conns == NULL || --w->left <= 0)
-        uv_stop(w->loop);
-    else
-        lws_sul_schedule(w->srv->ctx, 0, &w->sul, goodbye_tick, 50 * LWS_US_PER_MS);
+    srv_server *srv = check->data;
+    if (srv->conns == NULL)
+        uv_stop(check->loop);
 }
 
-static void say_goodbye(srv_server *srv, uv_loop_t *loop)
+static void goodbye_timeout(uv_timer_t *timer)
+{
+    uv_stop(timer->loop);
+}
+
+static void say_goodbye(srv_server *srv, srv_loop *l)
 {
     srv->stopping = true;
     for (srv_conn *c = srv->conns; c; c = c->next)
         srv_bye(c, "shutdown");
+    if (srv->conns == NULL)
+        return;
     /* Give the byes a moment to go out.  A second SIGINT or SIGTERM stops
      * the loop too, and so cuts the wait short. */
-    goodbye_wait w;
-    memset(&w, 0, sizeof w);
-    w.srv = srv;
-    w.loop = loop;
-    w.left = 20;
-    lws_sul_schedule(srv->ctx, 0, &w.sul, goodbye_tick, 50 * LWS_US_PER_MS);
-    uv_run(loop, UV_RUN_DEFAULT);
-    lws_sul_cancel(&w.sul);
+    if (uv_check_init(&l->loop, &l->goodbye) != 0)
+        return;
+    if (uv_timer_init(&l->loop, &l->goodbye_timer) != 0) {
+        uv_close((uv_handle_t *)&l->goodbye, NULL);
+        return;
+    }
+    l->goodbye_on = true;
+    l->goodbye.data = srv;
+    uv_check_start(&l->goodbye, goodbye_check);
+    uv_timer_start(&l->goodbye_timer, goodbye_timeout, 1000, 0);
+    uv_run(&l->loop, UV_RUN_DEFAULT);
+    uv_check_stop(&l->goodbye);
+    uv_timer_stop(&l->goodbye_timer);
 }
 
 int barbu_serve(const barbu_serve_options *options)
@@ -422,7 +434,7 @@ int barbu_serve(const barbu_serve_options *options)
     srv->bots = NULL;
     srv_auth_stop(srv->auth);
     srv->auth = NULL;
-    say_goodbye(srv, &loop.loop);
+    say_goodbye(srv, &loop);
     status = 0;
 
 out:
