@@ -10,7 +10,7 @@
 #   PostgreSQL's server, which the tests start in a folder of their own.
 set -eu
 
-PACKAGES="gcc make cmake ninja-build pkgconf libcmocka-dev libncurses-dev libwebsockets-dev libjansson-dev libsqlite3-dev libsodium-dev libicu-dev xxd zlib1g-dev clang libclang-rt-14-dev clang-format tmux libssl-dev openssl libpq-dev"
+PACKAGES="gcc make cmake ninja-build pkgconf libcmocka-dev libncurses-dev libwebsockets-dev libwebsockets-evlib-uv libuv1-dev libjansson-dev libsqlite3-dev libsodium-dev libicu-dev xxd zlib1g-dev clang libclang-rt-14-dev clang-format tmux libssl-dev openssl libpq-dev"
 case "${1:-}" in
 check) PACKAGES="$PACKAGES chromium fonts-comic-neue postgresql" ;;
 "") ;;

@@ -33,6 +33,8 @@
  * E2E_KEEP=1 keeps the temporary directory (databases, server output);
  * E2E_SLOW=MS prints every act whose view took MS or longer.
  */
+#include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1605,6 +1607,80 @@ static void scenario_rules(void)
     CHECK(e2e_server_stop(&srv) == 0, "the server exits 0 on SIGTERM");
 }
 
+/* ------------------------------------------------------------- shutdown */
+
+/* Whether a process holds an epoll descriptor: 1 yes, 0 no, -1 when its
+ * /proc/PID/fd cannot be read (not Linux). */
+static int holds_epoll(pid_t pid)
+{
+    char dir[64];
+    snprintf(dir, sizeof dir, "/proc/%d/fd", (int)pid);
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return -1;
+    int found = 0;
+    struct dirent *e;
+    while (!found && (e = readdir(d)) != NULL) {
+        char path[384], target[64];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        ssize_t n = readlink(path, target, sizeof target - 1);
+        if (n > 0) {
+            target[n] = '\0';
+            found = strcmp(target, "anon_inode:[eventpoll]") == 0;
+        }
+    }
+    closedir(d);
+    return found;
+}
+
+/* The server's loop and its stop.  The loop is libuv's, which waits with
+ * epoll (lws's own loop called poll() over every socket on each turn), and
+ * SIGINT reaches it as an event: the server says goodbye to every
+ * connection, a player whose computer players are busy included, and
+ * exits 0. */
+static void scenario_shutdown(void)
+{
+    e2e_server srv;
+    e2e_server_start(&srv, "shutdown.db");
+    int epoll = holds_epoll(srv.pid);
+    if (epoll < 0)
+        e2e_note("shutdown: no /proc/%d/fd to read: the loop's epoll is not checked", (int)srv.pid);
+    else
+        CHECK(epoll == 1, "shutdown: the server's loop waits with epoll (it holds an "
+                          "anon_inode:[eventpoll] descriptor)");
+
+    e2e_client *p = e2e_client_new("N", srv.port);
+    e2e_hello(p, "Stopper");
+    e2e_create(p, "uk",
+               json_pack("{s:[s,s,s], s:i, s:s}", "bots", "E", "S", "W", "delay", 0, "sit", "N"));
+    json_t *v = e2e_expect(p, "view", 5000);
+    CHECK(v != NULL, "shutdown: the table's first view comes");
+    json_decref(v);
+    e2e_client *lobby = e2e_client_new("lobby", srv.port);
+    e2e_hello(lobby, "Watcher");
+
+    long t0 = e2e_now_ms();
+    CHECK(e2e_server_stop_by(&srv, SIGINT) == 0, "shutdown: the server exits 0 on SIGINT");
+    e2e_note("shutdown: stopped in %ld ms", e2e_now_ms() - t0);
+    CHECK(strcmp(p->bye, "shutdown") == 0,
+          "shutdown: the player at the table got bye shutdown (%s)", p->bye[0] ? p->bye : "none");
+    CHECK(strcmp(lobby->bye, "shutdown") == 0,
+          "shutdown: the client in the lobby got bye shutdown (%s)",
+          lobby->bye[0] ? lobby->bye : "none");
+    e2e_client_free(p);
+    e2e_client_free(lobby);
+
+    /* The game goes on after a restart, and SIGTERM stops it the same. */
+    e2e_server_start(&srv, "shutdown.db");
+    e2e_client *again = e2e_client_new("again", srv.port);
+    e2e_hello(again, "Again");
+    CHECK(e2e_server_stop_by(&srv, SIGTERM) == 0, "shutdown: the server exits 0 on SIGTERM");
+    CHECK(strcmp(again->bye, "shutdown") == 0,
+          "shutdown: the client got bye shutdown on SIGTERM (%s)",
+          again->bye[0] ? again->bye : "none");
+    e2e_client_free(again);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -1640,6 +1716,8 @@ int main(int argc, char **argv)
             scenario_leak();
         else if (strcmp(argv[i], "rules") == 0)
             scenario_rules();
+        else if (strcmp(argv[i], "shutdown") == 0)
+            scenario_shutdown();
         else {
             fprintf(stderr, "e2e: no scenario %s\n", argv[i]);
             return 2;

@@ -76,6 +76,9 @@ void e2e_server_start_with(e2e_server *s, const char *dbname, const char *const 
 void e2e_server_start_args(e2e_server *s, const char *db, const char *const *args);
 /* SIGTERM, then waits; returns the exit status (-1 for a signal). */
 int e2e_server_stop(e2e_server *s);
+/* The same with another signal (SIGINT).  The clients are pumped while it
+ * waits, so they receive what the server says as it stops. */
+int e2e_server_stop_by(e2e_server *s, int sig);
 /* SIGKILL, then waits. */
 void e2e_server_kill9(e2e_server *s);
 /* Whether the process still runs. */

@@ -297,9 +297,14 @@ double e2e_cpu_seconds(pid_t pid)
 
 int e2e_server_stop(e2e_server *s)
 {
+    return e2e_server_stop_by(s, SIGTERM);
+}
+
+int e2e_server_stop_by(e2e_server *s, int sig)
+{
     if (s->pid <= 0)
         return -1;
-    kill(s->pid, SIGTERM);
+    kill(s->pid, sig);
     long deadline = e2e_now_ms() + 15000;
     int status = 0;
     while (waitpid(s->pid, &status, WNOHANG) != s->pid) {
@@ -308,7 +313,8 @@ int e2e_server_stop(e2e_server *s)
             waitpid(s->pid, &status, 0);
             forget_pid(s->pid);
             s->pid = 0;
-            e2e_check(false, "the server stops within 15 s of SIGTERM");
+            e2e_check(false, "the server stops within 15 s of %s",
+                      sig == SIGINT ? "SIGINT" : "SIGTERM");
             return -1;
         }
         e2e_pump(10);
