@@ -345,3 +345,27 @@ set_tests_properties(pg_stop PROPERTIES FIXTURES_CLEANUP pg LABELS pg)
 add_library(barbu_pg_test STATIC ${CMAKE_SOURCE_DIR}/tests/pg/pg_test.c)
 target_include_directories(barbu_pg_test PUBLIC ${CMAKE_SOURCE_DIR}/tests/pg)
 target_link_libraries(barbu_pg_test PUBLIC PkgConfig::PQ)
+
+# Issue 25: several nodes on one PostgreSQL, followed by the clients.
+# barbu connect in tmux (tests/cli/connect_nodes.sh): a table on node A, the
+# client started on node B sits at it (moved: it goes to A) and plays; A is
+# killed and the client finds its seat again through B once B adopted it.
+add_test(NAME cli_connect_nodes
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/connect_nodes.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_connect_nodes PROPERTIES LABELS cli TIMEOUT 240 FIXTURES_REQUIRED pg
+                     ENVIRONMENT "${BARBU_PG_ENV}")
+# The same in the browser (tests/e2e/browser/lib/nodes.mjs): the page of
+# node B, a table of node A, moved, then A killed and the game carried on
+# through B without a reload.
+if(BARBU_WEB)
+  add_test(NAME browser_nodes
+           COMMAND node ${CMAKE_SOURCE_DIR}/tests/e2e/browser/run.mjs --barbu $<TARGET_FILE:barbu>
+                   --web ${CMAKE_BINARY_DIR}/web --shots ${CMAKE_BINARY_DIR}/browser-shots
+                   --only nodes)
+  set_tests_properties(browser_nodes PROPERTIES LABELS browser TIMEOUT 240 FIXTURES_REQUIRED pg
+                       ENVIRONMENT "${BARBU_PG_ENV}")
+endif()
+# docs/deploy/nginx.conf through `nginx -t` (tests/deploy/nginx.sh), skipped
+# when nginx is not installed.
+add_test(NAME deploy_nginx COMMAND sh ${CMAKE_SOURCE_DIR}/tests/deploy/nginx.sh ${CMAKE_SOURCE_DIR})
+set_tests_properties(deploy_nginx PROPERTIES LABELS cli TIMEOUT 60 SKIP_RETURN_CODE 77)
