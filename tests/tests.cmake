@@ -369,3 +369,12 @@ endif()
 # when nginx is not installed.
 add_test(NAME deploy_nginx COMMAND sh ${CMAKE_SOURCE_DIR}/tests/deploy/nginx.sh ${CMAKE_SOURCE_DIR})
 set_tests_properties(deploy_nginx PROPERTIES LABELS cli TIMEOUT 60 SKIP_RETURN_CODE 77)
+
+# The store's tests against PostgreSQL: test_store again with --pg (what it
+# skips there, and why, is in its main), and test_store_nodes (PostgreSQL
+# only: leases, fencing, the shared lobby, the schema's migration).
+target_link_libraries(test_store PRIVATE barbu_pg_test)
+add_test(NAME test_store_pg COMMAND test_store --pg)
+target_link_libraries(test_store_nodes PRIVATE barbu_pg_test)
+set_tests_properties(test_store_pg test_store_nodes
+                     PROPERTIES FIXTURES_REQUIRED pg ENVIRONMENT "${BARBU_PG_ENV}" LABELS "unit;pg")
