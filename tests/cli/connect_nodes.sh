@@ -162,7 +162,8 @@ shows alice "barbu connect .* alice .*connected" 10 || {
     cat "$tmp/screen" "$tmp/alice.err"
     exit 1
 }
-# The form: uk, seed 12, South, easy computer players in the other seats, delay 0.
+# The form: uk, seed 12, South, easy computer players in the other seats,
+# delay 0, a household's table (bob kibitzes from alice's address).
 key alice n
 shows alice "A new table" 5
 key alice Down
@@ -171,6 +172,9 @@ key alice Down Down Down
 key alice Right Right Right
 key alice Down Down
 key alice BSpace BSpace BSpace 0
+key alice Down Down Down
+key alice Right
+grep -Eq "Household .*yes" "$tmp/screen" || bad "the form makes a household's table"
 key alice Enter
 if shows alice "South \(alice, you\)" 10; then
     ok "alice makes a table on node a with three computer players and sits South"
