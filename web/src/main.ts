@@ -211,6 +211,8 @@ function noteGo(msg: ClientMsg): void {
  * after the welcome; a kibitzer's watching is not kept by the server, so
  * it is asked for again. */
 function onMoved(table: number): void {
+  // The table screen waits for the next node's welcome, not this one's.
+  endResync();
   const t = state.table;
   if (t && t.id === table) {
     redo = 'kibitz' in t.you ? { type: 'kibitz', table, seat: t.you.kibitz } : null;
