@@ -266,12 +266,6 @@ export class Net {
     return this.urls[this.at % this.urls.length];
   }
 
-  /** The node addresses known, the one in use first (for the tests and the curious). */
-  get nodes(): string[] {
-    this.url();
-    return [...this.urls.slice(this.at), ...this.urls.slice(0, this.at)];
-  }
-
   /** The server says the table is served elsewhere (docs/protocol.md, Nodes):
    * the same session goes there with the same token (main.ts redoes a
    * pending `sit` or `kibitz` after the welcome).  Without a url nobody
