@@ -123,6 +123,13 @@ async function play(sc, a, pa, pb, wsOf) {
   let s = await ann.until((x) => x.table && x.you === 'N' && x.at !== null && x.phase && x.conn === 'open', `#table[data-you=N] of table ${id} after Sit in node b's lobby (b answers moved: the page must follow it to node a)`, 20000);
   const toA = sockets.slice(before).filter((x) => x.url === wsOf(pa));
   check(toA.length >= 1 && toA[toA.length - 1].open, `after Sit the page's WebSocket should be open to node a (${wsOf(pa)})`, { actual: sockets.slice(before), page: ann });
+  // Nothing said but the usual connection state: no error, no dialog.
+  const quiet = async (when) => {
+    const x = await ann.state();
+    const dialogs = await ann.count('dialog[open]');
+    check(!(x.notice && (x.notice.alert || /no longer|lost|error/i.test(x.notice.text))) && dialogs === 0, `no notice or dialog should tell ann of the nodes (${when})`, { actual: { notice: x.notice, dialogs }, page: ann });
+  };
+  await quiet('after following moved to node a');
   const tableId = await ann.attr('#table', 'data-table').catch(() => null);
   if (tableId !== null) check(Number(tableId) === id, `the table shown should be ${id}`, { actual: tableId, page: ann });
   sc.log(`ann at table ${id} on node a: phase ${s.phase}, at ${s.at}`);
@@ -141,6 +148,7 @@ async function play(sc, a, pa, pb, wsOf) {
   s = await ann.until((x) => x.conn === 'open' && x.table && x.you === 'N', '#conn[data-state=open] back at the table through node b (after a\'s lease ran out and b adopted the table)', 40000, 50);
   sc.log(`back at the table ${((Date.now() - gone) / 1000).toFixed(1)} s after the kill, at ${s.at}`);
   check(s.at >= atKill, 'nothing done before the kill may be lost', { expected: `data-at >= ${atKill}`, actual: s.at, page: ann });
+  await quiet('back through node b');
 
   // The game goes on through b.
   s = await agent.run((x) => x.at >= atKill + 8, { limitMs: 60000, what: 'eight more actions after node a was killed' });
