@@ -353,7 +353,7 @@ target_link_libraries(barbu_pg_test PUBLIC PkgConfig::PQ)
 add_test(NAME cli_connect_nodes
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/connect_nodes.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_connect_nodes PROPERTIES LABELS cli TIMEOUT 240 FIXTURES_REQUIRED pg
-                     ENVIRONMENT "${BARBU_PG_ENV}")
+                     ENVIRONMENT "${BARBU_PG_ENV}" PROCESSORS 2)
 # The same in the browser (tests/e2e/browser/lib/nodes.mjs): the page of
 # node B, a table of node A, moved, then A killed and the game carried on
 # through B without a reload.
@@ -363,7 +363,7 @@ if(BARBU_WEB)
                    --web ${CMAKE_BINARY_DIR}/web --shots ${CMAKE_BINARY_DIR}/browser-shots
                    --only nodes)
   set_tests_properties(browser_nodes PROPERTIES LABELS browser TIMEOUT 240 FIXTURES_REQUIRED pg
-                       ENVIRONMENT "${BARBU_PG_ENV}")
+                       ENVIRONMENT "${BARBU_PG_ENV}" PROCESSORS 2)
 endif()
 # docs/deploy/nginx.conf through `nginx -t` (tests/deploy/nginx.sh), skipped
 # when nginx is not installed.
