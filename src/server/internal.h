@@ -767,6 +767,12 @@ int srv_node_start(srv_server *srv, const char *host, int real_port, bool tls);
  * other nodes adopt the tables at once. */
 void srv_node_stop(srv_server *srv);
 void srv_node_free(srv_server *srv);
+/* Before a client's message: when the leases were last renewed longer
+ * ago than a renewal should take (the node was stopped, or the database
+ * slow), they are renewed now, and the tables lost leave memory.  True
+ * when the sender's own table left so (it heard moved: its message is
+ * dropped). */
+bool srv_node_stale(srv_conn *c);
 /* The main tick's part (every second): the shared lobby's news, the nodes'
  * origins now and then. */
 void srv_node_tick(srv_server *srv);
@@ -790,6 +796,10 @@ void srv_node_welcomed(srv_conn *c, srv_session *s);
  * of them (a borrowed reference, NULL when none). */
 void srv_node_lobby(srv_server *srv, json_t *list);
 json_t *srv_node_remote(srv_server *srv, int64_t id);
+/* The address of a page (path, "/rules/table/7") at the node that holds
+ * a table not in memory here, as the shared lobby knows it: true with out
+ * filled, false when it knows none (no database read: for anonymous HTTP). */
+bool srv_node_page_url(srv_server *srv, int64_t table, const char *path, char *out, size_t cap);
 /* Whether an origin (normalized) is that of a node's public URL. */
 bool srv_node_origin_ok(srv_server *srv, const char *origin);
 /* A registered player's session id: the same on every node (the hash of a

@@ -178,10 +178,12 @@ static bool is_select(const char *sql)
 
 /* A connection the server dropped (a restart of PostgreSQL, a network cut)
  * is made again once before the statement; the leases are in the database,
- * so nothing of them is lost with it. */
+ * so nothing of them is lost with it.  Not inside a transaction: its first
+ * statements went with the old connection, and the rest must fail with it
+ * rather than run on their own. */
 static void reconnect(pg_store *p)
 {
-    if (PQstatus(p->conn) == CONNECTION_OK)
+    if (PQstatus(p->conn) == CONNECTION_OK || p->in_tx)
         return;
     PQreset(p->conn);
     if (PQstatus(p->conn) == CONNECTION_OK && p->reader)
@@ -231,14 +233,36 @@ static int simple(pg_store *p, const char *what, const char *sql)
     return -1;
 }
 
+/* BEGIN, or another way to start a transaction. */
+static int begin_as(pg_store *p, const char *sql)
+{
+    if (simple(p, "could not begin a transaction", sql) < 0)
+        return -1;
+    p->in_tx = true;
+    return 0;
+}
+
 int pg_begin(pg_store *p)
 {
-    return simple(p, "could not begin a transaction", "BEGIN");
+    return begin_as(p, "BEGIN");
 }
 
 int pg_commit(pg_store *p)
 {
-    return simple(p, "could not commit", "COMMIT");
+    PGresult *r = PQexec(p->conn, "COMMIT");
+    p->in_tx = false;
+    /* COMMIT of a transaction a statement aborted answers ROLLBACK, not an
+     * error: nothing of it was written. */
+    if (PQresultStatus(r) == PGRES_COMMAND_OK && strcmp(PQcmdStatus(r), "COMMIT") == 0) {
+        PQclear(r);
+        return 0;
+    }
+    if (PQresultStatus(r) == PGRES_COMMAND_OK)
+        pg_failf(p, "could not commit: the transaction was rolled back");
+    else
+        set_pg_error(p, "could not commit", r);
+    PQclear(r);
+    return -1;
 }
 
 void pg_rollback(pg_store *p)
@@ -247,6 +271,7 @@ void pg_rollback(pg_store *p)
     char kept[sizeof p->base.error];
     memcpy(kept, p->base.error, sizeof kept);
     PQclear(PQexec(p->conn, "ROLLBACK"));
+    p->in_tx = false;
     memcpy(p->base.error, kept, sizeof kept);
 }
 
@@ -538,8 +563,7 @@ static int tables_load(store *s,
     PGresult *tables = NULL, *seats = NULL;
     loaded_table *all = NULL;
     int result = -1;
-    if (simple(p, "could not load the tables", "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") <
-        0)
+    if (begin_as(p, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") < 0)
         goto out;
     tables = pg_run(p, "could not load the tables",
                     "SELECT " TABLE_COLUMNS " FROM tables ORDER BY id", 0, NULL);
@@ -811,6 +835,7 @@ static const struct store_ops PG_OPS = {
     .listed_load = pg_listed_load,
     .session_get = pg_session_get,
     .seat_of = pg_seat_of,
+    .nodes_load = pg_nodes_load,
 };
 
 /* The schema version of the database: 0 when it has none yet, -1 on
@@ -923,13 +948,30 @@ static pg_store *connect_to(const char *url, char *err, size_t cap)
         return NULL;
     }
     p->base.ops = &PG_OPS;
-    p->conn = PQconnectdb(url);
+    /* Defaults the URL may override (it comes last): a node must not wait
+     * minutes on a database it cannot reach, nor on a TCP connection that
+     * died without a word (a cut network): the statement fails within about
+     * ten seconds and the server carries on, or is fenced, as the leases
+     * say.  (They do nothing on a Unix socket.) */
+    static const char *const KEYS[] = {
+        "application_name", "connect_timeout",  "keepalives_idle", "keepalives_interval",
+        "keepalives_count", "tcp_user_timeout", "dbname",          NULL};
+    const char *values[] = {"barbu", "10", "5", "2", "3", "10000", url, NULL};
+    p->conn = PQconnectdbParams(KEYS, values, 1);
     if (!p->conn || PQstatus(p->conn) != CONNECTION_OK) {
         const char *msg = p->conn ? PQerrorMessage(p->conn) : "out of memory";
         size_t n = strlen(msg);
         while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
             n--;
         snprintf(err, cap, "could not connect to PostgreSQL: %.*s", (int)n, msg);
+        pg_close(&p->base);
+        return NULL;
+    }
+    /* Identity columns, to_regclass(text), tcp_user_timeout: 12 has them
+     * all (Debian 12 ships 15, which the tests run). */
+    if (PQserverVersion(p->conn) < 120000) {
+        snprintf(err, cap, "PostgreSQL %d.%d is too old: barbu needs 12 or newer",
+                 PQserverVersion(p->conn) / 10000, PQserverVersion(p->conn) / 100 % 100);
         pg_close(&p->base);
         return NULL;
     }

@@ -28,9 +28,11 @@ typedef struct pg_lease {
 typedef struct pg_store {
     store base;
     PGconn *conn;
-    bool reader;      /* store_pg_open_reader's: every write refused */
-    bool loading;     /* inside a load's callback (no nested load of the same kind) */
-    unsigned loads;   /* PG_LOAD_*: the loads whose callbacks are running */
+    bool in_tx;  /* between pg_begin and pg_commit or pg_rollback */
+    bool reader; /* store_pg_open_reader's: every write refused */
+    /* PG_LOAD_*: the loads whose callbacks are running (store.h: no load
+     * starts again from inside its own callback). */
+    unsigned loads;
     char sqlstate[6]; /* the SQLSTATE of pg_run's last failure, "" for none */
     /* Set by node_join: writes for a table are fenced by its lease. */
     bool joined;
@@ -141,6 +143,8 @@ int pg_tokens_expire(store *s, int64_t now);
 
 /* Nodes and leases (store_pg_nodes.c): the store_ops of the same names. */
 int pg_node_join(store *s, const char *name, const char *url, int lease_ms);
+/* store_pg_nodes_load.c: every node's name and url, in name order. */
+int pg_nodes_load(store *s, void (*fn)(void *ctx, const char *name, const char *url), void *ctx);
 int pg_node_url(store *s, const char *name, char *url, size_t cap);
 int pg_lease_take(store *s, int64_t table, int64_t *epoch);
 int pg_leases_renew(store *s, void (*fn)(void *ctx, int64_t table), void *ctx);

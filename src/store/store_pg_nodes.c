@@ -206,6 +206,12 @@ static char *lease_array(const pg_store *p, bool epochs)
     return text;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
 int pg_leases_renew(store *s, void (*fn)(void *ctx, int64_t table), void *ctx)
 {
     pg_store *p = pg_of(s);
@@ -251,12 +257,14 @@ int pg_leases_renew(store *s, void (*fn)(void *ctx, int64_t table), void *ctx)
     for (int k = 0; k < n; k++)
         kept[k] = pg_get_i64(r, k, 0);
     PQclear(r);
+    /* Both in table order, walked together: a node may hold thousands. */
+    qsort(kept, (size_t)n, sizeof *kept, cmp_i64);
     size_t n_lost = 0;
+    int j = 0;
     for (size_t k = 0; k < p->n_leases; k++) {
-        bool still = false;
-        for (int j = 0; j < n && !still; j++)
-            still = kept[j] == p->leases[k].table;
-        if (!still)
+        while (j < n && kept[j] < p->leases[k].table)
+            j++;
+        if (j == n || kept[j] != p->leases[k].table)
             lost[n_lost++] = p->leases[k].table;
     }
     for (size_t k = 0; k < n_lost; k++)

@@ -826,6 +826,26 @@ static void test_reader(void **state)
     assert_int_equal(r->ops->game_status(r, 1), STORE_GAME_OVER);
     ladder_of(r, "2026", got, sizeof got);
     assert_string_equal(got, "alice=Alice:1:30|bob=Bob:1:10");
+    /* Every read of the club through the reader. */
+    seen_ladder lv = {0};
+    assert_int_equal(r->ops->ladder_periods(r, on_period, &lv), 0);
+    assert_string_equal(lv.text, "2026-11|2026");
+    seen_game gv;
+    store_game_filter f = {.key = "alice", .status = -1, .ladder = -1, .with_deals = true};
+    assert_int_equal(find(r, &f, 0, 10, &gv), 1);
+    assert_string_equal(gv.deals, "[{\"deal\":1},{\"deal\":2}]");
+    memset(&gv, 0, sizeof gv);
+    assert_int_equal(r->ops->game_get(r, 1, on_game, &gv), 1);
+    assert_int_equal(gv.g.n_players, 4);
+    store_player_results res;
+    assert_int_equal(r->ops->player_results(r, &f, &res), 0);
+    assert_true(res.games == 1 && res.total == 30);
+    seen_rating rv = {0};
+    assert_int_equal(r->ops->ratings_load(r, on_rating, &rv), 0);
+    assert_int_equal(r->ops->rating_get(r, "p:alice", on_rating, &rv), 0);
+    assert_int_equal(r->ops->rating_history_load(r, "p:alice", on_point, &rv), 0);
+    store_rating_point pt, prev;
+    assert_int_equal(r->ops->rating_point_get(r, "p:alice", 1, &pt, &prev), 0);
     char out[64];
     assert_int_equal(r->ops->prefs_get(r, "alice", out, sizeof out), 1);
     assert_string_equal(out, "{\"a\":1}");
@@ -905,6 +925,41 @@ static void test_fence(void **state)
     store_close(b);
 }
 
+/* A game end that PostgreSQL itself refuses at its last statement (a
+ * rating's name that is no UTF-8, which SQLite would keep) leaves nothing
+ * of the rows written before it in the transaction: the game still
+ * running, no ladder row, no rating. */
+static void test_pg_whole(void **state)
+{
+    (void)state;
+    char path[256], got[512];
+    store *s = open_at("whole", path, sizeof path);
+    store_game g = running_game(1, NOV_2026, true);
+    assert_int_equal(s->ops->game_begin(s, &g), 0);
+    store_game o = over_game(1, NOV_2026 + 600, true, SPREAD);
+    o.started = NOV_2026;
+    store_rating r[2] = {
+        {.id = "p:alice", .name = "Alice", .mu = 27, .sigma = 8, .games = 1, .updated = 1},
+        {.id = "p:bob", .name = "B\xff", .mu = 26, .sigma = 8, .games = 1, .updated = 1},
+    };
+    assert_int_equal(s->ops->game_end(s, &o, r, 2), -1);
+    assert_non_null(strstr(store_error(s), "UTF8"));
+    assert_int_equal(s->ops->game_status(s, 1), STORE_GAME_RUNNING);
+    ladder_of(s, "2026", got, sizeof got);
+    assert_string_equal(got, "");
+    assert_int_equal(s->ops->rating_get(s, "p:alice", NULL, NULL), 0);
+    seen_game v = {0};
+    assert_int_equal(s->ops->game_get(s, 1, on_game, &v), 1);
+    assert_string_equal(v.deals, "[]");
+    assert_int_equal(v.p[0].points, 0);
+    /* The connection is usable after the rollback, and the game ends. */
+    r[1].name = "Bob";
+    assert_int_equal(s->ops->game_end(s, &o, r, 2), 0);
+    ladder_of(s, "2026", got, sizeof got);
+    assert_string_equal(got, "alice=Alice:1:30|bob=Bob:1:10");
+    store_close(s);
+}
+
 int main(int argc, char **argv)
 {
     for (int k = 1; k < argc; k++) {
@@ -926,6 +981,7 @@ int main(int argc, char **argv)
     };
     const struct CMUnitTest pg_only[] = {
         cmocka_unit_test(test_fence),
+        cmocka_unit_test(test_pg_whole),
     };
     if (use_pg) {
         if (!pg_test_available()) {
