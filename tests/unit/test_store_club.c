@@ -11,11 +11,13 @@
  */
 #include <dirent.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include "helpers.h"
@@ -925,6 +927,84 @@ static void test_fence(void **state)
     store_close(b);
 }
 
+/* A game_end racing a lease taken by another node: the take (an UPDATE of
+ * the tables row, as lease_take's, held open in a transaction of a
+ * connection of the test's own) is under way when game_end starts, so
+ * game_end's FOR SHARE waits for it, then finds the new epoch and writes
+ * nothing.  Without the lock the read would see the old epoch (the take
+ * not yet committed) and the game would end under a lease already gone. */
+typedef struct ending {
+    store *s;
+    const store_game *g;
+    int rc;
+} ending;
+
+static void *end_game(void *arg)
+{
+    ending *e = arg;
+    e->rc = e->s->ops->game_end(e->s, e->g, NULL, 0);
+    return NULL;
+}
+
+static PGresult *must(PGconn *c, const char *sql, ExecStatusType want)
+{
+    PGresult *r = PQexec(c, sql);
+    if (PQresultStatus(r) != want)
+        fail_msg("%s: %s", sql, PQerrorMessage(c));
+    return r;
+}
+
+static void test_fence_race(void **state)
+{
+    (void)state;
+    char path[256], got[512];
+    store *a = open_at("race", path, sizeof path);
+    assert_int_equal(a->ops->node_join(a, "a", "ws://127.0.0.1:1/ws", 60000), 0);
+    store_table t = {.preset = "uk", .house = "", .seed = 5, .options = "{}"};
+    int64_t id;
+    assert_int_equal(a->ops->table_create(a, &t, &id), 0);
+    store_game g = running_game(id, NOV_2026, true);
+    assert_int_equal(a->ops->game_begin(a, &g), 0);
+
+    PGconn *take = PQconnectdb(path), *watch = PQconnectdb(path);
+    assert_int_equal(PQstatus(take), CONNECTION_OK);
+    assert_int_equal(PQstatus(watch), CONNECTION_OK);
+    PQclear(must(take, "BEGIN", PGRES_COMMAND_OK));
+    char sql[160];
+    snprintf(sql, sizeof sql,
+             "UPDATE tables SET epoch = epoch + 1, owner = 'b' WHERE id = %" PRId64, id);
+    PQclear(must(take, sql, PGRES_COMMAND_OK));
+
+    store_game o = over_game(id, NOV_2026 + 600, true, SPREAD);
+    o.started = NOV_2026;
+    ending e = {.s = a, .g = &o, .rc = 99};
+    pthread_t thread;
+    assert_int_equal(pthread_create(&thread, NULL, end_game, &e), 0);
+    /* Wait (up to 20 s) until game_end waits for the take's row lock. */
+    int waiting = 0;
+    for (int k = 0; k < 400 && !waiting; k++) {
+        PGresult *r = must(watch,
+                           "SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                           "current_database() AND wait_event_type = 'Lock'",
+                           PGRES_TUPLES_OK);
+        waiting = atoi(PQgetvalue(r, 0, 0)) > 0;
+        PQclear(r);
+        if (!waiting)
+            nap_ms(50);
+    }
+    PQclear(must(take, "COMMIT", PGRES_COMMAND_OK));
+    assert_int_equal(pthread_join(thread, NULL), 0);
+    assert_true(waiting);
+    assert_int_equal(e.rc, STORE_FENCED);
+    assert_non_null(strstr(store_error(a), "no longer node a's"));
+    assert_int_equal(a->ops->game_status(a, id), STORE_GAME_RUNNING);
+    ladder_of(a, "2026", got, sizeof got);
+    assert_string_equal(got, "");
+    PQfinish(take);
+    PQfinish(watch);
+    store_close(a);
+}
+
 /* A game end that PostgreSQL itself refuses at its last statement (a
  * rating's name that is no UTF-8, which SQLite would keep) leaves nothing
  * of the rows written before it in the transaction: the game still
@@ -981,6 +1061,7 @@ int main(int argc, char **argv)
     };
     const struct CMUnitTest pg_only[] = {
         cmocka_unit_test(test_fence),
+        cmocka_unit_test(test_fence_race),
         cmocka_unit_test(test_pg_whole),
     };
     if (use_pg) {
