@@ -123,6 +123,8 @@ const app: App = {
     quietIds.delete(id);
     tablesIds.delete(id);
     if (!quiet && r.type === 'error' && r.code === 'offline') app.notify('error', sentence(r.text));
+    // Not done where it was asked: said, unless it is redone by itself there.
+    if (!quiet && r.type === 'error' && r.code === 'moved' && msg.type !== 'sit' && msg.type !== 'kibitz') app.notify('info', r.text);
     return r;
   },
 

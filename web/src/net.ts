@@ -140,6 +140,13 @@ export function offlineError(text = 'Not connected to the server.'): ErrorMsg {
   return { type: 'error', code: 'offline', text };
 }
 
+/** What a request gets when the server answered it with `moved` (or the
+ * page left for another node before the answer came): code `moved`. */
+function movedError(table: number | null, id: number): ErrorMsg & { id: number } {
+  const which = table === null ? 'That table' : `Table ${table}`;
+  return { type: 'error', code: 'moved', text: `${which} is played on another server: the page is going there. Try again in a moment.`, id };
+}
+
 export class Net {
   private ws: WebSocket | null = null;
   private creds: Creds | null = null;
@@ -362,7 +369,9 @@ export class Net {
         const r = this.pending.get(id);
         if (r) {
           this.pending.delete(id);
-          r(msg);
+          // A request answered by `moved` was not done: its caller hears a
+          // refusal it can tell apart (main.ts asks again for a sit or kibitz).
+          r(msg.type === 'moved' ? movedError(msg.table, id) : msg);
           answered = true;
         }
       }
@@ -407,12 +416,7 @@ export class Net {
     }
     const waiting = [...this.pending.entries()];
     this.pending.clear();
-    for (const [id, r] of waiting)
-      r(
-        why === 'moved'
-          ? { type: 'error', code: 'moved', text: 'The table is served by another node: following it.', id }
-          : { ...offlineError('The connection was lost.'), id },
-      );
+    for (const [id, r] of waiting) r(why === 'moved' ? movedError(null, id) : { ...offlineError('The connection was lost.'), id });
   }
 
   /** Schedules the next attempt: 0.5 s doubling to 10 s, with jitter; each
