@@ -347,9 +347,11 @@ target_include_directories(barbu_pg_test PUBLIC ${CMAKE_SOURCE_DIR}/tests/pg)
 target_link_libraries(barbu_pg_test PUBLIC PkgConfig::PQ)
 
 # Issue 25: several nodes on one PostgreSQL, followed by the clients.
-# barbu connect in tmux (tests/cli/connect_nodes.sh): a table on node A, the
-# client started on node B sits at it (moved: it goes to A) and plays; A is
-# killed and the client finds its seat again through B once B adopted it.
+# barbu connect in tmux (tests/cli/connect_nodes.sh): a table on node A; the
+# client started again on node B with its token is sent to A (moved) and
+# plays, a kibitzer on B too; A is stopped and continued (its clients moved
+# to B, the kibitzer watching again there); B is killed and the client finds
+# its seat again through A once A adopted it.
 add_test(NAME cli_connect_nodes
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/connect_nodes.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_connect_nodes PROPERTIES LABELS cli TIMEOUT 240 FIXTURES_REQUIRED pg

@@ -8,9 +8,12 @@
 #     it to a and she is back at her seat (the redirect);
 #   - bob, on b, sees the table in b's lobby and kibitzes it: b says moved,
 #     his client goes to a and asks to kibitz again there;
-#   - node a is killed (SIGKILL): alice's client tries the addresses it
-#     knows, b adopts the table once a's lease has run out, and she plays on
-#     at the same seat through b (the failover).
+#   - node a is stopped (SIGSTOP) until b has adopted the table, then
+#     continued: a sends its clients `moved` to b; alice plays on there and
+#     bob kibitzes again there (the partition);
+#   - node b is killed (SIGKILL): alice's client tries the addresses it
+#     knows, a adopts the table once b's lease has run out, and she plays on
+#     at the same seat through a (the failover).
 # A client that ignores `moved` stays in b's lobby and fails the first.
 # usage: connect_nodes.sh BARBU SOURCE_DIR
 set -u
@@ -108,6 +111,44 @@ plays() {
     [ $n -ge "$2" ]
 }
 
+# goes_on NAME: four of NAME's turns answered, and at least four more
+# actions stored for the table: the computer players make at most three
+# before her turn, so one of hers at least was taken (a client talking to a
+# node that no longer holds the table would only press keys).
+actions() {
+    psql -qtA -d "$db" -c "select count(*) from actions where table_id = $table" 2>/dev/null || echo 0
+}
+goes_on() {
+    c0=$(actions)
+    plays "$1" 4 || return 1
+    i=0
+    while [ $i -lt 50 ]; do
+        [ "$(actions)" -ge $((c0 + 4)) ] && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+# talks_to NAME PORT SECONDS: waits until NAME's client has an established
+# TCP connection to 127.0.0.1:PORT (its sockets in /proc/PID/fd matched with
+# /proc/net/tcp), so that a test knows which node a client is at.
+talks_to() {
+    want=$(printf ':%04X' "$2")
+    i=0
+    while [ $i -lt $(($3 * 10)) ]; do
+        inodes=$(ls -l "/proc/$(cat "$tmp/$1.pid")/fd" 2>/dev/null |
+            sed -n 's/.*socket:\[\([0-9]*\)\].*/\1/p' | tr '\n' ' ')
+        if [ -n "$inodes" ] && awk -v want="$want" -v inodes=" $inodes" \
+            'NR > 1 && $4 == "01" && substr($3, length($3) - 4) == want &&
+             index(inodes, " " $10 " ") { found = 1 } END { exit !found }' /proc/net/tcp; then
+            return 0
+        fi
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+
 # ---------------------------------------------------------------- the nodes
 db_name="connect_nodes_$$"
 if ! psql -q -v ON_ERROR_STOP=1 -d "$BARBU_TEST_PG" -c "DROP DATABASE IF EXISTS $db_name" \
@@ -184,7 +225,7 @@ else
     exit 1
 fi
 table=$(sed -n 's/.*barbu connect table \([0-9]*\) .*/\1/p' "$tmp/screen" | head -n 1)
-plays alice 2 && ok "she plays on node a" || bad "she plays on node a"
+goes_on alice && ok "she plays on node a" || bad "she plays on node a"
 
 # ----------------------------------------------------- moved: node b sends her to a
 kill -9 "$(cat "$tmp/alice.pid")"
@@ -192,13 +233,13 @@ finished alice 10
 T kill-session -t alice 2>/dev/null
 start alice2 120 40 "$url_b" --name alice --token-file "$tmp/alice.token"
 if shows alice2 "South \(alice, you\)" 20 && grep -q "barbu connect table $table " "$tmp/screen" &&
-    grep -q "connected" "$tmp/screen"; then
+    grep -q "connected" "$tmp/screen" && talks_to alice2 "$port_a" 5; then
     ok "started on node b with her token, alice is sent to node a and is back at table $table"
 else
     bad "started on node b with her token, alice is sent to node a and is back at table $table"
     cat "$tmp/screen"
 fi
-plays alice2 1 && ok "she plays on after the redirect" || bad "she plays on after the redirect"
+goes_on alice2 && ok "she plays on after the redirect" || bad "she plays on after the redirect"
 
 # bob, on node b, kibitzes the table of node a.
 start bob 110 30 "$url_b" --name bob --token-file "$tmp/bob.token"
@@ -206,7 +247,8 @@ if shows bob "\*?$table +uk .*alice" 15; then
     ok "node b's lobby lists node a's table $table"
     key bob k
     key bob n
-    if shows bob "barbu kibitz table $table" 15 && grep -q "kibitzing North" "$tmp/screen"; then
+    if shows bob "barbu kibitz table $table" 15 && grep -q "kibitzing North" "$tmp/screen" &&
+        talks_to bob "$port_a" 5; then
         ok "bob's kibitz is sent on to node a and asked again there"
     else
         bad "bob's kibitz is sent on to node a and asked again there"
@@ -217,24 +259,61 @@ else
     cat "$tmp/screen"
 fi
 
-# ------------------------------------------------------ node a dies
-kill -9 "$pid_a"
-wait "$pid_a" 2>/dev/null
-pid_a=
-if shows alice2 "offline|connecting" 10; then
-    ok "alice's client sees node a go"
+# ------------------------------------------- node a cut off, then back
+# SIGSTOP past its lease: node b adopts the table (the database says so);
+# SIGCONT: a finds its lease lost and sends its players and kibitzers
+# `moved` to b, which alice's and bob's clients follow while still
+# connected to a, bob asking again to kibitz there.
+owner() {
+    psql -qtA -d "$db" -c "select coalesce(owner, '') from tables where id = $table" 2>/dev/null
+}
+kill -STOP "$pid_a"
+i=0
+while [ $i -lt 150 ] && [ "$(owner)" != b ]; do
+    sleep 0.2
+    i=$((i + 1))
+done
+kill -CONT "$pid_a"
+if [ "$(owner)" = b ]; then
+    ok "node b adopts table $table while node a is stopped"
 else
-    bad "alice's client sees node a go"
+    bad "node b adopts table $table while node a is stopped (owner: $(owner))"
+fi
+if shows alice2 "connected" 20 && goes_on alice2; then
+    ok "moved by node a once it is continued, alice plays on at node b"
+else
+    bad "moved by node a once it is continued, alice plays on at node b"
+    cat "$tmp/screen"
+fi
+if talks_to bob "$port_b" 15 && ! talks_to bob "$port_a" 0 && shows bob "barbu kibitz table $table" 15 &&
+    grep -q "kibitzing North" "$tmp/screen" && grep -q "connected" "$tmp/screen"; then
+    ok "bob follows the table to node b and kibitzes it again there"
+else
+    bad "bob follows the table to node b and kibitzes it again there"
+    cat "$tmp/screen"
+fi
+
+# ----------------------------------------------------------- node b dies
+# Node b now holds the table: killed, node a adopts it and alice's client,
+# which knows both addresses, finds her seat there.
+kill -9 "$pid_b"
+wait "$pid_b" 2>/dev/null
+pid_b=
+if shows alice2 "offline|connecting" 10; then
+    ok "alice's client sees node b go"
+else
+    bad "alice's client sees node b go"
     cat "$tmp/screen"
 fi
 if shows alice2 "connected" 40 && grep -q "South (alice, you)" "$tmp/screen" &&
     grep -q "barbu connect table $table " "$tmp/screen"; then
-    ok "through node b, once it adopted table $table, alice is back at her seat"
+    ok "through node a, once it adopted table $table, alice is back at her seat"
 else
-    bad "through node b, once it adopted table $table, alice is back at her seat"
-    cat "$tmp/screen" "$tmp/b.err"
+    bad "through node a, once it adopted table $table, alice is back at her seat"
+    cat "$tmp/screen" "$tmp/a.err"
 fi
-plays alice2 2 && ok "the game goes on through node b" || bad "the game goes on through node b"
+goes_on alice2 && ok "the game goes on through node a" || bad "the game goes on through node a"
+[ "$(owner)" = a ] && ok "node a holds table $table" || bad "node a holds table $table (owner: $(owner))"
 
 # ------------------------------------------------------------------- end
 # quits NAME: q, then y once the client asks (q again if the question did
@@ -257,9 +336,9 @@ else
     bad "alice and bob quit"
     cat "$tmp/alice2.err" "$tmp/bob.err" 2>/dev/null
 fi
-kill "$pid_b"
-wait "$pid_b"
+kill "$pid_a"
+wait "$pid_a"
 rc=$?
-pid_b=
-[ $rc = 0 ] && ok "node b stops on SIGTERM" || bad "node b stops on SIGTERM (exit $rc)"
+pid_a=
+[ $rc = 0 ] && ok "node a stops on SIGTERM" || bad "node a stops on SIGTERM (exit $rc)"
 exit $fail
