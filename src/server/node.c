@@ -84,6 +84,14 @@ void srv_db_shown(const char *db, char *out, size_t cap)
         snprintf(out, cap, "%.*s:***%s", (int)(colon - db), db, at);
     else
         snprintf(out, cap, "%s", db);
+    /* ...?password=secret&...: the same. */
+    char *pw = strstr(out, "password=");
+    if (pw && (pw[-1] == '?' || pw[-1] == '&')) {
+        char *end = pw + 9 + strcspn(pw + 9, "&");
+        char rest[512];
+        snprintf(rest, sizeof rest, "%s", end);
+        snprintf(pw + 9, cap - (size_t)(pw + 9 - out), "***%s", rest);
+    }
 }
 
 typedef struct id_list {
@@ -157,6 +165,11 @@ static void drop_table(srv_table *t)
                 srv_send_text(t->kibitzers[i]->conn, text, len);
     }
     free(text);
+    for (int k = 0; k < 4; k++)
+        if (t->seats[k].person && t->seats[k].person->table == t)
+            t->seats[k].person->moved_from = t->id;
+    for (int i = 0; i < t->n_kibitzers; i++)
+        t->kibitzers[i]->moved_from = t->id;
     srv_table_close(t);
 }
 
@@ -483,6 +496,18 @@ bool srv_node_elsewhere(srv_conn *c, const proto_msg *msg, int64_t table)
     return true;
 }
 
+bool srv_node_moved_again(srv_conn *c, const proto_msg *msg)
+{
+    srv_session *s = c->session;
+    if (c->srv->node == NULL || s == NULL || s->table || s->moved_from == 0)
+        return false;
+    char url[NODE_URL_CAP];
+    if (owner_elsewhere(c->srv, s->moved_from, url, sizeof url) < 0)
+        url[0] = '\0';
+    srv_send(c, srv_with_id(moved_json(s->moved_from, url), msg));
+    return true;
+}
+
 void srv_node_welcomed(srv_conn *c, srv_session *s)
 {
     srv_server *srv = c->srv;
@@ -672,6 +697,62 @@ bool srv_node_page_url(srv_server *srv, int64_t table, const char *path, char *o
         len -= 3;
     return (size_t)snprintf(out, cap, "%s://%.*s%s", tls ? "https" : "http", (int)len, rest, path) <
            cap;
+}
+
+/* ------------------------------------------------- a server alone on it */
+
+typedef struct alone_ctx {
+    srv_server *srv;
+    int nodes;
+    int64_t held;     /* a table a node holds, 0 for none */
+    char holder[128]; /* its node */
+    bool failed;
+} alone_ctx;
+
+static void count_node(void *ctx, const char *name, const char *url)
+{
+    (void)name, (void)url;
+    ((alone_ctx *)ctx)->nodes++;
+}
+
+static void check_table(void *ctx, const store_table *t, const store_seat seats[4])
+{
+    (void)seats;
+    alone_ctx *a = ctx;
+    store *db = a->srv->store;
+    char url[NODE_URL_CAP];
+    if (a->held || a->failed || t->state == STORE_OVER)
+        return;
+    int got = db->ops->table_owner(db, t->id, a->holder, sizeof a->holder, url, sizeof url);
+    if (got < 0)
+        a->failed = true;
+    else if (got > 0)
+        a->held = t->id;
+}
+
+int srv_node_alone_ok(srv_server *srv)
+{
+    store *db = srv->store;
+    if (srv->opt->node || db->ops->nodes_load == NULL || db->ops->table_owner == NULL)
+        return 0;
+    alone_ctx a = {.srv = srv};
+    if (db->ops->nodes_load(db, count_node, &a) != 0)
+        a.failed = true;
+    if (!a.failed && a.nodes > 0 && db->ops->tables_load(db, check_table, &a) != 0)
+        a.failed = true;
+    if (a.failed) {
+        fprintf(stderr, "barbu serve: cannot read the database's nodes: %s\n", store_error(db));
+        return -1;
+    }
+    if (a.held) {
+        fprintf(stderr,
+                "barbu serve: node %s holds table %lld of this database: a server alone would "
+                "play its games beside the nodes; start it with --node NAME as one of them, or "
+                "stop the nodes first (their leases run out)\n",
+                a.holder, (long long)a.held);
+        return -1;
+    }
+    return 0;
 }
 
 /* ---------------------------------------------------------- start, stop */

@@ -19,6 +19,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "e2e.h"
@@ -224,6 +225,24 @@ static void scenario_basic(void)
     }
     CHECK(alice->at >= at_adopted + 8, "the game goes on at node b (at %ld after %ld)", alice->at,
           at_adopted);
+    /* A server alone (no --node) on the database while b holds a table:
+     * refused at start, with a sentence. */
+    char cmd[1200], errfile[300];
+    snprintf(errfile, sizeof errfile, "%s/alone.err", e2e_tmpdir());
+    snprintf(cmd, sizeof cmd,
+             "timeout 30 '%s' serve --listen 127.0.0.1:0 --quiet --db '%s' >/dev/null 2>'%s'",
+             e2e_barbu(), db_url, errfile);
+    int rc = system(cmd);
+    char said[600] = "";
+    FILE *f = fopen(errfile, "r");
+    if (f) {
+        size_t n = fread(said, 1, sizeof said - 1, f);
+        said[n] = '\0';
+        fclose(f);
+    }
+    CHECK(WIFEXITED(rc) && WEXITSTATUS(rc) == 1 && strstr(said, "node b holds table") != NULL,
+          "a server without --node on the nodes' database is refused (status %d: %s)",
+          WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, said);
     e2e_client_free(alice);
     e2e_client_free(bob);
     CHECK(e2e_server_stop(&b) == 0, "node b stops cleanly");
