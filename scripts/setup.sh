@@ -7,12 +7,13 @@
 # usage: setup.sh [check]
 #   check: also what only the tests need: headless Chromium, which renders
 #   the score sheet page to a screenshot, and a hand-written font for it;
-#   PostgreSQL's server, which the tests start in a folder of their own.
+#   PostgreSQL's server, which the tests start in a folder of their own;
+#   nginx (light), whose `nginx -t` checks docs/deploy/nginx.conf.
 set -eu
 
 PACKAGES="gcc make cmake ninja-build pkgconf libcmocka-dev libncurses-dev libwebsockets-dev libwebsockets-evlib-uv libuv1-dev libjansson-dev libsqlite3-dev libsodium-dev libicu-dev xxd zlib1g-dev clang libclang-rt-14-dev clang-format tmux libssl-dev openssl libpq-dev"
 case "${1:-}" in
-check) PACKAGES="$PACKAGES chromium fonts-comic-neue postgresql" ;;
+check) PACKAGES="$PACKAGES chromium fonts-comic-neue postgresql nginx-light" ;;
 "") ;;
 *)
     echo "usage: scripts/setup.sh [check]" >&2

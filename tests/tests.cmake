@@ -346,6 +346,32 @@ add_library(barbu_pg_test STATIC ${CMAKE_SOURCE_DIR}/tests/pg/pg_test.c)
 target_include_directories(barbu_pg_test PUBLIC ${CMAKE_SOURCE_DIR}/tests/pg)
 target_link_libraries(barbu_pg_test PUBLIC PkgConfig::PQ)
 
+# Issue 25: several nodes on one PostgreSQL, followed by the clients.
+# barbu connect in tmux (tests/cli/connect_nodes.sh): a table on node A; the
+# client started again on node B with its token is sent to A (moved) and
+# plays, a kibitzer on B too; A is stopped and continued (its clients moved
+# to B, the kibitzer watching again there); B is killed and the client finds
+# its seat again through A once A adopted it.
+add_test(NAME cli_connect_nodes
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/connect_nodes.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_connect_nodes PROPERTIES LABELS cli TIMEOUT 240 FIXTURES_REQUIRED pg
+                     ENVIRONMENT "${BARBU_PG_ENV}" PROCESSORS 2)
+# The same in the browser (tests/e2e/browser/lib/nodes.mjs): the page of
+# node B, a table of node A, moved, then A killed and the game carried on
+# through B without a reload.
+if(BARBU_WEB)
+  add_test(NAME browser_nodes
+           COMMAND node ${CMAKE_SOURCE_DIR}/tests/e2e/browser/run.mjs --barbu $<TARGET_FILE:barbu>
+                   --web ${CMAKE_BINARY_DIR}/web --shots ${CMAKE_BINARY_DIR}/browser-shots
+                   --only nodes)
+  set_tests_properties(browser_nodes PROPERTIES LABELS browser TIMEOUT 240 FIXTURES_REQUIRED pg
+                       ENVIRONMENT "${BARBU_PG_ENV}" PROCESSORS 2)
+endif()
+# docs/deploy/nginx.conf through `nginx -t` (tests/deploy/nginx.sh), skipped
+# when nginx is not installed.
+add_test(NAME deploy_nginx COMMAND sh ${CMAKE_SOURCE_DIR}/tests/deploy/nginx.sh ${CMAKE_SOURCE_DIR})
+set_tests_properties(deploy_nginx PROPERTIES LABELS cli TIMEOUT 60 SKIP_RETURN_CODE 77)
+
 # The store's tests against PostgreSQL: test_store again with --pg (what it
 # skips there, and why, is in its main), and test_store_nodes (PostgreSQL
 # only: leases, fencing, the shared lobby, the schema's migration).

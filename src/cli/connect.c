@@ -141,53 +141,13 @@ static int bad_usage(const char *fmt, const char *arg)
     return 2;
 }
 
-/* ws://HOST:PORT/PATH, wss://..., HOST:PORT or HOST; [::1]:2118 too. */
+/* The server's address (nodes.c reads it): the first node known. */
 static int parse_url(cn *c, const char *url)
 {
-    const char *p = url;
-    c->tls = false;
-    if (strncmp(p, "ws://", 5) == 0) {
-        p += 5;
-    } else if (strncmp(p, "wss://", 6) == 0) {
-        p += 6;
-        c->tls = true;
-    } else if (strstr(p, "://") != NULL) {
+    cn_addr a;
+    if (cn_addr_parse(url, &a) != 0)
         return -1;
-    }
-    const char *host_end;
-    const char *host = p;
-    if (*p == '[') {
-        host = p + 1;
-        host_end = strchr(p, ']');
-        if (host_end == NULL)
-            return -1;
-        p = host_end + 1;
-    } else {
-        host_end = p + strcspn(p, ":/");
-        p = host_end;
-    }
-    if (host_end == host || (size_t)(host_end - host) >= sizeof c->host)
-        return -1;
-    memcpy(c->host, host, (size_t)(host_end - host));
-    c->host[host_end - host] = '\0';
-    c->port = 2118;
-    if (*p == ':') {
-        char *end;
-        long port = strtol(p + 1, &end, 10);
-        if (end == p + 1 || port < 1 || port > 65535)
-            return -1;
-        c->port = (int)port;
-        p = end;
-    }
-    if (*p == '\0')
-        snprintf(c->path, sizeof c->path, "/ws");
-    else if (*p == '/' && strlen(p) < sizeof c->path)
-        snprintf(c->path, sizeof c->path, "%s", p);
-    else
-        return -1;
-    snprintf(c->url, sizeof c->url, "%s://%s%s%s%s:%d%s", c->tls ? "wss" : "ws",
-             strchr(c->host, ':') ? "[" : "", c->host, strchr(c->host, ':') ? "]" : "", "", c->port,
-             c->path);
+    cn_known_use(c, cn_known_add(c, &a));
     return 0;
 }
 

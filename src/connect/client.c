@@ -185,6 +185,7 @@ cn *cn_new(void)
     c->next_id = 1;
     c->screen = CN_LOBBY;
     c->table.id = -1;
+    c->move_wait_ms = -1;
     c->watch_seat = 2;
     c->form.seat = 2;
     c->form.bots = 1;

@@ -1,11 +1,13 @@
 /*
  * connect.h - barbu connect, the terminal client of barbu serve.
  *
- * Five files share one client value:
+ * Six files share one client value:
  *   client.c  the token file, the status line and notes, the run
  *   net.c     the WebSocket (libwebsockets): connecting, reconnecting with
  *             backoff, the outbound queue; the keyboard and a timer on the
  *             same loop
+ *   nodes.c   the server's addresses: the one given, every node a `moved`
+ *             named; following `moved`, and trying them in turn
  *   msg.c     the protocol: what the server says, and what we send
  *   account.c registered players and moderation: the password (a file, or
  *             asked without echo), the /commands of the chat line, their
@@ -34,6 +36,7 @@
 #define CN_PASSWORD_CAP 520 /* 128 characters of UTF-8, and the NUL */
 #define CN_CHAT_LINES   200 /* chat lines kept */
 #define CN_RETRY_MAX_MS 30000
+#define CN_KNOWN_MAX    16 /* node addresses kept (the first given, then each moved url) */
 
 /* The connection. */
 enum {
@@ -167,6 +170,15 @@ typedef struct cn_form {
 
 typedef struct cn_net cn_net; /* net.c */
 
+/* A server's address (ws://HOST:PORT/PATH or wss://...). */
+typedef struct cn_addr {
+    char url[640]; /* written out whole, as shown */
+    char host[256];
+    int port;
+    char path[256];
+    bool tls;
+} cn_addr;
+
 typedef struct cn {
     /* Options. */
     char url[640];
@@ -179,6 +191,20 @@ typedef struct cn {
     char name[PROTO_NAME_BYTES + 1];
     char token_path[4096];
     char token[PROTO_TOKEN_LEN + 1];
+
+    /* The nodes (nodes.c): every address known, the first given first; url,
+     * host, port, path and tls above are the one in use, known[known_at]. */
+    cn_addr known[CN_KNOWN_MAX];
+    int n_known, known_at;
+    int hops;            /* moved followed since the last table message */
+    int move_wait_ms;    /* the next attempt after this (following moved), or -1 */
+    bool moving;         /* the connection ends because we follow moved */
+    int64_t asked_table; /* the last sit or kibitz sent: its table (0: none) */
+    int asked_seat;      /* ... its seat (PROTO_SEAT_ALL: every hand) */
+    bool asked_sit;      /* ... and whether it was sit */
+    int64_t redo_table;  /* to send again after the next welcome (0: nothing) */
+    int redo_seat;
+    bool redo_sit;
 
     /* The connection (net.c). */
     cn_net *net;
@@ -306,6 +332,30 @@ void cn_net_drop(cn *c, bool stop);
 
 /* Tries again at once (after a stop, or to cut a wait short). */
 void cn_net_retry_now(cn *c);
+
+/* ----------------------------------------------------------- nodes.c */
+
+/* ws://HOST:PORT/PATH, wss://..., HOST:PORT or HOST ([::1]:2118 too; the
+ * port 2118 and the path /ws by default).  0, or -1 when it does not read. */
+int cn_addr_parse(const char *url, cn_addr *a);
+
+/* Adds an address to the ones known (once), returning its index. */
+int cn_known_add(cn *c, const cn_addr *a);
+
+/* Makes known[i] the address the next connection goes to. */
+void cn_known_use(cn *c, int i);
+
+/* The connection failed or dropped: the next attempt goes to the next
+ * address known (with one, the same again). */
+void cn_known_next(cn *c);
+
+/* A moved message: the session goes to url with the same token (or, with
+ * url NULL, to the same node again in a second), and what was asked for at
+ * the table is asked again after the welcome. */
+void cn_follow(cn *c, int64_t table, const char *url);
+
+/* After a welcome: sends again the sit or kibitz that a moved cut short. */
+void cn_redo(cn *c);
 
 /* ----------------------------------------------------------- msg.c */
 

@@ -282,6 +282,7 @@ static int on_table(cn *c, const json_t *m, char *why, size_t cap)
     c->ui.watch = t->you_seat < 0;
     c->screen = CN_TABLE;
     c->rejoin_id = 0;
+    c->hops = 0;
     cn_table_names(c);
     return 0;
 }
@@ -666,6 +667,8 @@ static int on_welcome(cn *c, const json_t *m, char *why, size_t cap)
     cn_note(c, "Connected to %s as %s.", c->server[0] ? c->server : c->url, c->name);
     cn_status(c, false, "Connected as %s.", c->name);
     cn_welcomed(c, m);
+    /* A table that moved to this node: what was asked there, asked here. */
+    cn_redo(c);
     return 0;
 }
 
@@ -700,6 +703,7 @@ static int on_error(cn *c, const json_t *m, char *why, size_t cap)
     }
     if (re != NULL && strcmp(re, "score") == 0)
         c->want_score = false;
+    c->hops = 0;
     cn_status(c, true, "%s%s%s", re ? re : "", re ? ": " : "", text);
     return 0;
 }
@@ -819,7 +823,14 @@ void cn_on_message(cn *c, const char *text, size_t len)
         rc = on_error(c, m, why, sizeof why);
     else if (strcmp(type, "bye") == 0)
         rc = on_bye(c, m, why, sizeof why);
-    else if (strcmp(type, "notice") == 0)
+    else if (strcmp(type, "moved") == 0) {
+        /* Another node serves the table (docs/protocol.md, Nodes). */
+        json_int_t table = get_int(m, "table", -1);
+        if (table < 0)
+            rc = fail(why, sizeof why, "a moved message without table");
+        else
+            cn_follow(c, table, get_str(m, "url"));
+    } else if (strcmp(type, "notice") == 0)
         rc = on_notice(c, m, why, sizeof why);
     else if (strcmp(type, "preferences") == 0) {
         /* A registered player's look in the browser (the table's colour, the
@@ -914,8 +925,17 @@ void cn_send_create(cn *c)
         cn_status(c, false, "Creating a table (%s)...", preset);
 }
 
+/* A sit or kibitz that a moved answer may ask to send again elsewhere. */
+static void asked(cn *c, int64_t table, int seat, bool sit)
+{
+    c->asked_table = table;
+    c->asked_seat = seat;
+    c->asked_sit = sit;
+}
+
 void cn_send_sit(cn *c, int64_t table, int seat)
 {
+    asked(c, table, seat, true);
     json_t *m = msg_new(c, "sit");
     json_object_set_new(m, "table", json_integer(table));
     json_object_set_new(m, "seat", json_string(barbu_seat_name(seat)));
@@ -924,6 +944,7 @@ void cn_send_sit(cn *c, int64_t table, int seat)
 
 void cn_send_kibitz(cn *c, int64_t table, int seat)
 {
+    asked(c, table, seat, false);
     json_t *m = msg_new(c, "kibitz");
     json_object_set_new(m, "table", json_integer(table));
     json_object_set_new(m, "seat", json_string(proto_seat_name(seat)));

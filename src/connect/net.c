@@ -140,13 +140,29 @@ static void ended(cn_net *n, const char *why)
     bool stop = c->conn == CN_STOPPED || n->stop_when_gone;
     n->stop_when_gone = false;
     c->conn = stop ? CN_STOPPED : CN_OFFLINE;
+    /* Following moved (nodes.c): the node it named, at once or after the
+     * wait it chose; nothing was lost, so nothing is said in the chat. */
+    bool moving = c->moving;
+    int move_wait = c->move_wait_ms;
+    c->moving = false;
+    c->move_wait_ms = -1;
+    if (moving)
+        c->was_ready = false;
     if (!stop) {
         int wait = 1000;
         for (int i = 0; i < c->attempts && wait < CN_RETRY_MAX_MS; i++)
             wait *= 2;
         if (wait > CN_RETRY_MAX_MS)
             wait = CN_RETRY_MAX_MS;
-        c->attempts++;
+        if (moving && move_wait >= 0) {
+            wait = move_wait;
+        } else {
+            c->attempts++;
+            /* A failed or dropped connection: the next node known (a dead
+             * node's players find a live one, which sends them on). */
+            if (!moving)
+                cn_known_next(c);
+        }
         c->retry_at = cn_now_ms() + wait;
         lws_sul_schedule(n->ctx, 0, &n->retry_sul, retry_due, (lws_usec_t)wait * 1000);
     }
@@ -447,8 +463,8 @@ int cn_net_start(cn *c)
     /* A client holds a few descriptors; without a limit lws sizes its
      * tables by the process's (often a million). */
     info.fd_limit_per_thread = 64;
-    if (c->tls)
-        info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+    /* Always: a moved message may name a wss:// node though the first was ws://. */
+    info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
     if (c->tls && c->ca_file[0] != '\0')
         info.client_ssl_ca_filepath = c->ca_file;
     n->ctx = lws_create_context(&info);

@@ -448,6 +448,16 @@ static bool ladder_counts(const store_game_player *q)
  * ladder, with the sum of their points in the game (a player who held two
  * seats counts once, under the name of their first row).  One statement
  * for all: the keys are distinct, so no row is touched twice. */
+typedef struct ladder_key {
+    const char *key;
+    int at; /* the first player (row) with that key */
+} ladder_key;
+
+static int cmp_ladder_key(const void *a, const void *b)
+{
+    return strcmp(((const ladder_key *)a)->key, ((const ladder_key *)b)->key);
+}
+
 static int ladder_add(pg_store *p, const store_game *g)
 {
     char month[16], year[8];
@@ -457,35 +467,52 @@ static int ladder_add(pg_store *p, const store_game *g)
         return -1;
     pl_text(&l, month);
     pl_text(&l, year);
-    sqlbuf b = {0};
-    sb_add(&b, "INSERT INTO ladder(period, key, name, games, total) VALUES ");
-    int rows = 0;
+    /* The players' distinct keys, sorted: the rows are written (and
+     * locked) in the order of (period, key), the same on every node, so
+     * that two nodes ending games of the same players at once wait for
+     * each other rather than deadlock. */
+    ladder_key *keys = malloc((g->n_players > 0 ? (size_t)g->n_players : 1) * sizeof *keys);
+    if (!keys) {
+        pl_free(&l);
+        pg_failf(p, "out of memory adding a game to the ladder");
+        return -1;
+    }
+    int n_keys = 0;
     for (int k = 0; k < g->n_players; k++) {
         const store_game_player *q = &g->players[k];
         if (!ladder_counts(q))
             continue;
         bool seen = false;
+        for (int j = 0; j < n_keys && !seen; j++)
+            seen = strcmp(keys[j].key, q->key) == 0;
+        if (!seen)
+            keys[n_keys++] = (ladder_key){.key = q->key, .at = k};
+    }
+    qsort(keys, (size_t)n_keys, sizeof *keys, cmp_ladder_key);
+    int first = l.n + 1; /* the parameter of the first key */
+    for (int k = 0; k < n_keys; k++) {
+        const store_game_player *q = &g->players[keys[k].at];
         int64_t points = 0;
-        for (int j = 0; j < g->n_players; j++) {
+        for (int j = keys[k].at; j < g->n_players; j++) {
             const store_game_player *o = &g->players[j];
-            if (!ladder_counts(o) || strcmp(o->key, q->key) != 0)
-                continue;
-            if (j < k) {
-                seen = true;
-                break;
-            }
-            points += o->points;
+            if (ladder_counts(o) && strcmp(o->key, q->key) == 0)
+                points += o->points;
         }
-        if (seen)
-            continue;
-        int at = pl_text(&l, q->key);
+        pl_text(&l, q->key);
         pl_text(&l, q->name);
         pl_i64(&l, points);
-        /* $1 the month, $2 the year. */
-        for (int m = 1; m <= 2; m++)
+    }
+    sqlbuf b = {0};
+    sb_add(&b, "INSERT INTO ladder(period, key, name, games, total) VALUES ");
+    int rows = 0;
+    /* The year ("2026") sorts before its months ("2026-11"): $2 first. */
+    for (int m = 2; m >= 1; m--)
+        for (int k = 0; k < n_keys; k++) {
+            int at = first + 3 * k;
             sb_add(&b, "%s($%d, $%d, $%d, 1, $%d::bigint)", rows++ ? ", " : "", m, at, at + 1,
                    at + 2);
-    }
+        }
+    free(keys);
     sb_add(&b, " ON CONFLICT (period, key) DO UPDATE SET name = excluded.name, "
                "games = ladder.games + excluded.games, total = ladder.total + excluded.total");
     int rc = 0;
@@ -500,24 +527,53 @@ static int ladder_add(pg_store *p, const store_game *g)
 
 /* The ratings given and their points of history for this game, one by one
  * in their order (a rating given twice ends as its last, as in SQLite). */
-static int ratings_put(pg_store *p, const store_game *g, const store_rating *r, int n)
+typedef struct rating_order {
+    const store_rating *r;
+    int k;
+} rating_order;
+
+/* By id, then in the order given: a rating given twice still ends as its
+ * last. */
+static int cmp_rating_order(const void *a, const void *b)
+{
+    const rating_order *x = a, *y = b;
+    int c = strcmp(x->r->id, y->r->id);
+    return c ? c : (x->k > y->k) - (x->k < y->k);
+}
+
+static int ratings_put(pg_store *p, const store_game *g, const store_rating *given, int n)
 {
     for (int k = 0; k < n; k++) {
-        if (!r[k].id || !r[k].name || !(r[k].sigma > 0) || r[k].games < 0) {
+        if (!given[k].id || !given[k].name || !(given[k].sigma > 0) || given[k].games < 0) {
             pg_failf(p, "a rating needs an id, a name, a positive sigma and a count of games");
             return -1;
         }
     }
-    for (int k = 0; k < n; k++) {
+    /* Written in the order of their ids, the same on every node, so that
+     * two nodes ending games with the same computer levels (or players) at
+     * once wait for each other's rows rather than deadlock. */
+    rating_order *order = malloc((n > 0 ? (size_t)n : 1) * sizeof *order);
+    if (!order) {
+        pg_failf(p, "out of memory saving the ratings");
+        return -1;
+    }
+    for (int k = 0; k < n; k++)
+        order[k] = (rating_order){.r = &given[k], .k = k};
+    qsort(order, (size_t)n, sizeof *order, cmp_rating_order);
+    int result = 0;
+    for (int k = 0; k < n && result == 0; k++) {
+        const store_rating *r = order[k].r;
         plist l;
-        if (!pl_init(p, &l, 8))
-            return -1;
-        pl_text(&l, r[k].id);
-        pl_text(&l, r[k].name);
-        pl_double(&l, r[k].mu);
-        pl_double(&l, r[k].sigma);
-        pl_i64(&l, r[k].games);
-        pl_i64(&l, r[k].updated);
+        if (!pl_init(p, &l, 8)) {
+            result = -1;
+            break;
+        }
+        pl_text(&l, r->id);
+        pl_text(&l, r->name);
+        pl_double(&l, r->mu);
+        pl_double(&l, r->sigma);
+        pl_i64(&l, r->games);
+        pl_i64(&l, r->updated);
         pl_i64(&l, g->id);
         pl_i64(&l, g->finished);
         /* The rating and its point in one statement. */
@@ -534,10 +590,14 @@ static int ratings_put(pg_store *p, const store_game *g, const store_rating *r, 
             l.n, l.v);
         pl_free(&l);
         if (rc)
-            return -1;
+            result = -1;
     }
-    return 0;
+    free(order);
+    return result;
 }
+
+static int game_end_once(pg_store *p, const store_game *g, const store_rating *ratings,
+                         int n_ratings);
 
 int pg_game_end(store *s, const store_game *g, const store_rating *ratings, int n_ratings)
 {
@@ -550,6 +610,18 @@ int pg_game_end(store *s, const store_game *g, const store_rating *ratings, int 
     }
     if (refuse_reader(p, "end a game"))
         return -1;
+    p->sqlstate[0] = '\0';
+    int rc = game_end_once(p, g, ratings, n_ratings);
+    /* A deadlock the sorted writes did not prevent (with a transaction of
+     * another kind): the database rolled this one back; once more. */
+    if (rc == -1 && strcmp(p->sqlstate, "40P01") == 0)
+        rc = game_end_once(p, g, ratings, n_ratings);
+    return rc;
+}
+
+static int game_end_once(pg_store *p, const store_game *g, const store_rating *ratings,
+                         int n_ratings)
+{
     char fence[24];
     if (!pg_fence(p, g->id, fence))
         return STORE_FENCED;

@@ -137,7 +137,8 @@ int pg_node_join(store *s, const char *name, const char *url, int lease_ms)
     snprintf(p->node, sizeof p->node, "%s", name);
     p->lease_ms = lease_ms;
     p->joined = true;
-    return 0;
+    /* The lock and idle timeouts from now on follow the lease. */
+    return pg_timeouts(p);
 }
 
 int pg_node_url(store *s, const char *name, char *url, size_t cap)
@@ -173,8 +174,15 @@ int pg_lease_take(store *s, int64_t table, int64_t *epoch)
                          "WHERE id = $1 AND (owner IS NULL OR owner = $2 OR lease_until IS NULL "
                          "OR lease_until < clock_timestamp()) RETURNING epoch",
                          3, params);
-    if (!r)
+    if (!r) {
+        /* The row stayed locked past lock_timeout: by a write of the
+         * holder, or by a node cut off inside a transaction, until the
+         * database ends its session.  Not taken now; the next tick tries
+         * again, and the loop that called this carries on meanwhile. */
+        if (strcmp(p->sqlstate, "55P03") == 0)
+            return 0;
         return -1;
+    }
     int taken = PQntuples(r) > 0;
     int64_t got = taken ? pg_get_i64(r, 0, 0) : 0;
     PQclear(r);

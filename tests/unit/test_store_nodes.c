@@ -749,6 +749,171 @@ static void test_reconnect(void **state)
     store_close(a);
 }
 
+typedef struct take_job {
+    store *s;
+    int64_t table;
+    int rc;
+    volatile int done;
+} take_job;
+
+static void *take_job_run(void *arg)
+{
+    take_job *j = arg;
+    int64_t epoch = 0;
+    j->rc = j->s->ops->lease_take(j->s, j->table, &epoch);
+    __atomic_store_n(&j->done, 1, __ATOMIC_SEQ_CST);
+    return NULL;
+}
+
+/* A SHOW of the store's own connection. */
+static void show(store *s, const char *name, char *out, size_t cap)
+{
+    char sql[96];
+    snprintf(sql, sizeof sql, "SELECT current_setting('%s')", name);
+    PGresult *r = pg_run(pg_of(s), "show", sql, 0, NULL);
+    if (!r)
+        fail_msg("%s: %s", sql, store_error(s));
+    snprintf(out, cap, "%s", PQgetvalue(r, 0, 0));
+    PQclear(r);
+}
+
+/* A node cut off in the middle of a transaction keeps its row locks until
+ * the database ends its session: another node's lease_take waits at most
+ * lock_timeout (half the lease) and answers "not taken now", and a fenced
+ * write gives up with a sentence, rather than stalling a server's loop. */
+static void test_lock_timeout(void **state)
+{
+    (void)state;
+    char url[URL_CAP];
+    fresh_db(url, sizeof url, "locked");
+    store *a = open_node(url, "a", 2000), *b = open_node(url, "b", 2000);
+    char v[32];
+    show(a, "lock_timeout", v, sizeof v);
+    assert_string_equal(v, "1s");
+    show(a, "idle_in_transaction_session_timeout", v, sizeof v);
+    assert_string_equal(v, "5s");
+    int64_t t = new_table(b, STORE_PLAYING);
+    char sql[160];
+    snprintf(sql, sizeof sql, "UPDATE tables SET lease_until = NULL WHERE id = %" PRId64, t);
+    sql_value(url, sql, NULL, 0); /* b's lease out, as if run out */
+
+    PGconn *cut = PQconnectdb(url);
+    assert_int_equal(PQstatus(cut), CONNECTION_OK);
+    PQclear(PQexec(cut, "BEGIN"));
+    snprintf(sql, sizeof sql, "SELECT 1 FROM tables WHERE id = %" PRId64 " FOR UPDATE", t);
+    PGresult *r = PQexec(cut, sql);
+    assert_int_equal(PQresultStatus(r), PGRES_TUPLES_OK);
+    PQclear(r);
+
+    take_job j = {.s = a, .table = t, .rc = 99};
+    pthread_t thread;
+    assert_int_equal(pthread_create(&thread, NULL, take_job_run, &j), 0);
+    double until = now_s() + 30;
+    while (!__atomic_load_n(&j.done, __ATOMIC_SEQ_CST) && now_s() < until)
+        pause_ms(20);
+    /* Never done: the thread is still stuck on the row; the test fails
+     * here rather than hanging (the process exits with it). */
+    assert_true(__atomic_load_n(&j.done, __ATOMIC_SEQ_CST));
+    pthread_join(thread, NULL);
+    assert_int_equal(j.rc, 0);
+
+    /* b's write waits for the row as long, then fails and says why. */
+    char before[32];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM actions WHERE table_id = %" PRId64, t);
+    sql_value(url, sql, before, sizeof before);
+    assert_int_equal(b->ops->action_append(b, t, 0, "zero"), -1);
+    assert_non_null(strstr(store_error(b), "lock_timeout"));
+    assert_non_null(strstr(store_error(b), "nothing was written"));
+    PQclear(PQexec(cut, "ROLLBACK"));
+    PQfinish(cut);
+    assert_int_equal(sql_int(url, sql), 0);
+    /* The row free again, a takes the lease. */
+    assert_int_equal(take_when_free(a, t), 2);
+    store_close(a);
+    store_close(b);
+}
+
+/* The URL's own options replace the timeouts, node_join included. */
+static void test_url_timeouts(void **state)
+{
+    (void)state;
+    char url[URL_CAP], own[URL_CAP + 64];
+    fresh_db(url, sizeof url, "url_timeouts");
+    snprintf(own, sizeof own, "%s&options=-c%%20lock_timeout%%3D7000", url);
+    store *s = open_ok(own);
+    char v[32];
+    show(s, "lock_timeout", v, sizeof v);
+    assert_string_equal(v, "7s");
+    assert_int_equal(s->ops->node_join(s, "a", "ws://a/ws", 2000), 0);
+    show(s, "lock_timeout", v, sizeof v);
+    assert_string_equal(v, "7s");
+    store_close(s);
+    s = open_ok(url);
+    show(s, "lock_timeout", v, sizeof v);
+    assert_string_equal(v, "2s");
+    show(s, "idle_in_transaction_session_timeout", v, sizeof v);
+    assert_string_equal(v, "5s");
+    store_close(s);
+}
+
+/* While the database refuses connections, a store tries to connect again
+ * at most once a second: the calls in between fail at once, saying so;
+ * once it is back, the next attempt succeeds. */
+static void test_reconnect_rate(void **state)
+{
+    (void)state;
+    char url[URL_CAP];
+    fresh_db(url, sizeof url, "down");
+    store *a = open_ok(url);
+    /* From the cluster's admin database: a database's own connection may
+     * not shut the door on it. */
+    const char *admin_url = getenv("BARBU_TEST_PG");
+    assert_non_null(admin_url);
+    PGconn *admin = PQconnectdb(admin_url);
+    assert_int_equal(PQstatus(admin), CONNECTION_OK);
+    PGresult *r = PQexec(admin, "ALTER DATABASE nodes_down ALLOW_CONNECTIONS false");
+    assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+    r = PQexec(admin, "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM "
+                      "pg_stat_activity WHERE application_name = 'barbu' "
+                      "AND datname = 'nodes_down'");
+    assert_int_equal(PQresultStatus(r), PGRES_TUPLES_OK);
+    assert_string_equal(PQgetvalue(r, 0, 0), "1");
+    PQclear(r);
+    char name[32];
+    double until = now_s() + 20;
+    /* The call that learns of the loss, then the one that tries again. */
+    while (!strstr(store_error(a), "could not be made again") && now_s() < until)
+        assert_int_equal(a->ops->session_get(a, "nobody", name, sizeof name), -1);
+    assert_non_null(strstr(store_error(a), "could not be made again"));
+    assert_int_equal(a->ops->session_get(a, "nobody", name, sizeof name), -1);
+    assert_non_null(strstr(store_error(a), "the database connection is down"));
+    assert_null(strstr(store_error(a), "could not be made again"));
+    r = PQexec(admin, "ALTER DATABASE nodes_down ALLOW_CONNECTIONS true");
+    assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+    PQfinish(admin);
+    int rc;
+    until = now_s() + 20;
+    while ((rc = a->ops->session_get(a, "nobody", name, sizeof name)) < 0 && now_s() < until)
+        pause_ms(50);
+    assert_int_equal(rc, 0);
+    store_close(a);
+}
+
+/* A schema version that is not a number is refused, not read as 0. */
+static void test_version_junk(void **state)
+{
+    (void)state;
+    char url[URL_CAP];
+    fresh_db(url, sizeof url, "junk");
+    store_close(open_ok(url));
+    sql_value(url, "UPDATE barbu_meta SET value = '2x' WHERE key = 'schema_version'", NULL, 0);
+    char err[256] = "";
+    assert_null(store_pg_open(url, err, sizeof err));
+    assert_non_null(strstr(err, "'2x', not a whole number"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -764,6 +929,10 @@ int main(void)
         cmocka_unit_test(test_newer_refused),
         cmocka_unit_test(test_reader),
         cmocka_unit_test(test_reconnect),
+        cmocka_unit_test(test_lock_timeout),
+        cmocka_unit_test(test_url_timeouts),
+        cmocka_unit_test(test_reconnect_rate),
+        cmocka_unit_test(test_version_junk),
     };
     return cmocka_run_group_tests_name("store_nodes", tests, NULL, NULL);
 }

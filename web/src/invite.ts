@@ -109,7 +109,9 @@ async function goTo(app: App, msg: { type: 'sit'; table: number; seat: Seat } | 
     };
     poll();
   });
-  const refused = app.request(msg, true).then((r) => (r.type === 'error' ? r : null));
+  // A `moved` answer (or the request cut short by following it) is no
+  // refusal: the page asks again at the node that serves the table.
+  const refused = app.request(msg, true).then((r) => (r.type === 'error' && r.code !== 'moved' ? r : null));
   const timeout = new Promise<ErrorMsg>((resolve) =>
     window.setTimeout(() => resolve({ type: 'error', code: 'timeout', text: `Table ${msg.table} did not answer: try again from the list.` }), 8000),
   );

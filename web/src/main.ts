@@ -79,6 +79,11 @@ let loggingOut: number | undefined;
 let loggingOutEverywhere = false;
 /** Following an invitation link once the lobby is known. */
 let inviteTimer: number | undefined;
+/** The last `sit` or `kibitz` sent, and the one to send again once the
+ * session is welcomed by the node the table moved to (net.ts follows `moved`). */
+type Go = Extract<ClientMsg, { type: 'sit' | 'kibitz' }>;
+let asked: Go | null = null;
+let redo: Go | null = null;
 /** Requests whose caller shows errors itself. */
 const quietIds = new Set<number>();
 /** `tables` requests: their `lobby` answer is not a sign of having left. */
@@ -101,6 +106,7 @@ const app: App = {
   state,
 
   send(msg: ClientMsg): void {
+    noteGo(msg);
     if (msg.type === 'tables') {
       void app.request(msg);
       return;
@@ -109,6 +115,7 @@ const app: App = {
   },
 
   async request(msg: ClientMsg, quiet = false) {
+    noteGo(msg);
     const id = net.peekId();
     if (quiet) quietIds.add(id);
     if (msg.type === 'tables') tablesIds.add(id);
@@ -116,6 +123,8 @@ const app: App = {
     quietIds.delete(id);
     tablesIds.delete(id);
     if (!quiet && r.type === 'error' && r.code === 'offline') app.notify('error', sentence(r.text));
+    // Not done where it was asked: said, unless it is redone by itself there.
+    if (!quiet && r.type === 'error' && r.code === 'moved' && msg.type !== 'sit' && msg.type !== 'kibitz') app.notify('info', r.text);
     return r;
   },
 
@@ -190,6 +199,30 @@ const app: App = {
   },
 };
 
+/** Remembers a `sit` or `kibitz` that a `moved` answer may ask to redo elsewhere. */
+function noteGo(msg: ClientMsg): void {
+  if (msg.type === 'sit' || msg.type === 'kibitz') {
+    const { id: _id, ...plain } = msg;
+    asked = plain as Go;
+  }
+}
+
+/** `moved`: net.ts takes the session to the node named; what this page was
+ * asking for at that table is asked again there after the welcome.  A
+ * seated player needs nothing: the node sends the seat's table and view
+ * after the welcome; a kibitzer's watching is not kept by the server, so
+ * it is asked for again. */
+function onMoved(table: number): void {
+  // The table screen waits for the next node's welcome, not this one's.
+  endResync();
+  const t = state.table;
+  if (t && t.id === table) {
+    redo = 'kibitz' in t.you ? { type: 'kibitz', table, seat: t.you.kibitz } : null;
+  } else if (asked && asked.table === table) {
+    redo = asked;
+  }
+}
+
 function finishLogout(): void {
   window.clearTimeout(loggingOut);
   loggingOut = undefined;
@@ -221,6 +254,7 @@ function forgetAll(): void {
   resetTable();
   welcomed = false;
   resumingAs = null;
+  asked = redo = null;
   state.name = null;
   state.token = null;
   state.tables = new Map();
@@ -365,6 +399,12 @@ function onMessage(msg: ServerMsg): void {
       resumingAs = null;
       loginError = null;
       state.actPending = false;
+      if (redo) {
+        // Net is open by now: the welcome is handled after it says so.
+        const again = redo;
+        redo = null;
+        net.send(again);
+      }
       if (state.table) {
         resync = true;
         window.clearTimeout(resyncTimer);
@@ -397,6 +437,9 @@ function onMessage(msg: ServerMsg): void {
     case 'report':
       admin.onReport(msg);
       break;
+    case 'moved':
+      onMoved(msg.table);
+      return;
     case 'bye':
       if (msg.reason === 'signed_out' && loggingOut !== undefined) {
         // This page's own "sign out everywhere".

@@ -128,9 +128,23 @@ const BACKOFF_MIN = 500;
 const BACKOFF_MAX = 10_000;
 /** A socket that neither opens nor hears `welcome` in this long is given up and tried again. */
 const HANDSHAKE_MS = 10_000;
+/** `moved` without a url (no node holds the table this moment): the same node again after this. */
+const MOVED_RETRY_MS = 1000;
+/** `moved` followed at once this many times in a row (no `table` between), then with the backoff,
+ * so that two nodes disagreeing for a moment about who holds a table do not make a storm. */
+const MOVED_HOPS = 3;
+/** Node addresses kept (the page's own, and every `moved` url). */
+const URLS_MAX = 16;
 
 export function offlineError(text = 'Not connected to the server.'): ErrorMsg {
   return { type: 'error', code: 'offline', text };
+}
+
+/** What a request gets when the server answered it with `moved` (or the
+ * page left for another node before the answer came): code `moved`. */
+function movedError(table: number | null, id: number): ErrorMsg & { id: number } {
+  const which = table === null ? 'That table' : `Table ${table}`;
+  return { type: 'error', code: 'moved', text: `${which} is played on another server: the page is going there. Try again in a moment.`, id };
 }
 
 export class Net {
@@ -145,6 +159,13 @@ export class Net {
   private nextId = 1;
   private pending = new Map<number, (m: ServerMsg) => void>();
   private bye: string | null = null;
+  /** Every node's address this page has heard of: its own server first,
+   * then each `moved` url.  A lost connection tries them in turn. */
+  private urls: string[] = [];
+  /** The one in use (an index in urls). */
+  private at = 0;
+  /** `moved` messages followed since the last `table`. */
+  private hops = 0;
 
   constructor(
     readonly conn: ConnState,
@@ -161,6 +182,7 @@ export class Net {
   start(creds: Creds): void {
     this.creds = creds;
     this.conn.attempts = 0;
+    this.hops = 0;
     this.open();
   }
 
@@ -241,8 +263,47 @@ export class Net {
 
   // ------------------------------------------------------------ inside
 
-  private url(): string {
+  /** The page's own server, which always comes first. */
+  private home(): string {
     return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+  }
+
+  private url(): string {
+    if (this.urls.length === 0) this.urls.push(this.home());
+    return this.urls[this.at % this.urls.length];
+  }
+
+  /** The server says the table is served elsewhere (docs/protocol.md, Nodes):
+   * the same session goes there with the same token (main.ts redoes a
+   * pending `sit` or `kibitz` after the welcome).  Without a url nobody
+   * holds the table this moment: the same node is asked again in a second,
+   * by which time one may have adopted it.  The person sees the usual
+   * reconnecting state, nothing else. */
+  private follow(url: string | undefined): void {
+    if (!this.creds) return;
+    this.url();
+    // Shown as reconnecting, which it is.
+    this.conn.attempts = Math.max(1, this.conn.attempts);
+    if (url !== undefined && /^wss?:\/\/[^\s/]+\/\S*$/.test(url)) {
+      let i = this.urls.indexOf(url);
+      if (i < 0) {
+        if (this.urls.length >= URLS_MAX) this.urls.splice(1, 1);
+        this.urls.push(url);
+        i = this.urls.length - 1;
+      }
+      this.at = i;
+      this.hops += 1;
+      if (this.hops <= MOVED_HOPS) {
+        this.drop('moved');
+        this.open();
+        return;
+      }
+      this.drop('moved');
+      this.later(0, false);
+      return;
+    }
+    this.drop('moved');
+    this.wait(Math.round(MOVED_RETRY_MS * (0.8 + Math.random() * 0.4)));
   }
 
   private open(): void {
@@ -299,6 +360,8 @@ export class Net {
         this.hooks.status();
       } else if (msg.type === 'bye') {
         this.bye = msg.reason;
+      } else if (msg.type === 'table' || msg.type === 'error') {
+        this.hops = 0;
       }
       let answered = false;
       const id = (msg as { id?: unknown }).id;
@@ -306,11 +369,15 @@ export class Net {
         const r = this.pending.get(id);
         if (r) {
           this.pending.delete(id);
-          r(msg);
+          // A request answered by `moved` was not done: its caller hears a
+          // refusal it can tell apart (main.ts asks again for a sit or kibitz).
+          r(msg.type === 'moved' ? movedError(msg.table, id) : msg);
           answered = true;
         }
       }
       this.hooks.message(msg, answered);
+      // After main.ts noted what to redo there.
+      if (msg.type === 'moved' && this.ws === ws) this.follow(msg.url);
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;
@@ -329,8 +396,9 @@ export class Net {
     this.hooks.status();
   }
 
-  /** Forgets the socket, its queue and the requests waiting on it. */
-  private drop(): void {
+  /** Forgets the socket, its queue and the requests waiting on it (answered
+   * with an `offline` error, or `moved` when the session goes to another node). */
+  private drop(why: 'offline' | 'moved' = 'offline'): void {
     window.clearTimeout(this.retryTimer);
     window.clearTimeout(this.flushTimer);
     window.clearTimeout(this.handshakeTimer);
@@ -348,16 +416,22 @@ export class Net {
     }
     const waiting = [...this.pending.entries()];
     this.pending.clear();
-    for (const [id, r] of waiting) r({ ...offlineError('The connection was lost.'), id });
+    for (const [id, r] of waiting) r(why === 'moved' ? movedError(null, id) : { ...offlineError('The connection was lost.'), id });
   }
 
-  /** Schedules the next attempt: 0.5 s doubling to 10 s, with jitter. */
-  private later(extraSteps = 0): void {
+  /** Schedules the next attempt: 0.5 s doubling to 10 s, with jitter; each
+   * goes to the next node known (with one node, the same one again). */
+  private later(extraSteps = 0, next = true): void {
     if (!this.creds) return;
     const n = this.conn.attempts + extraSteps;
     this.conn.attempts += 1;
     const base = Math.min(BACKOFF_MAX, BACKOFF_MIN * 2 ** Math.min(n, 10));
-    const delay = Math.round(base * (0.7 + Math.random() * 0.6));
+    if (next && this.urls.length > 1) this.at = (this.at + 1) % this.urls.length;
+    this.wait(Math.round(base * (0.7 + Math.random() * 0.6)));
+  }
+
+  /** Reconnecting after delay ms. */
+  private wait(delay: number): void {
     this.conn.status = 'reconnecting';
     this.conn.retryAt = Date.now() + delay;
     window.clearTimeout(this.retryTimer);

@@ -298,6 +298,17 @@ export interface WelcomeMsg {
   admin?: boolean;
   /** A registered player's token stops working then (seconds since the epoch). */
   expires?: number;
+  /** The node's name, when the server is one of several on one database. */
+  node?: string;
+}
+/** The table is served by another node (docs/protocol.md, Nodes): the
+ * client goes to url with the same token and asks again; without url no
+ * node holds it this moment, and the client asks again in a second. */
+export interface MovedMsg {
+  type: 'moved';
+  table: number;
+  url?: string;
+  id?: number;
 }
 export interface ByeMsg {
   type: 'bye';
@@ -521,6 +532,7 @@ export type ServerMsg =
   | ReportedMsg
   | SuggestionMsg
   | WelcomeMsg
+  | MovedMsg
   | ByeMsg
   | ErrorMsg
   | LobbyMsg

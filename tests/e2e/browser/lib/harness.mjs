@@ -46,9 +46,10 @@ export function show(x) {
 // ---------------------------------------------------------------- server
 
 /** Starts `barbu serve` on 127.0.0.1 (port 0: the server takes a free one
- * and prints it) with its own database; resolves once it is listening. */
-export async function startServer({ barbu, web, dir, port = 0, extra = [], tls = null }) {
-  const args = ['serve', '--listen', `127.0.0.1:${port}`, '--db', join(dir, 'db.sqlite'), '--web', web, '--quiet', ...extra];
+ * and prints it) with its own database (or db); resolves once it is listening. */
+export async function startServer({ barbu, web, dir, port = 0, extra = [], tls = null, db = null }) {
+  // db: another database than the SQLite file in dir (a PostgreSQL URL).
+  const args = ['serve', '--listen', `127.0.0.1:${port}`, '--db', db ?? join(dir, 'db.sqlite'), '--web', web, '--quiet', ...extra];
   // tls: {cert, key}: https:// and wss:// (barbu serve --tls-cert/--tls-key).
   if (tls) args.push('--tls-cert', tls.cert, '--tls-key', tls.key);
   const child = spawn(barbu, args, { stdio: ['ignore', 'pipe', 'pipe'] });
