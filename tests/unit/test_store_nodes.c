@@ -1033,6 +1033,31 @@ static void test_keys_in_byte_order(void **state)
     store_close(s);
 }
 
+/* A node's append sent again after its reply was lost is its own action
+ * (same text, its epoch) even once the lease has moved on: 0, written
+ * once.  Another node's retry of it with its own epoch is not. */
+static void test_append_again_node(void **state)
+{
+    (void)state;
+    char url[URL_CAP];
+    fresh_db(url, sizeof url, "again");
+    store *a = open_node(url, "a", 60000), *b = open_node(url, "b", 60000);
+    int64_t t = new_table(a, STORE_PLAYING);
+    assert_int_equal(a->ops->action_append(a, t, 0, "zero"), 0);
+    assert_int_equal(a->ops->action_append(a, t, 0, "zero"), 0);
+    char sql[160];
+    snprintf(sql, sizeof sql, "UPDATE tables SET lease_until = NULL WHERE id = %" PRId64, t);
+    sql_value(url, sql, NULL, 0);
+    assert_int_equal(take_when_free(b, t), 2);
+    assert_int_equal(a->ops->action_append(a, t, 0, "zero"), 0);
+    assert_int_equal(b->ops->action_append(b, t, 0, "zero"), -1);
+    assert_non_null(strstr(store_error(b), "out of order"));
+    assert_int_equal(a->ops->action_append(a, t, 1, "one"), STORE_FENCED);
+    assert_int_equal(sql_int(url, "SELECT count(*) FROM actions"), 1);
+    store_close(a);
+    store_close(b);
+}
+
 /* A schema version that is not a number is refused, not read as 0. */
 static void test_version_junk(void **state)
 {
@@ -1067,6 +1092,7 @@ int main(void)
         cmocka_unit_test(test_version_junk),
         cmocka_unit_test(test_ratings_sorted),
         cmocka_unit_test(test_keys_in_byte_order),
+        cmocka_unit_test(test_append_again_node),
     };
     return cmocka_run_group_tests_name("store_nodes", tests, NULL, NULL);
 }
