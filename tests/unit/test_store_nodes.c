@@ -901,6 +901,163 @@ static void test_reconnect_rate(void **state)
     store_close(a);
 }
 
+typedef struct ending {
+    store *s;
+    const store_game *g;
+    const store_rating *ratings;
+    int n, rc;
+} ending;
+
+static void *end_one(void *arg)
+{
+    ending *e = arg;
+    e->rc = e->s->ops->game_end(e->s, e->g, e->ratings, e->n);
+    return NULL;
+}
+
+/* Two nodes ending games with the same computer levels at once must not
+ * deadlock: game_end writes the ratings in the order of their ids, however
+ * they were given.  The other node's transaction is played by a second
+ * connection that locks c:x, then c:y (the order game_end uses): the store,
+ * given [c:y, c:x], waits for c:x holding nothing of c:y, so the second
+ * connection's c:y goes through, and both commit.  Written in the order
+ * given, the store would hold c:y while waiting for c:x: a deadlock. */
+static void test_ratings_sorted(void **state)
+{
+    (void)state;
+    char url[URL_CAP], own[URL_CAP + 64];
+    fresh_db(url, sizeof url, "deadlock");
+    /* A lock waited for as long as the test needs, on a busy machine. */
+    snprintf(own, sizeof own, "%s&options=-c%%20lock_timeout%%3D60000", url);
+    store *a = open_ok(own);
+    sql_value(url,
+              "INSERT INTO ratings(id, name, mu, sigma, games, updated) VALUES "
+              "('c:x', 'x', 25, 8, 0, 0), ('c:y', 'y', 25, 8, 0, 0)",
+              NULL, 0);
+    PGconn *other = PQconnectdb(url);
+    assert_int_equal(PQstatus(other), CONNECTION_OK);
+    PQclear(PQexec(other, "BEGIN"));
+    PGresult *r = PQexec(other, "UPDATE ratings SET games = games + 1 WHERE id = 'c:x'");
+    assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+
+    store_game g = {.id = 1,
+                    .preset = "uk",
+                    .credit = STORE_CREDIT_RECORD,
+                    .status = STORE_GAME_OVER,
+                    .started = 1000,
+                    .finished = 2000,
+                    .deals = "[]"};
+    store_rating given[2] = {
+        {.id = "c:y", .name = "y", .mu = 26, .sigma = 7, .games = 1, .updated = 2000},
+        {.id = "c:x", .name = "x", .mu = 24, .sigma = 7, .games = 1, .updated = 2000},
+    };
+    ending e = {.s = a, .g = &g, .ratings = given, .n = 2, .rc = 99};
+    pthread_t thread;
+    assert_int_equal(pthread_create(&thread, NULL, end_one, &e), 0);
+    double until = now_s() + 20;
+    while (!someone_waits(url) && now_s() < until)
+        pause_ms(10);
+    assert_true(someone_waits(url));
+    r = PQexec(other, "UPDATE ratings SET games = games + 1 WHERE id = 'c:y'");
+    assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+    r = PQexec(other, "COMMIT");
+    assert_string_equal(PQcmdStatus(r), "COMMIT");
+    PQclear(r);
+    PQfinish(other);
+    pthread_join(thread, NULL);
+    assert_int_equal(e.rc, 0);
+    assert_int_equal(sql_int(url, "SELECT count(*) FROM rating_history WHERE game = 1"), 2);
+    store_close(a);
+}
+
+typedef struct keys_seen {
+    char keys[4][16];
+    int n;
+} keys_seen;
+
+static void on_session_key(void *ctx, const char *token, const char *name)
+{
+    (void)name;
+    keys_seen *k = ctx;
+    if (k->n < 4)
+        snprintf(k->keys[k->n++], sizeof k->keys[0], "%s", token);
+}
+
+static void on_admin_key(void *ctx, const char *key, const char *name)
+{
+    on_session_key(ctx, key, name);
+}
+
+/* The keys that break ties are sorted as bytes, as SQLite sorts them,
+ * whatever the database's collation: "B1" before "a1" even in a database
+ * made with ICU's English order (where "a1" comes first). */
+static void test_keys_in_byte_order(void **state)
+{
+    (void)state;
+    char url[URL_CAP];
+    fresh_db(url, sizeof url, "collate");
+    const char *admin_url = getenv("BARBU_TEST_PG");
+    assert_non_null(admin_url);
+    PGconn *admin = PQconnectdb(admin_url);
+    assert_int_equal(PQstatus(admin), CONNECTION_OK);
+    PQclear(PQexec(admin, "DROP DATABASE nodes_collate"));
+    PGresult *r = PQexec(admin, "CREATE DATABASE nodes_collate TEMPLATE template0 "
+                                "LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'");
+    bool icu = PQresultStatus(r) == PGRES_COMMAND_OK;
+    if (!icu)
+        fprintf(stderr, "no ICU collation here (%s): the default database instead\n",
+                PQerrorMessage(admin));
+    PQclear(r);
+    if (!icu)
+        PQclear(PQexec(admin, "CREATE DATABASE nodes_collate"));
+    PQfinish(admin);
+    store *s = open_ok(url);
+    assert_int_equal(s->ops->session_put(s, "a1", "Alice"), 0);
+    assert_int_equal(s->ops->session_put(s, "B1", "Bob"), 0);
+    assert_int_equal(s->ops->admin_put(s, "a1", "Alice"), 0);
+    assert_int_equal(s->ops->admin_put(s, "B1", "Bob"), 0);
+    sql_value(url, "UPDATE sessions SET created = 1", NULL, 0);
+    sql_value(url, "UPDATE admins SET added = 1", NULL, 0);
+    keys_seen k = {0};
+    assert_int_equal(s->ops->sessions_load(s, on_session_key, &k), 0);
+    assert_int_equal(k.n, 2);
+    assert_string_equal(k.keys[0], "B1");
+    assert_string_equal(k.keys[1], "a1");
+    k = (keys_seen){0};
+    assert_int_equal(s->ops->admins_load(s, on_admin_key, &k), 0);
+    assert_int_equal(k.n, 2);
+    assert_string_equal(k.keys[0], "B1");
+    assert_string_equal(k.keys[1], "a1");
+    store_close(s);
+}
+
+/* A node's append sent again after its reply was lost is its own action
+ * (same text, its epoch) even once the lease has moved on: 0, written
+ * once.  Another node's retry of it with its own epoch is not. */
+static void test_append_again_node(void **state)
+{
+    (void)state;
+    char url[URL_CAP];
+    fresh_db(url, sizeof url, "again");
+    store *a = open_node(url, "a", 60000), *b = open_node(url, "b", 60000);
+    int64_t t = new_table(a, STORE_PLAYING);
+    assert_int_equal(a->ops->action_append(a, t, 0, "zero"), 0);
+    assert_int_equal(a->ops->action_append(a, t, 0, "zero"), 0);
+    char sql[160];
+    snprintf(sql, sizeof sql, "UPDATE tables SET lease_until = NULL WHERE id = %" PRId64, t);
+    sql_value(url, sql, NULL, 0);
+    assert_int_equal(take_when_free(b, t), 2);
+    assert_int_equal(a->ops->action_append(a, t, 0, "zero"), 0);
+    assert_int_equal(b->ops->action_append(b, t, 0, "zero"), -1);
+    assert_non_null(strstr(store_error(b), "out of order"));
+    assert_int_equal(a->ops->action_append(a, t, 1, "one"), STORE_FENCED);
+    assert_int_equal(sql_int(url, "SELECT count(*) FROM actions"), 1);
+    store_close(a);
+    store_close(b);
+}
+
 /* A schema version that is not a number is refused, not read as 0. */
 static void test_version_junk(void **state)
 {
@@ -933,6 +1090,9 @@ int main(void)
         cmocka_unit_test(test_url_timeouts),
         cmocka_unit_test(test_reconnect_rate),
         cmocka_unit_test(test_version_junk),
+        cmocka_unit_test(test_ratings_sorted),
+        cmocka_unit_test(test_keys_in_byte_order),
+        cmocka_unit_test(test_append_again_node),
     };
     return cmocka_run_group_tests_name("store_nodes", tests, NULL, NULL);
 }
