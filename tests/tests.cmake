@@ -411,6 +411,7 @@ target_link_libraries(e2e_nodes_basic PRIVATE barbu_e2e barbu_pg_test)
 add_test(NAME nodes_basic COMMAND e2e_nodes_basic $<TARGET_FILE:barbu> basic)
 add_test(NAME nodes_basic_partition COMMAND e2e_nodes_basic $<TARGET_FILE:barbu> partition)
 add_test(NAME nodes_basic_registered COMMAND e2e_nodes_basic $<TARGET_FILE:barbu> registered)
-set_tests_properties(nodes_basic nodes_basic_partition nodes_basic_registered
+add_test(NAME nodes_basic_exclusion COMMAND e2e_nodes_basic $<TARGET_FILE:barbu> exclusion)
+set_tests_properties(nodes_basic nodes_basic_partition nodes_basic_registered nodes_basic_exclusion
                      PROPERTIES FIXTURES_REQUIRED pg ENVIRONMENT "${BARBU_PG_ENV}" LABELS "e2e;pg"
                                 TIMEOUT 120)

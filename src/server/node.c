@@ -733,7 +733,18 @@ static void check_table(void *ctx, const store_table *t, const store_seat seats[
 int srv_node_alone_ok(srv_server *srv)
 {
     store *db = srv->store;
-    if (srv->opt->node || db->ops->nodes_load == NULL || db->ops->table_owner == NULL)
+    if (srv->opt->node || db->ops->claim_alone == NULL)
+        return 0;
+    /* The lock keeps out nodes and other servers alone for as long as this
+     * one runs; the leases' check below only names a node that still runs. */
+    if (db->ops->claim_alone(db) != 0) {
+        fprintf(stderr,
+                "barbu serve: %s: a server without --node must be the database's only one; "
+                "stop the other server, or start every one of them with --node NAME\n",
+                store_error(db));
+        return -1;
+    }
+    if (db->ops->nodes_load == NULL || db->ops->table_owner == NULL)
         return 0;
     alone_ctx a = {.srv = srv};
     if (db->ops->nodes_load(db, count_node, &a) != 0)

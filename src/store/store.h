@@ -329,10 +329,19 @@ struct store_ops {
                             store_rating_point *prev);
 
     /* ---- nodes (NULL in the SQLite store; see "nodes" above) ----
-     * node_join: this store acts for node `name` from now on; url is where
+     * claim_alone: this store's server is the database's only one (no
+     * --node): 0, or -1 when another server alone or a node uses the
+     * database.  node_join claims it as one node of several instead (any
+     * number of nodes together, never beside a server alone).  A claim
+     * lasts as long as the store; when the store's connection is made again
+     * and the claim cannot be had again (another server took the database
+     * in between), every write fails from then on. */
+    int (*claim_alone)(store *s);
+    /* node_join: this store acts for node `name` from now on; url is where
      * its clients connect (--public-url); lease_ms how long a lease it
-     * takes or renews lasts.  Writes the node's row (name, url, last seen).
-     * A table_create after it takes the new table's lease at once. */
+     * takes or renews lasts.  Claims the database as a node (-1 when a
+     * server alone holds it), then writes the node's row (name, url, last
+     * seen).  A table_create after it takes the new table's lease at once. */
     int (*node_join)(store *s, const char *name, const char *url, int lease_ms);
     /* The url of node `name`: 1 (filling url, of cap bytes) or 0. */
     int (*node_url)(store *s, const char *name, char *url, size_t cap);

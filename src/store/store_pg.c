@@ -238,7 +238,56 @@ static bool reconnect(pg_store *p, const char *what)
     if (p->reader)
         PQclear(PQexec(p->conn, "SET default_transaction_read_only = on"));
     pg_timeouts(p);
+    /* The servers' lock went with the old connection: another server may
+     * have taken the database since, and then this one must never write
+     * again (its tables are no longer only its own). */
+    if (p->claim && !p->claim_lost && pg_claim(p) != 1) {
+        p->claim_lost = true;
+        pg_failf(p,
+                 "%s: the connection to PostgreSQL was made again, but another server "
+                 "took the database in between: this server writes nothing more",
+                 what);
+        return false;
+    }
     return true;
+}
+
+int pg_claim(pg_store *p)
+{
+    const char *sql = p->claim == PG_CLAIM_ALONE
+                          ? "SELECT pg_try_advisory_lock(" PG_SERVER_LOCK ")"
+                          : "SELECT pg_try_advisory_lock_shared(" PG_SERVER_LOCK ")";
+    PGresult *r = PQexec(p->conn, sql);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
+        set_pg_error(p, "could not take the servers' lock", r);
+        PQclear(r);
+        return -1;
+    }
+    int got = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+    PQclear(r);
+    return got;
+}
+
+/* store.h's claim_alone. */
+static int pg_claim_alone(store *s)
+{
+    pg_store *p = pg_of(s);
+    if (p->claim == PG_CLAIM_ALONE)
+        return 0;
+    if (p->claim || p->reader) {
+        pg_failf(p, "this connection cannot be one server alone");
+        return -1;
+    }
+    if (!reconnect(p, "could not take the servers' lock"))
+        return -1;
+    p->claim = PG_CLAIM_ALONE;
+    int got = pg_claim(p);
+    if (got == 1)
+        return 0;
+    p->claim = 0;
+    if (got == 0)
+        pg_failf(p, "another barbu server (alone, or a node) is using this database");
+    return -1;
 }
 
 PGresult *pg_run(pg_store *p, const char *what, const char *sql, int n, const char *const *params)
@@ -246,6 +295,11 @@ PGresult *pg_run(pg_store *p, const char *what, const char *sql, int n, const ch
     p->sqlstate[0] = '\0';
     if (p->reader && !is_select(sql)) {
         pg_failf(p, "%s: this connection only reads", what);
+        return NULL;
+    }
+    if (p->claim_lost && !is_select(sql)) {
+        pg_failf(p, "%s: another server took the database while this one was cut off from it",
+                 what);
         return NULL;
     }
     if (!reconnect(p, what))
@@ -906,6 +960,7 @@ static const struct store_ops PG_OPS = {
     .prefs_put = pg_prefs_put,
     .player_results = pg_player_results,
     .rating_point_get = pg_rating_point_get,
+    .claim_alone = pg_claim_alone,
     .node_join = pg_node_join,
     .node_url = pg_node_url,
     .lease_take = pg_lease_take,

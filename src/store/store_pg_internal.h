@@ -42,6 +42,15 @@ typedef struct pg_store {
     bool own_timeouts;
     /* Set by node_join: writes for a table are fenced by its lease. */
     bool joined;
+    /* Which hold of the servers' advisory lock (PG_SERVER_LOCK) this store
+     * has: PG_CLAIM_ALONE (exclusive, store.h's claim_alone) or
+     * PG_CLAIM_NODE (shared, node_join), 0 none.  It lives as long as the
+     * connection: taken again after a reconnect, and when that fails
+     * (another server took the database in between) claim_lost is set and
+     * every write fails from then on, so that two servers never write the
+     * same tables. */
+    int claim;
+    bool claim_lost;
     char node[64];
     int lease_ms;
     pg_lease *leases; /* sorted by table */
@@ -102,6 +111,14 @@ enum {
 };
 bool pg_load_enter(pg_store *p, unsigned kind, const char *what);
 void pg_load_leave(pg_store *p, unsigned kind);
+
+/* The advisory lock that keeps one server alone apart from nodes and
+ * from another server alone: "barbu" in ASCII, plus one. */
+#define PG_SERVER_LOCK "452983468662"
+enum { PG_CLAIM_ALONE = 1, PG_CLAIM_NODE = 2 };
+/* Takes the hold of it that p->claim names, on the connection as it is:
+ * 1 taken, 0 another server holds it the other way, -1 failure. */
+int pg_claim(pg_store *p);
 
 /* Sets lock_timeout and idle_in_transaction_session_timeout for the
  * store's lease (or the defaults before node_join), unless the URL gave

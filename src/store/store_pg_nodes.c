@@ -128,6 +128,22 @@ int pg_node_join(store *s, const char *name, const char *url, int lease_ms)
                  sizeof p->node - 1);
         return -1;
     }
+    /* The servers' lock, shared among nodes: no server alone (which holds
+     * it exclusively) plays beside them. */
+    if (p->claim != PG_CLAIM_NODE) {
+        if (p->claim || p->reader) {
+            pg_failf(p, "this connection cannot join as a node");
+            return -1;
+        }
+        p->claim = PG_CLAIM_NODE;
+        int got = pg_claim(p);
+        if (got != 1) {
+            p->claim = 0;
+            if (got == 0)
+                pg_failf(p, "a barbu server alone (without --node) is using this database");
+            return -1;
+        }
+    }
     const char *params[2] = {name, url};
     if (pg_do(p, "could not write the node's row",
               "INSERT INTO nodes(name, url, seen) VALUES ($1, $2, clock_timestamp()) "

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
+
 #include <arpa/inet.h>
 #include <libpq-fe.h>
 #include <netinet/in.h>
@@ -398,11 +400,89 @@ static void scenario_registered(void)
     free(db_url);
 }
 
+/* Starts `barbu serve` with extra arguments on the test database and waits
+ * (up to 20 s) for it to exit: true when it refused to start with a status
+ * other than 0 and its stderr holds `words`.  A server that listens instead
+ * is stopped and counts as not refused. */
+static bool start_refused(const char *const *extra, const char *words)
+{
+    char err_path[400];
+    snprintf(err_path, sizeof err_path, "%s/refused.err", e2e_tmpdir());
+    pid_t pid = fork();
+    REQUIRE(pid >= 0, "fork");
+    if (pid == 0) {
+        int fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int null = open("/dev/null", O_WRONLY);
+        if (fd < 0 || null < 0)
+            _exit(127);
+        dup2(null, 1);
+        dup2(fd, 2);
+        const char *argv[16] = {e2e_barbu(), "serve", "--listen", "127.0.0.1:0", "--db", db_url};
+        int n = 6;
+        for (int i = 0; extra && extra[i] && n < 15; i++)
+            argv[n++] = extra[i];
+        argv[n] = NULL;
+        execv(e2e_barbu(), (char *const *)argv);
+        _exit(127);
+    }
+    int status = 0;
+    bool exited = false;
+    for (long deadline = e2e_now_ms() + 20000; !exited && e2e_now_ms() < deadline;) {
+        if (waitpid(pid, &status, WNOHANG) == pid)
+            exited = true;
+        else
+            e2e_pump(50);
+    }
+    if (!exited) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        return false;
+    }
+    char text[2000] = "";
+    FILE *f = fopen(err_path, "r");
+    if (f) {
+        size_t got = fread(text, 1, sizeof text - 1, f);
+        text[got] = '\0';
+        fclose(f);
+    }
+    e2e_note("refused: %s", text);
+    return WIFEXITED(status) && WEXITSTATUS(status) != 0 && strstr(text, words) != NULL;
+}
+
+/* A server without --node is the database's only one: nodes and a second
+ * server alone are refused while it runs, and it is refused while a node
+ * runs. */
+static void scenario_exclusion(void)
+{
+    db_url = pg_test_db("nodes_exclusion");
+    REQUIRE(db_url != NULL, "a database in the private PostgreSQL cluster");
+    e2e_server alone;
+    const char *no_node[] = {"--db", db_url, NULL};
+    e2e_server_start_with(&alone, "alone", no_node);
+    const char *as_node[] = {"--node", "a", "--lease", "1.5", NULL};
+    CHECK(start_refused(as_node, "server alone (without --node) is using this database"),
+          "a node is refused beside a server alone");
+    CHECK(start_refused(NULL, "another barbu server"),
+          "a second server alone is refused beside the first");
+    CHECK(e2e_server_stop(&alone) == 0, "the server alone stops cleanly");
+
+    e2e_server a;
+    start_node(&a, "a");
+    CHECK(start_refused(NULL, "another barbu server"), "a server alone is refused beside a node");
+    e2e_server b;
+    start_node(&b, "b");
+    CHECK(e2e_server_alive(&b), "a second node starts beside the first");
+    CHECK(e2e_server_stop(&b) == 0, "node b stops cleanly");
+    CHECK(e2e_server_stop(&a) == 0, "node a stops cleanly");
+    free(db_url);
+}
+
 int main(int argc, char **argv)
 {
     static const e2e_scenario scenarios[] = {{"basic", scenario_basic},
                                              {"partition", scenario_partition},
                                              {"registered", scenario_registered},
+                                             {"exclusion", scenario_exclusion},
                                              {NULL, NULL}};
     return e2e_main("nodes_basic", argc, argv, scenarios);
 }
