@@ -113,8 +113,9 @@ bool pg_load_enter(pg_store *p, unsigned kind, const char *what);
 void pg_load_leave(pg_store *p, unsigned kind);
 
 /* The advisory lock that keeps one server alone apart from nodes and
- * from another server alone: "barbu" in ASCII, plus one. */
-#define PG_SERVER_LOCK "452983468662"
+ * from another server alone: "barbu" in ASCII, plus nine (plus one is store_pg_nodes.c's
+ * LISTED_LOCK). */
+#define PG_SERVER_LOCK "452983468670"
 enum { PG_CLAIM_ALONE = 1, PG_CLAIM_NODE = 2 };
 /* Takes the hold of it that p->claim names, on the connection as it is:
  * 1 taken, 0 another server holds it the other way, -1 failure. */
