@@ -348,10 +348,15 @@ srv_table *srv_table_make(srv_conn *c, const proto_msg *msg, bool *sat)
     if (t == NULL) {
         free(house);
         srv_table_set_over(srv, id, NULL);
+        /* A node took the new table's lease with it: given up at once,
+         * rather than renewed for a table nobody plays. */
+        srv_node_left(srv, id, false);
         srv_error(c, msg, "server", "The server is out of memory: try again in a moment.");
         return NULL;
     }
     snprintf(t->preset, sizeof t->preset, "%s", msg->rules);
+    /* A node's new table is its own under the first epoch (store.h). */
+    t->epoch = srv->node ? 1 : 0;
     t->house = house;
     t->seed = st.seed;
     t->keyed = st.keyed;

@@ -499,6 +499,9 @@ struct srv_table {
     /* A node lost the table's lease (another node took it): nothing more
      * is written or played for it, and it leaves memory at once (node.c). */
     bool lost;
+    /* A node: the epoch of the lease it holds on the table (lease_take's,
+     * 1 for a table it created), 0 alone. */
+    int64_t epoch;
 };
 
 /* Starts the table's game from its key or its seed (t->state). */

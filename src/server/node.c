@@ -207,6 +207,23 @@ int srv_node_check(srv_table *t, int rc)
 
 /* ------------------------------------------------------------- adoption */
 
+static void count_action(void *ctx, uint32_t n, const char *text)
+{
+    (void)n, (void)text;
+    (*(long *)ctx)++;
+}
+
+/* How many actions the store has for table id, -1 when it cannot say. */
+static long action_count(srv_server *srv, int64_t id)
+{
+    long n = 0;
+    if (srv->store->ops->actions_load(srv->store, id, count_action, &n) != 0) {
+        srv_log(srv, "store: table %lld: %s", (long long)id, store_error(srv->store));
+        return -1;
+    }
+    return n;
+}
+
 /* Takes a table's lease and rebuilds it; its people connected here take
  * their seats back, but `except` (NULL for none), which its caller
  * resumes. */
@@ -222,17 +239,30 @@ static void adopt_one(srv_server *srv, int64_t id, const srv_session *except)
     if (got == 0)
         return; /* another node was quicker */
     srv_table *t = srv_table_find(srv, id);
+    /* Its lease ran out here (renewals failed) and is taken again: the copy
+     * in memory is still all there is only when nobody held the table in
+     * between (the epoch grew by exactly one, this take) and the store has
+     * no action that memory has not. */
+    if (t && !t->lost && (epoch != t->epoch + 1 || action_count(srv, id) != (long)t->n)) {
+        srv_log(srv,
+                "table %lld: another node played it while its lease was away (epoch %lld, "
+                "now %lld): it is read again from the store",
+                (long long)id, (long long)t->epoch, (long long)epoch);
+        t->lost = true;
+        srv_table_timer_cancel(t);
+        srv_clock_cancel(t);
+    }
     if (t && t->lost) {
         /* Taken by another node meanwhile, and back: what is in memory is
-         * behind the store, which is read again. */
+         * behind the store, which is read again (the copy leaves with no
+         * write). */
         drop_table(t);
         t = NULL;
     }
     if (t) {
-        /* Its lease ran out here (renewals failed) but nobody took it: what
-         * is in memory is still all there is. */
         srv_log(srv, "table %lld: its lease is taken again (epoch %lld)", (long long)id,
                 (long long)epoch);
+        t->epoch = epoch;
         return;
     }
     char key[24];
@@ -252,6 +282,7 @@ static void adopt_one(srv_server *srv, int64_t id, const srv_session *except)
     t = srv_table_find(srv, id);
     if (t == NULL)
         return; /* over long ago: kept by the club and gone again */
+    t->epoch = epoch;
     /* Its people who are here already take their seats back. */
     for (int k = 0; k < 4; k++) {
         srv_session *s = t->seats[k].person;
