@@ -654,6 +654,53 @@ static void finish_signin(srv_conn *c, srv_auth_job *job)
     signed_in(c, job, &acct);
 }
 
+/* Whether the store holds no session of the name but the account's own or
+ * this connection's (register after hello): a guest of that name on
+ * another node, or one away from this one, keeps it, so that its seats can
+ * never be reached by the account.  Answers the error when not. */
+static bool name_free_in_store(srv_conn *c, const srv_auth_job *job)
+{
+    srv_server *srv = c->srv;
+    char held[STORE_TOKEN_HASH_LEN + 1], own[STORE_TOKEN_HASH_LEN + 1];
+    int got = srv->store->ops->session_by_name(srv->store, job->name, held, sizeof held);
+    if (got < 0) {
+        srv_log(srv, "store: %s", store_error(srv->store));
+        job_error(c, job, "server",
+                  "The server could not read its sessions just now: try again in a moment.");
+        return false;
+    }
+    srv_registered_id(job->key, own);
+    if (got == 0 || strcmp(held, own) == 0 ||
+        (job->kind != AUTH_SIGNUP && c->session && strcmp(held, c->session->token) == 0))
+        return true;
+    job_error(c, job, "name_taken",
+              "The name %s is in use by a guest just now: register another name.", job->name);
+    return false;
+}
+
+/* A guest who registers takes the account's session id (srv_registered_id),
+ * in the store (its row and its seats' rows) and in memory, so that the
+ * account's tokens find the same session on every node.  0, or -1. */
+static int rekey(srv_server *srv, srv_session *s, const char *key)
+{
+    char id[STORE_TOKEN_HASH_LEN + 1];
+    srv_registered_id(key, id);
+    if (strcmp(s->token, id) == 0)
+        return 0;
+    if (srv->store->ops->session_rekey(srv->store, s->token, id) != 0) {
+        srv_log(srv, "store: %s", store_error(srv->store));
+        return -1;
+    }
+    for (srv_table *t = srv->tables; t; t = t->next)
+        if (strcmp(t->creator, s->token) == 0)
+            snprintf(t->creator, sizeof t->creator, "%s", id);
+    srv_map_del(&srv->by_token, s->token);
+    snprintf(s->token, sizeof s->token, "%s", id);
+    if (srv_map_put(&srv->by_token, s->token, s) != 0)
+        srv_log(srv, "session %s: out of memory for its new id", s->name);
+    return 0;
+}
+
 static void finish_signup(srv_conn *c, srv_auth_job *job)
 {
     srv_server *srv = c->srv;
@@ -678,6 +725,8 @@ static void finish_signup(srv_conn *c, srv_auth_job *job)
                   job->name);
         return;
     }
+    if (!name_free_in_store(c, job))
+        return;
     int made = srv->store->ops->account_create(srv->store, job->key, job->name, job->hash);
     if (made < 0) {
         srv_log(srv, "store: %s", store_error(srv->store));
@@ -713,6 +762,12 @@ static void finish_signup(srv_conn *c, srv_auth_job *job)
     srv_session *s = c->session;
     if (s == NULL)
         return;
+    if (rekey(srv, s, job->key) != 0) {
+        job_error(c, job, "server",
+                  "The account is made but your session could not be moved to it: sign in "
+                  "with your password.");
+        return;
+    }
     char token[PROTO_TOKEN_LEN + 1], hash[STORE_TOKEN_HASH_LEN + 1];
     int64_t expires;
     if (issue_token(srv, job->key, token, hash, &expires) != 0) {

@@ -83,8 +83,13 @@ srv_session *srv_session_fetch(srv_server *srv, const char *token)
         return NULL;
     char key[SRV_KEY_CAP];
     srv_handle_key(name, key);
+    /* A registered player's session has the account's own id: a guest's
+     * session whose name an account took since (on another node) stays a
+     * guest's, and never reaches the account's seats. */
+    char id[STORE_TOKEN_HASH_LEN + 1];
+    srv_registered_id(key, id);
     store_account acct;
-    bool registered = db->ops->account_get(db, key, &acct) > 0;
+    bool registered = strcmp(token, id) == 0 && db->ops->account_get(db, key, &acct) > 0;
     /* A registered player signed in here already has a session of that
      * name: the same player. */
     srv_session *s = srv_map_get(&srv->by_name, key);

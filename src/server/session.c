@@ -282,6 +282,16 @@ void srv_hello(srv_conn *c, const proto_msg *msg)
     store_token_hash(token, hash);
     if (srv->store->ops->session_put(srv->store, hash, display) != 0) {
         srv_log(srv, "store: %s", store_error(srv->store));
+        /* The name's row is another session's: one of another node, or one
+         * this node forgot from memory but keeps while it sits. */
+        char held[STORE_TOKEN_HASH_LEN + 1];
+        if (srv->store->ops->session_by_name(srv->store, display, held, sizeof held) > 0) {
+            srv_error(c, msg, "name_taken",
+                      "The name %s is in use just now: choose another name, or say hello "
+                      "with the token you had.",
+                      display);
+            return;
+        }
         srv_error(c, msg, "server",
                   "Your session could not be saved (the server's disk may be full): try again "
                   "in a moment.");

@@ -208,6 +208,13 @@ struct store_ops {
      * handle. */
     int (*session_put)(store *s, const char *token, const char *name);
     int (*session_forget)(store *s, const char *token);
+    /* The id of the session named exactly `name`: 1 (filling token, of cap
+     * bytes) or 0 when there is none. */
+    int (*session_by_name)(store *s, const char *name, char *token, size_t cap);
+    /* Gives session `from` the id `to`, the seats it holds with it, in one
+     * transaction (a guest who registers takes the account's session id):
+     * 0, or -1 with nothing changed. */
+    int (*session_rekey)(store *s, const char *from, const char *to);
     int (*sessions_load)(store *s, void (*fn)(void *ctx, const char *token, const char *name),
                          void *ctx);
 

@@ -455,6 +455,38 @@ static int session_forget(store *s, const char *token)
                  params);
 }
 
+static int session_by_name(store *s, const char *name, char *token, size_t cap)
+{
+    const char *params[1] = {name};
+    PGresult *r = pg_run(pg_of(s), "could not read a session by its name",
+                         "SELECT token FROM sessions WHERE name = $1", 1, params);
+    if (!r)
+        return -1;
+    int found = PQntuples(r) > 0;
+    if (found && cap)
+        snprintf(token, cap, "%s", pg_get_text(r, 0, 0) ? pg_get_text(r, 0, 0) : "");
+    PQclear(r);
+    return found;
+}
+
+/* The seats' rows change unfenced: they follow the session wherever its
+ * table is played, and no node writes another id for them. */
+static int session_rekey(store *s, const char *from, const char *to)
+{
+    pg_store *p = pg_of(s);
+    const char *params[2] = {from, to};
+    if (pg_begin(p) < 0)
+        return -1;
+    if (pg_do(p, "could not give a session its new id",
+              "UPDATE sessions SET token = $2 WHERE token = $1", 2, params) < 0 ||
+        pg_do(p, "could not give a session's seats its new id",
+              "UPDATE seats SET token = $2 WHERE token = $1", 2, params) < 0) {
+        pg_rollback(p);
+        return -1;
+    }
+    return pg_commit(p);
+}
+
 static int sessions_load(store *s, void (*fn)(void *ctx, const char *token, const char *name),
                          void *ctx)
 {
@@ -918,6 +950,8 @@ static const struct store_ops PG_OPS = {
     .close = pg_close,
     .session_put = session_put,
     .session_forget = session_forget,
+    .session_by_name = session_by_name,
+    .session_rekey = session_rekey,
     .sessions_load = sessions_load,
     .table_create = table_create,
     .table_set_state = table_set_state,

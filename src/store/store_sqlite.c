@@ -408,6 +408,59 @@ static int session_forget(store *s, const char *token)
     return run(q, q->session_forget, "forget a session");
 }
 
+/* Runs a statement of one text parameter or two made for the call (rare
+ * statements, not worth a prepared one each): SQLITE_ROW's first column into
+ * out when asked.  1 a row, 0 none, -1 failure. */
+static int once(bb_sqlite *q, const char *what, const char *sql, const char *a, const char *b,
+                char *out, size_t cap)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return fail_sql(q, NULL, what);
+    int rc = bind_text(st, 1, a);
+    if (rc == SQLITE_OK && b)
+        rc = bind_text(st, 2, b);
+    int step = rc == SQLITE_OK ? sqlite3_step(st) : SQLITE_ERROR;
+    int got = -1;
+    if (step == SQLITE_ROW) {
+        const unsigned char *text = sqlite3_column_text(st, 0);
+        if (out && cap)
+            snprintf(out, cap, "%s", text ? (const char *)text : "");
+        got = 1;
+    } else if (step == SQLITE_DONE)
+        got = 0;
+    else
+        fail(&q->base, "could not %s: %s", what, sqlite3_errmsg(q->db));
+    sqlite3_finalize(st);
+    return got;
+}
+
+static int session_by_name(store *s, const char *name, char *token, size_t cap)
+{
+    return once((bb_sqlite *)s, "read a session by its name",
+                "SELECT token FROM sessions WHERE name = ?1", name, NULL, token, cap);
+}
+
+static int session_rekey(store *s, const char *from, const char *to)
+{
+    bb_sqlite *q = (bb_sqlite *)s;
+    if (sqlite3_exec(q->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        return fail_sql(q, NULL, "begin a session's new id");
+    if (once(q, "give a session its new id", "UPDATE sessions SET token = ?2 WHERE token = ?1",
+             from, to, NULL, 0) < 0 ||
+        once(q, "give a session's seats its new id", "UPDATE seats SET token = ?2 WHERE token = ?1",
+             from, to, NULL, 0) < 0) {
+        sqlite3_exec(q->db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    if (sqlite3_exec(q->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        fail_sql(q, NULL, "commit a session's new id");
+        sqlite3_exec(q->db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    return 0;
+}
+
 static int sessions_load(store *s, void (*fn)(void *ctx, const char *token, const char *name),
                          void *ctx)
 {
@@ -1369,6 +1422,8 @@ static const struct store_ops SQLITE_OPS = {
     .close = sqlite_close,
     .session_put = session_put,
     .session_forget = session_forget,
+    .session_by_name = session_by_name,
+    .session_rekey = session_rekey,
     .sessions_load = sessions_load,
     .table_create = table_create,
     .table_set_state = table_set_state,

@@ -477,12 +477,56 @@ static void scenario_exclusion(void)
     free(db_url);
 }
 
+/* Names across nodes: a guest's name cannot be registered at another node
+ * (the account would reach the guest's seats once a node adopted them),
+ * and a guest who registers at one node signs in at another. */
+static void scenario_names(void)
+{
+    db_url = pg_test_db("nodes_names");
+    REQUIRE(db_url != NULL, "a database in the private PostgreSQL cluster");
+    e2e_server a, b;
+    start_node(&a, "a");
+    start_node(&b, "b");
+    e2e_client *bob = e2e_client_new("bob", a.port);
+    e2e_hello(bob, "bob");
+    e2e_client *mal = e2e_client_new("mallory", b.port);
+    e2e_send(mal, json_pack("{s:s, s:i, s:s, s:s, s:b, s:i}", "type", "hello", "version", 1, "name",
+                            "bob", "password", "a long enough passphrase", "register", 1, "id", 1));
+    json_t *e = e2e_expect_error(mal, "name_taken", NULL, 10000);
+    CHECK(e != NULL, "registering guest bob's name at node b is refused");
+    json_decref(e);
+
+    e2e_client *dora = e2e_client_new("dora", a.port);
+    e2e_hello(dora, "dora");
+    e2e_send(dora, json_pack("{s:s, s:s, s:i}", "type", "register", "password",
+                             "dora's long password", "id", 5));
+    json_t *acc = e2e_expect(dora, "account", 10000);
+    CHECK(acc && json_is_true(json_object_get(acc, "registered")), "dora registers at node a");
+    json_decref(acc);
+    e2e_client *dora_b = e2e_client_new("dora-at-b", b.port);
+    e2e_send(dora_b, json_pack("{s:s, s:i, s:s, s:s, s:i}", "type", "hello", "version", 1, "name",
+                               "dora", "password", "dora's long password", "id", 2));
+    json_t *w = expect_either(dora_b, "welcome", "error", 10000);
+    const char *type = w ? json_string_value(json_object_get(w, "type")) : NULL;
+    CHECK(type && strcmp(type, "welcome") == 0 && json_is_true(json_object_get(w, "registered")),
+          "dora signs in at node b after registering at node a (%s)",
+          w && json_object_get(w, "text") ? json_string_value(json_object_get(w, "text"))
+                                          : "no answer");
+    json_decref(w);
+    e2e_client_free(dora_b);
+    e2e_client_free(dora);
+    e2e_client_free(mal);
+    e2e_client_free(bob);
+    CHECK(e2e_server_stop(&b) == 0, "node b stops cleanly");
+    CHECK(e2e_server_stop(&a) == 0, "node a stops cleanly");
+    free(db_url);
+}
+
 int main(int argc, char **argv)
 {
-    static const e2e_scenario scenarios[] = {{"basic", scenario_basic},
-                                             {"partition", scenario_partition},
-                                             {"registered", scenario_registered},
-                                             {"exclusion", scenario_exclusion},
-                                             {NULL, NULL}};
+    static const e2e_scenario scenarios[] = {
+        {"basic", scenario_basic},           {"partition", scenario_partition},
+        {"registered", scenario_registered}, {"exclusion", scenario_exclusion},
+        {"names", scenario_names},           {NULL, NULL}};
     return e2e_main("nodes_basic", argc, argv, scenarios);
 }
