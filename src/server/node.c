@@ -310,6 +310,9 @@ static void adopt_tick(lws_sorted_usec_list_t *sul)
             adopt_one(srv, l.ids[i], NULL);
         free(l.ids);
     }
+    /* The finished tables of a node that stopped or died. */
+    if (srv->store->ops->listed_clear_over(srv->store) != 0)
+        srv_log(srv, "store: %s", store_error(srv->store));
     uint32_t r = 0;
     srv_random(&r, sizeof r);
     int ms = NODE_ADOPT_MS * 4 / 5 + (int)(r % (NODE_ADOPT_MS * 2 / 5 + 1));
@@ -869,6 +872,10 @@ void srv_node_stop(srv_server *srv)
     for (srv_table *t = srv->tables; t; t = t->next) {
         if (t->lost)
             continue;
+        /* A finished table is adopted by nobody: it leaves the lobby now. */
+        if (srv_table_over(t) && srv->store->ops->listed_put(srv->store, t->id, "") < 0)
+            srv_log(srv, "store: table %lld: the shared lobby: %s", (long long)t->id,
+                    store_error(srv->store));
         if (srv->store->ops->lease_release(srv->store, t->id) != 0)
             srv_log(srv, "store: table %lld: its lease: %s", (long long)t->id,
                     store_error(srv->store));

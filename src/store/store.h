@@ -379,6 +379,10 @@ struct store_ops {
     int (*listed_put)(store *s, int64_t table, const char *summary);
     int (*listed_load)(store *s, int64_t after, void (*fn)(void *ctx, const store_listed *l),
                        void *ctx);
+    /* Writes "" (closed) for every listed table whose game is over and
+     * whose lease ran out or was never taken: a node that stopped or died
+     * with finished tables leaves nobody else to close them. */
+    int (*listed_clear_over)(store *s);
     /* A guest session by its id (a token's hash, as session_put takes it):
      * 1 (filling name, of cap bytes) or 0. */
     int (*session_get)(store *s, const char *token, char *name, size_t cap);

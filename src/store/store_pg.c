@@ -1003,6 +1003,7 @@ static const struct store_ops PG_OPS = {
     .leases_orphaned = pg_leases_orphaned,
     .table_owner = pg_table_owner,
     .listed_put = pg_listed_put,
+    .listed_clear_over = pg_listed_clear_over,
     .listed_load = pg_listed_load,
     .session_get = pg_session_get,
     .seat_of = pg_seat_of,

@@ -181,6 +181,7 @@ int pg_lease_release(store *s, int64_t table);
 int pg_leases_orphaned(store *s, int limit, void (*fn)(void *ctx, int64_t table), void *ctx);
 int pg_table_owner(store *s, int64_t table, char *node, size_t ncap, char *url, size_t ucap);
 int pg_listed_put(store *s, int64_t table, const char *summary);
+int pg_listed_clear_over(store *s);
 int pg_listed_load(store *s, int64_t after, void (*fn)(void *ctx, const store_listed *l),
                    void *ctx);
 int pg_session_get(store *s, const char *token, char *name, size_t cap);

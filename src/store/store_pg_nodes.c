@@ -408,6 +408,20 @@ int pg_listed_put(store *s, int64_t table, const char *summary)
     return -1;
 }
 
+/* Unfenced: a finished table whose lease ran out has no owner to write
+ * for it (tables whose games are over are never adopted). */
+int pg_listed_clear_over(store *s)
+{
+    return pg_do(pg_of(s), "could not clear finished tables from the lobby",
+                 "WITH l AS (SELECT pg_advisory_xact_lock(" LISTED_LOCK ") AS locked), "
+                 "gone AS (SELECT t.id FROM tables t JOIN listed ON listed.table_id = t.id "
+                 "CROSS JOIN l WHERE listed.summary <> '' AND t.state = 2 AND "
+                 "(t.lease_until IS NULL OR t.lease_until < clock_timestamp())) "
+                 "UPDATE listed SET summary = '', version = nextval('listed_version') "
+                 "FROM gone WHERE listed.table_id = gone.id",
+                 0, NULL);
+}
+
 int pg_listed_load(store *s, int64_t after, void (*fn)(void *ctx, const store_listed *l), void *ctx)
 {
     pg_store *p = pg_of(s);

@@ -1071,6 +1071,81 @@ static void test_version_junk(void **state)
     assert_non_null(strstr(err, "'2x', not a whole number"));
 }
 
+/* A finished table whose lease ran out leaves the lobby through any node;
+ * one whose owner still holds it, or one not over, stays. */
+static void test_listed_clear_over(void **state)
+{
+    (void)state;
+    char url[URL_CAP];
+    fresh_db(url, sizeof url, "clear_over");
+    store *a = open_node(url, "a", 60000);
+    int64_t open = new_table(a, STORE_WAITING), over = new_table(a, STORE_OVER);
+    assert_int_equal(a->ops->listed_put(a, open, "{\"id\":1}"), 0);
+    assert_int_equal(a->ops->listed_put(a, over, "{\"id\":2}"), 0);
+    assert_int_equal(a->ops->listed_clear_over(a), 0);
+    listed_seen v = {0};
+    assert_int_equal(a->ops->listed_load(a, 0, on_listed, &v), 0);
+    assert_int_equal(v.n, 2);
+    assert_string_equal(v.summary[1], "{\"id\":2}"); /* its lease is live */
+    int64_t seen = v.version[1];
+    assert_int_equal(a->ops->lease_release(a, over), 0);
+    assert_int_equal(a->ops->lease_release(a, open), 0);
+    store *b = open_node(url, "b", 60000);
+    assert_int_equal(b->ops->listed_clear_over(b), 0);
+    memset(&v, 0, sizeof v);
+    assert_int_equal(b->ops->listed_load(b, seen, on_listed, &v), 0);
+    assert_int_equal(v.n, 1);
+    assert_int_equal(v.table[0], over);
+    assert_string_equal(v.summary[0], "");
+    /* Once cleared, not again. */
+    assert_int_equal(b->ops->listed_clear_over(b), 0);
+    memset(&v, 0, sizeof v);
+    assert_int_equal(b->ops->listed_load(b, seen, on_listed, &v), 0);
+    assert_int_equal(v.n, 1);
+    store_close(a);
+    store_close(b);
+}
+
+/* A server alone holds the database against nodes and other servers
+ * alone; when its connection is made again after another took the
+ * database, it writes nothing more. */
+static void test_claim(void **state)
+{
+    (void)state;
+    char url[URL_CAP];
+    fresh_db(url, sizeof url, "claim");
+    store *x = open_ok(url), *y = open_ok(url);
+    assert_int_equal(x->ops->claim_alone(x), 0);
+    assert_int_equal(y->ops->claim_alone(y), -1);
+    assert_non_null(strstr(store_error(y), "another barbu server"));
+    assert_int_equal(y->ops->node_join(y, "n", "ws://n/ws", 60000), -1);
+    assert_non_null(strstr(store_error(y), "server alone"));
+    int64_t t = new_table(x, STORE_PLAYING);
+    assert_int_equal(x->ops->action_append(x, t, 0, "zero"), 0);
+    /* x is cut off; y takes the database meanwhile. */
+    assert_int_equal(sql_int(url, "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) "
+                                  "FROM pg_stat_activity WHERE application_name = 'barbu' "
+                                  "AND datname = current_database() AND pid IN "
+                                  "(SELECT pid FROM pg_locks WHERE locktype = 'advisory' "
+                                  "AND granted)"),
+                     1);
+    double until = now_s() + 20;
+    while (y->ops->claim_alone(y) != 0 && now_s() < until)
+        pause_ms(50);
+    assert_int_equal(y->ops->claim_alone(y), 0);
+    until = now_s() + 20;
+    int rc;
+    while ((rc = x->ops->action_append(x, t, 1, "one")) < 0 &&
+           strstr(store_error(x), "another server") == NULL && now_s() < until)
+        pause_ms(50);
+    assert_int_equal(rc, -1);
+    pause_ms(1100);
+    assert_int_equal(x->ops->action_append(x, t, 1, "one"), -1);
+    assert_int_equal(sql_int(url, "SELECT count(*) FROM actions"), 1);
+    store_close(x);
+    store_close(y);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1093,6 +1168,8 @@ int main(void)
         cmocka_unit_test(test_ratings_sorted),
         cmocka_unit_test(test_keys_in_byte_order),
         cmocka_unit_test(test_append_again_node),
+        cmocka_unit_test(test_listed_clear_over),
+        cmocka_unit_test(test_claim),
     };
     return cmocka_run_group_tests_name("store_nodes", tests, NULL, NULL);
 }
