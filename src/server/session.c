@@ -125,6 +125,10 @@ void srv_session_attach(srv_conn *c, srv_session *s, bool lobby_chat, const char
         s->conn = NULL;
         srv_bye(old, "replaced");
     }
+    /* Other nodes keep the session's row while this one uses it. */
+    store *db = c->srv->store;
+    if (c->srv->node && db->ops->session_touch && db->ops->session_touch(db, s->token) != 0)
+        srv_log(c->srv, "store: %s", store_error(db));
     s->conn = c;
     s->lobby_chat = lobby_chat;
     s->moved_from = 0; /* a new connection: it heard where its table went */
@@ -358,7 +362,12 @@ void srv_sessions_tick(srv_server *srv)
         int64_t elsewhere = 0;
         bool keep_row =
             srv->node && srv->store->ops->seat_of(srv->store, s->token, &elsewhere) != 0;
-        if (!keep_row && srv->store->ops->session_forget(srv->store, s->token) != 0) {
+        /* ... and only a row that no node has used for as long. */
+        int (*forget_idle)(store *, const char *, int) = srv->store->ops->session_forget_idle;
+        int rc = keep_row                   ? 0
+                 : srv->node && forget_idle ? forget_idle(srv->store, s->token, SRV_SESSION_IDLE)
+                                            : srv->store->ops->session_forget(srv->store, s->token);
+        if (rc != 0) {
             srv_log(srv, "store: %s", store_error(srv->store));
             continue;
         }

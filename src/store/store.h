@@ -386,6 +386,12 @@ struct store_ops {
     /* A guest session by its id (a token's hash, as session_put takes it):
      * 1 (filling name, of cap bytes) or 0. */
     int (*session_get)(store *s, const char *token, char *name, size_t cap);
+    /* A node notes that it uses session `token` now (its hello, its
+     * reconnection); session_forget_idle forgets the row only when no node
+     * noted it for idle_s seconds, so that a node never deletes a session
+     * another node still serves. */
+    int (*session_touch)(store *s, const char *token);
+    int (*session_forget_idle)(store *s, const char *token, int idle_s);
     /* The table whose game is not over where the session with this id sits
      * (a seat's token): 1 (filling *table) or 0. */
     int (*seat_of)(store *s, const char *token, int64_t *table);

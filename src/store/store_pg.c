@@ -144,7 +144,10 @@ static const char SCHEMA_2[] = "ALTER TABLE tables ADD COLUMN owner text,"
                                /* seat_of and leases_orphaned, on every node at every adoption tick
                                 * and every hello. */
                                "CREATE INDEX seats_token ON seats(token) WHERE token IS NOT NULL;"
-                               "CREATE INDEX tables_open ON tables(id) WHERE state <> 2;";
+                               "CREATE INDEX tables_open ON tables(id) WHERE state <> 2;"
+                               /* When a node last saw the session (session_touch): a
+                                * node forgets only a row nobody used for a while. */
+                               "ALTER TABLE sessions ADD COLUMN seen timestamptz;";
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -439,8 +442,9 @@ static int session_put(store *s, const char *token, const char *name)
     char now[24];
     const char *params[3] = {token, name, pg_i64((int64_t)time(NULL), now)};
     if (pg_do(p, "could not save a session",
-              "INSERT INTO sessions(token, name, created) VALUES ($1, $2, $3) "
-              "ON CONFLICT (token) DO UPDATE SET name = excluded.name",
+              "INSERT INTO sessions(token, name, created, seen) "
+              "VALUES ($1, $2, $3, clock_timestamp()) "
+              "ON CONFLICT (token) DO UPDATE SET name = excluded.name, seen = excluded.seen",
               3, params) == 0)
         return 0;
     if (strcmp(p->sqlstate, "23505") == 0)
@@ -453,6 +457,23 @@ static int session_forget(store *s, const char *token)
     const char *params[1] = {token};
     return pg_do(pg_of(s), "could not forget a session", "DELETE FROM sessions WHERE token = $1", 1,
                  params);
+}
+
+static int session_touch(store *s, const char *token)
+{
+    const char *params[1] = {token};
+    return pg_do(pg_of(s), "could not note a session's use",
+                 "UPDATE sessions SET seen = clock_timestamp() WHERE token = $1", 1, params);
+}
+
+static int session_forget_idle(store *s, const char *token, int idle_s)
+{
+    char idle[24];
+    const char *params[2] = {token, pg_i64(idle_s, idle)};
+    return pg_do(pg_of(s), "could not forget a session",
+                 "DELETE FROM sessions WHERE token = $1 AND (seen IS NULL OR "
+                 "seen < clock_timestamp() - $2::bigint * interval '1 second')",
+                 2, params);
 }
 
 static int session_by_name(store *s, const char *name, char *token, size_t cap)
@@ -952,6 +973,8 @@ static const struct store_ops PG_OPS = {
     .session_forget = session_forget,
     .session_by_name = session_by_name,
     .session_rekey = session_rekey,
+    .session_touch = session_touch,
+    .session_forget_idle = session_forget_idle,
     .sessions_load = sessions_load,
     .table_create = table_create,
     .table_set_state = table_set_state,

@@ -1146,6 +1146,28 @@ static void test_claim(void **state)
     store_close(y);
 }
 
+/* A node forgets a session's row only when no node used it for the idle
+ * time: another node's hello keeps it. */
+static void test_session_forget_idle(void **state)
+{
+    (void)state;
+    char url[URL_CAP];
+    fresh_db(url, sizeof url, "forget_idle");
+    store *a = open_node(url, "a", 60000), *b = open_node(url, "b", 60000);
+    assert_int_equal(a->ops->session_put(a, "tok", "bob"), 0);
+    assert_int_equal(a->ops->session_forget_idle(a, "tok", 3600), 0);
+    assert_int_equal(sql_int(url, "SELECT count(*) FROM sessions"), 1);
+    sql_value(url, "UPDATE sessions SET seen = now() - interval '2 hours' RETURNING 1", NULL, 0);
+    assert_int_equal(b->ops->session_touch(b, "tok"), 0); /* bob's hello at b */
+    assert_int_equal(a->ops->session_forget_idle(a, "tok", 3600), 0);
+    assert_int_equal(sql_int(url, "SELECT count(*) FROM sessions"), 1);
+    sql_value(url, "UPDATE sessions SET seen = now() - interval '2 hours' RETURNING 1", NULL, 0);
+    assert_int_equal(a->ops->session_forget_idle(a, "tok", 3600), 0);
+    assert_int_equal(sql_int(url, "SELECT count(*) FROM sessions"), 0);
+    store_close(a);
+    store_close(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1170,6 +1192,7 @@ int main(void)
         cmocka_unit_test(test_append_again_node),
         cmocka_unit_test(test_listed_clear_over),
         cmocka_unit_test(test_claim),
+        cmocka_unit_test(test_session_forget_idle),
     };
     return cmocka_run_group_tests_name("store_nodes", tests, NULL, NULL);
 }
