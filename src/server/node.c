@@ -20,11 +20,12 @@
 
 #include "internal.h"
 
-#define NODE_LEASE_MS     5000 /* --lease's default */
-#define NODE_ADOPT_MS     1000 /* between adoption rounds, give or take a fifth */
-#define NODE_ADOPT_BATCH  64   /* tables adopted in one round at most */
-#define NODE_ORIGINS_SECS 10   /* the nodes' URLs are read again this often */
-#define NODE_URL_CAP      512
+#define NODE_LEASE_MS        5000  /* --lease's default */
+#define NODE_ADOPT_MS        1000  /* between adoption rounds, give or take a fifth */
+#define NODE_ADOPT_BATCH     64    /* tables asked for in one round at most */
+#define NODE_ADOPT_BUDGET_US 30000 /* and no more adopted after 30 ms of a round */
+#define NODE_ORIGINS_SECS    10    /* the nodes' URLs are read again this often */
+#define NODE_URL_CAP         512
 
 /* Another node's table as the shared lobby last showed it. */
 typedef struct remote_table {
@@ -306,7 +307,12 @@ static void adopt_tick(lws_sorted_usec_list_t *sul)
         id_list l = {0};
         if (srv->store->ops->leases_orphaned(srv->store, room, collect, &l) != 0)
             srv_log(srv, "store: %s", store_error(srv->store));
-        for (int i = 0; i < l.n && !srv->stopping; i++)
+        /* A round stops after NODE_ADOPT_BUDGET_US of work, so that the
+         * loop answers its clients meanwhile; the rest waits a second. */
+        lws_usec_t start = lws_now_usecs();
+        for (int i = 0; i < l.n && !srv->stopping && srv->n_tables < srv->max_tables &&
+                        lws_now_usecs() - start < NODE_ADOPT_BUDGET_US;
+             i++)
             adopt_one(srv, l.ids[i], NULL);
         free(l.ids);
     }
@@ -559,7 +565,7 @@ void srv_node_welcomed(srv_conn *c, srv_session *s)
     int elsewhere = owner_elsewhere(srv, table, url, sizeof url);
     if (elsewhere < 0)
         return;
-    if (elsewhere == 0 && n_running(srv)) {
+    if (elsewhere == 0 && n_running(srv) && srv->n_tables < srv->max_tables) {
         /* Nobody holds it this moment (its node stopped or died): this
          * node takes it now rather than at its next round, and the caller
          * seats the session (srv_session_resume) as after a restart. */
