@@ -258,6 +258,9 @@ struct srv_conn {
      * none), which logout revokes. */
     struct srv_auth_job *auth_job;
     char token_hash[STORE_TOKEN_HASH_LEN + 1];
+    /* A node: when this connection last had the store asked who holds a
+     * table the shared lobby does not list (lws_now_usecs), 0 never. */
+    int64_t node_asked;
 };
 
 int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,

@@ -20,11 +20,12 @@
 
 #include "internal.h"
 
-#define NODE_LEASE_MS        5000  /* --lease's default */
-#define NODE_ADOPT_MS        1000  /* between adoption rounds, give or take a fifth */
-#define NODE_ADOPT_BATCH     64    /* tables asked for in one round at most */
-#define NODE_ADOPT_BUDGET_US 30000 /* and no more adopted after 30 ms of a round */
-#define NODE_ORIGINS_SECS    10    /* the nodes' URLs are read again this often */
+#define NODE_LEASE_MS        5000    /* --lease's default */
+#define NODE_ADOPT_MS        1000    /* between adoption rounds, give or take a fifth */
+#define NODE_ADOPT_BATCH     64      /* tables asked for in one round at most */
+#define NODE_ADOPT_BUDGET_US 30000   /* and no more adopted after 30 ms of a round */
+#define NODE_NONE_US         1000000 /* how long "nobody holds it" is believed */
+#define NODE_ORIGINS_SECS    10      /* the nodes' URLs are read again this often */
 #define NODE_URL_CAP         512
 
 /* Another node's table as the shared lobby last showed it. */
@@ -32,6 +33,9 @@ typedef struct remote_table {
     int64_t id;
     char node[64]; /* its owner when its summary was written */
     json_t *summary;
+    /* table_owner answered "nobody" at this time (lws_now_usecs), 0
+     * never: not asked again within NODE_NONE_US. */
+    lws_usec_t none_at;
 } remote_table;
 
 /* A node's name and public URL, as nodes_load read them. */
@@ -497,6 +501,7 @@ static void on_listed(void *ctx, const store_listed *l)
     } else if (r) {
         json_decref(r->summary);
         r->summary = summary;
+        r->none_at = 0; /* its owner wrote again: worth asking */
         snprintf(r->node, sizeof r->node, "%s", l->node);
     } else if ((r = calloc(1, sizeof *r)) == NULL || srv_map_put(&n->remote, key, r) != 0) {
         free(r);
@@ -527,10 +532,28 @@ static void lobby_poll(srv_server *srv)
 bool srv_node_elsewhere(srv_conn *c, const proto_msg *msg, int64_t table)
 {
     srv_server *srv = c->srv;
-    if (srv->node == NULL)
+    if (srv->node == NULL || table <= 0)
         return false;
+    /* Any message may name any id, and each would cost a query on the
+     * loop: a table the shared lobby lists is asked about (an answer of
+     * "nobody" believed for NODE_NONE_US), another one (too new for the
+     * lobby yet) at most once per NODE_NONE_US per connection. */
+    char key[24];
+    srv_table_key(table, key);
+    remote_table *r = srv_map_get(&srv->node->remote, key);
+    lws_usec_t now = lws_now_usecs();
+    if (r && r->none_at && now - r->none_at < NODE_NONE_US)
+        return false;
+    if (r == NULL) {
+        if (c->node_asked && now - c->node_asked < NODE_NONE_US)
+            return false;
+        c->node_asked = now;
+    }
     char url[NODE_URL_CAP];
-    if (owner_elsewhere(srv, table, url, sizeof url) <= 0)
+    int got = owner_elsewhere(srv, table, url, sizeof url);
+    if (r)
+        r->none_at = got == 0 ? now : 0;
+    if (got <= 0)
         return false;
     srv_send(c, srv_with_id(moved_json(table, url), msg));
     return true;
