@@ -822,7 +822,9 @@ bool srv_node_origin_ok(srv_server *srv, const char *origin);
 /* A registered player's session id: the same on every node (the hash of a
  * text no client is given, so no token reaches it). */
 void srv_registered_id(const char *key, char out[STORE_TOKEN_HASH_LEN + 1]);
-/* A --db value as it may be shown: a URL's password left out. */
+/* A --db value as it may be shown: a URL's secrets left out (the password
+ * of its user information, every password= and sslpassword= of its query);
+ * db_shown.c. */
 void srv_db_shown(const char *db, char *out, size_t cap);
 
 /* ---------------------------------------------------------------- ladder.c */

@@ -70,35 +70,6 @@ void srv_registered_id(const char *key, char out[STORE_TOKEN_HASH_LEN + 1])
     store_token_hash(text, out);
 }
 
-void srv_db_shown(const char *db, char *out, size_t cap)
-{
-    const char *scheme = db ? strstr(db, "://") : NULL;
-    if (db == NULL) {
-        snprintf(out, cap, "(none)");
-        return;
-    }
-    if (!store_is_pg(db) || scheme == NULL) {
-        snprintf(out, cap, "%s", db);
-        return;
-    }
-    /* postgresql://user:secret@host/db: the secret is left out. */
-    const char *user = scheme + 3;
-    const char *at = strchr(user, '@');
-    const char *colon = strchr(user, ':');
-    if (at && colon && colon < at)
-        snprintf(out, cap, "%.*s:***%s", (int)(colon - db), db, at);
-    else
-        snprintf(out, cap, "%s", db);
-    /* ...?password=secret&...: the same. */
-    char *pw = strstr(out, "password=");
-    if (pw && (pw[-1] == '?' || pw[-1] == '&')) {
-        char *end = pw + 9 + strcspn(pw + 9, "&");
-        char rest[512];
-        snprintf(rest, sizeof rest, "%s", end);
-        snprintf(pw + 9, cap - (size_t)(pw + 9 - out), "***%s", rest);
-    }
-}
-
 typedef struct id_list {
     int64_t *ids;
     int n, cap;
