@@ -140,6 +140,7 @@ int srv_seat_person(srv_table *t, int seat, srv_session *s)
     s->table = t;
     s->seat = seat;
     s->kibitz = s->kibitz_next = -1;
+    s->moved_from = 0; /* at a table again: its old one's move is past */
     t->empty_since = 0;
     srv_kibitzers_send_away(t, s);
     if (t->started)
@@ -601,6 +602,7 @@ void srv_cmd_kibitz(srv_conn *c, const proto_msg *msg)
         }
         t->kibitzers[t->n_kibitzers++] = s;
         s->table = t;
+        s->moved_from = 0;
         srv_log(c->srv, "table %lld: %s kibitzes %s", (long long)t->id, s->name,
                 proto_seat_name(seat));
     }

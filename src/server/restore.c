@@ -377,6 +377,10 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
          * the store when it started elsewhere). */
         if (s == NULL && srv->node && ls->token[0])
             s = srv_session_fetch(srv, ls->token);
+        /* Watching another table here while its own was elsewhere (a node
+         * adopting it): the seat comes first, the watching ends. */
+        if (s && s->table && s->kibitz != -1 && s->table != t)
+            srv_kibitz_remove(s->table, s);
         if (s && s->table) {
             srv_log(srv, "table %lld: %s holds a seat at table %lld already", (long long)t->id,
                     s->name, (long long)s->table->id);
@@ -393,6 +397,7 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
             st->person = s;
             s->table = t;
             s->seat = k;
+            s->moved_from = 0;
             if (!st->bot) {
                 snprintf(st->name, sizeof st->name, "%s", s->name);
                 st->away_since = now;
