@@ -522,11 +522,128 @@ static void scenario_names(void)
     free(db_url);
 }
 
+/* The owner of a table in the database ("" for none). */
+static void db_owner(int table, char *out, size_t cap)
+{
+    PGconn *pg = PQconnectdb(db_url);
+    REQUIRE(PQstatus(pg) == CONNECTION_OK, "a connection to the test database");
+    char q[120];
+    snprintf(q, sizeof q, "SELECT coalesce(owner, '') FROM tables WHERE id = %d", table);
+    PGresult *r = PQexec(pg, q);
+    snprintf(out, cap, "%s",
+             PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) ? PQgetvalue(r, 0, 0) : "");
+    PQclear(r);
+    PQfinish(pg);
+}
+
+static bool owner_becomes(int table, const char *node, int ms)
+{
+    char owner[64] = "";
+    for (long deadline = e2e_now_ms() + ms; e2e_now_ms() < deadline;) {
+        db_owner(table, owner, sizeof owner);
+        if (strcmp(owner, node) == 0)
+            return true;
+        e2e_pump(100);
+    }
+    return false;
+}
+
+/* Runs sql on the test database as its owner; whether it worked. */
+static bool db_exec(const char *sql)
+{
+    PGconn *pg = PQconnectdb(db_url);
+    REQUIRE(PQstatus(pg) == CONNECTION_OK, "a connection to the test database");
+    PGresult *r = PQexec(pg, sql);
+    bool ok = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK;
+    if (!ok)
+        e2e_note("%s: %s", sql, PQerrorMessage(pg));
+    PQclear(r);
+    PQfinish(pg);
+    return ok;
+}
+
+/* Node a cut off from renewing past its lease (its database user loses
+ * the right to write the nodes table, which each renewal touches), b
+ * adopts its table and plays, b dies, a takes the table again: a must not
+ * keep its old copy, which lacks b's actions. */
+static void scenario_stale(void)
+{
+    db_url = pg_test_db("nodes_stale");
+    REQUIRE(db_url != NULL, "a database in the private PostgreSQL cluster");
+    e2e_server_logs = true;
+    e2e_server a, b;
+    start_node(&b, "b");                  /* makes the schema, as the database's owner */
+    db_exec("CREATE ROLE barbu_a LOGIN"); /* there already after an earlier run */
+    REQUIRE(db_exec("GRANT ALL ON ALL TABLES IN SCHEMA public TO barbu_a; "
+                    "GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO barbu_a"),
+            "node a's own database user");
+    char *at = strstr(db_url, "barbu@");
+    REQUIRE(at != NULL, "the test URL names the user barbu");
+    char url_a[400];
+    snprintf(url_a, sizeof url_a, "%.*sbarbu_a@%s", (int)(at - db_url), db_url, at + 6);
+    const char *extra[] = {"--db", url_a, "--node", "a", "--lease", "1.5", NULL};
+    e2e_server_start_with(&a, "a", extra);
+
+    e2e_client *alice = e2e_client_new("alice", a.port);
+    e2e_hello(alice, "alice");
+    int table = e2e_create(alice, "uk",
+                           json_pack("{s:[s,s,s], s:s, s:i, s:s, s:s}", "bots", "E", "S", "W",
+                                     "level", "random", "delay", 0, "sit", "N", "seed", "7"));
+    for (long deadline = e2e_now_ms() + 10000; !e2e_to_move(alice) && e2e_now_ms() < deadline;)
+        e2e_pump(100);
+    REQUIRE(e2e_to_move(alice), "alice is to move at node a");
+    long at_a = alice->at;
+
+    REQUIRE(db_exec("REVOKE UPDATE ON nodes FROM barbu_a"), "node a's renewals cut off");
+    REQUIRE(owner_becomes(table, "b", 20000), "node b adopts the table once a's lease ran out");
+    /* Alice goes on at b from another device; her connection to a stays
+     * open, so that a has no reason to write for the table. */
+    e2e_client *at_b = e2e_client_new("alice-at-b", b.port);
+    snprintf(at_b->name, sizeof at_b->name, "alice");
+    snprintf(at_b->token, sizeof at_b->token, "%s", alice->token);
+    at_b->seat = alice->seat;
+    at_b->table = alice->table;
+    e2e_resume(at_b);
+    for (long deadline = e2e_now_ms() + 10000; !e2e_to_move(at_b) && e2e_now_ms() < deadline;)
+        e2e_pump(100);
+    REQUIRE(e2e_to_move(at_b), "alice is to move at node b");
+    e2e_act(at_b);
+    for (long deadline = e2e_now_ms() + 10000;
+         !(e2e_to_move(at_b) && at_b->at > at_a + 1) && e2e_now_ms() < deadline;)
+        e2e_pump(100);
+    REQUIRE(at_b->at > at_a + 1, "the game went on at node b (at %ld, was %ld)", at_b->at, at_a);
+    long at_played = at_b->at;
+    e2e_server_kill9(&b);
+    e2e_client_free(at_b);
+    REQUIRE(owner_becomes(table, "a", 20000),
+            "node a takes the table again once b's lease ran out");
+    e2e_pump(500);
+    REQUIRE(db_exec("GRANT UPDATE ON nodes TO barbu_a"), "node a renews again");
+
+    e2e_client *back = e2e_client_new("alice-back-at-a", a.port);
+    snprintf(back->name, sizeof back->name, "alice");
+    snprintf(back->token, sizeof back->token, "%s", alice->token);
+    back->seat = alice->seat;
+    back->table = alice->table;
+    e2e_resume(back);
+    for (long deadline = e2e_now_ms() + 5000; back->at < at_played && e2e_now_ms() < deadline;)
+        e2e_pump(100);
+    CHECK(back->at >= at_played, "node a plays on from b's actions (at %ld, b was at %ld)",
+          back->at, at_played);
+    e2e_client_free(back);
+    e2e_client_free(alice);
+    CHECK(e2e_server_stop(&a) == 0, "node a stops cleanly");
+    free(db_url);
+}
+
 int main(int argc, char **argv)
 {
-    static const e2e_scenario scenarios[] = {
-        {"basic", scenario_basic},           {"partition", scenario_partition},
-        {"registered", scenario_registered}, {"exclusion", scenario_exclusion},
-        {"names", scenario_names},           {NULL, NULL}};
+    static const e2e_scenario scenarios[] = {{"basic", scenario_basic},
+                                             {"partition", scenario_partition},
+                                             {"registered", scenario_registered},
+                                             {"exclusion", scenario_exclusion},
+                                             {"names", scenario_names},
+                                             {"stale", scenario_stale},
+                                             {NULL, NULL}};
     return e2e_main("nodes_basic", argc, argv, scenarios);
 }
