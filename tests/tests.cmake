@@ -414,7 +414,8 @@ add_test(NAME nodes_basic_registered COMMAND e2e_nodes_basic $<TARGET_FILE:barbu
 add_test(NAME nodes_basic_exclusion COMMAND e2e_nodes_basic $<TARGET_FILE:barbu> exclusion)
 add_test(NAME nodes_basic_names COMMAND e2e_nodes_basic $<TARGET_FILE:barbu> names)
 add_test(NAME nodes_basic_stale COMMAND e2e_nodes_basic $<TARGET_FILE:barbu> stale)
+add_test(NAME nodes_basic_kibitzing COMMAND e2e_nodes_basic $<TARGET_FILE:barbu> kibitzing)
 set_tests_properties(nodes_basic nodes_basic_partition nodes_basic_registered nodes_basic_exclusion
-                     nodes_basic_names nodes_basic_stale
+                     nodes_basic_names nodes_basic_stale nodes_basic_kibitzing
                      PROPERTIES FIXTURES_REQUIRED pg ENVIRONMENT "${BARBU_PG_ENV}" LABELS "e2e;pg"
                                 TIMEOUT 120)

@@ -636,14 +636,68 @@ static void scenario_stale(void)
     free(db_url);
 }
 
+/* A player whose table's node dies while she watches another table at the
+ * adopting node gets her seat back there (the watching ends), rather than
+ * losing it. */
+static void scenario_kibitzing(void)
+{
+    db_url = pg_test_db("nodes_kibitzing");
+    REQUIRE(db_url != NULL, "a database in the private PostgreSQL cluster");
+    e2e_server_logs = true;
+    e2e_server a, b;
+    start_node(&a, "a");
+    start_node(&b, "b");
+    e2e_client *alice = e2e_client_new("alice", a.port);
+    e2e_hello(alice, "alice");
+    int t1 = e2e_create(alice, "uk",
+                        json_pack("{s:[s,s,s], s:s, s:i, s:s, s:s}", "bots", "E", "S", "W", "level",
+                                  "random", "delay", 0, "sit", "N", "seed", "7"));
+    for (long deadline = e2e_now_ms() + 10000; !e2e_to_move(alice) && e2e_now_ms() < deadline;)
+        e2e_pump(100);
+    REQUIRE(e2e_to_move(alice), "alice is to move at node a");
+    e2e_client *bob = e2e_client_new("bob", b.port);
+    e2e_hello(bob, "bob");
+    int t2 =
+        e2e_create(bob, "uk",
+                   json_pack("{s:[s,s,s], s:s, s:i, s:s, s:s, s:b}", "bots", "E", "S", "W", "level",
+                             "random", "delay", 1000, "sit", "N", "seed", "8", "household", 1));
+    /* Alice at b, from another device, watches bob's table. */
+    e2e_client *at_b = e2e_client_new("alice-at-b", b.port);
+    snprintf(at_b->name, sizeof at_b->name, "alice");
+    snprintf(at_b->token, sizeof at_b->token, "%s", alice->token);
+    e2e_resume(at_b);
+    json_t *m = e2e_expect(at_b, "moved", 5000);
+    CHECK(m != NULL, "alice at b hears that her table is at a");
+    json_decref(m);
+    e2e_kibitz(at_b, t2, 2);
+    e2e_server_kill9(&a);
+    e2e_client_free(alice);
+    /* b adopts t1 within a lease or two; alice's seat is hers there. */
+    bool seated = false;
+    for (long deadline = e2e_now_ms() + 20000; !seated && e2e_now_ms() < deadline;) {
+        json_t *t = e2e_peek(at_b, "table") ? e2e_expect(at_b, "table", 0) : NULL;
+        if (t) {
+            json_t *you = json_object_get(t, "you");
+            const char *seat = json_string_value(json_object_get(you, "seat"));
+            seated = json_integer_value(json_object_get(t, "id")) == t1 && seat &&
+                     strcmp(seat, "N") == 0;
+            json_decref(t);
+        } else
+            e2e_pump(100);
+    }
+    CHECK(seated, "alice sits N at table %d on node b once it is adopted", t1);
+    e2e_client_free(at_b);
+    e2e_client_free(bob);
+    CHECK(e2e_server_stop(&b) == 0, "node b stops cleanly");
+    free(db_url);
+}
+
 int main(int argc, char **argv)
 {
-    static const e2e_scenario scenarios[] = {{"basic", scenario_basic},
-                                             {"partition", scenario_partition},
-                                             {"registered", scenario_registered},
-                                             {"exclusion", scenario_exclusion},
-                                             {"names", scenario_names},
-                                             {"stale", scenario_stale},
-                                             {NULL, NULL}};
+    static const e2e_scenario scenarios[] = {
+        {"basic", scenario_basic},           {"partition", scenario_partition},
+        {"registered", scenario_registered}, {"exclusion", scenario_exclusion},
+        {"names", scenario_names},           {"stale", scenario_stale},
+        {"kibitzing", scenario_kibitzing},   {NULL, NULL}};
     return e2e_main("nodes_basic", argc, argv, scenarios);
 }
