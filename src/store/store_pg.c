@@ -222,6 +222,40 @@ static double monotonic_s(void)
  * connect_timeout: at most one a second, so that a server calling the store
  * for every message does not stall on each.  false (and the error set) when
  * the connection is down and stays so for this call. */
+/* A server alone cut off from the database may find its lock still held
+ * by its own old connection, which PostgreSQL has not yet seen die: nobody
+ * else can have held the lock in between (it was held all along), so that
+ * connection is ended and the lock taken again.  Whether it was. */
+static bool claim_from_old(pg_store *p, int old_pid)
+{
+    if (p->claim != PG_CLAIM_ALONE || old_pid <= 0)
+        return false;
+    char pid[24];
+    snprintf(pid, sizeof pid, "%d", old_pid);
+    const char *params[1] = {pid};
+    /* The lock's key, a bigint, is shown in pg_locks as its high and low
+     * halves. */
+    PGresult *r = PQexecParams(p->conn,
+                               "SELECT pg_terminate_backend(pid) FROM pg_locks "
+                               "WHERE locktype = 'advisory' AND objsubid = 1 AND granted "
+                               "AND classid = (" PG_SERVER_LOCK "::bigint >> 32)::oid "
+                               "AND objid = (" PG_SERVER_LOCK "::bigint & 4294967295)::oid "
+                               "AND mode = 'ExclusiveLock' AND pid = $1::int",
+                               1, NULL, params, NULL, NULL, 0);
+    bool ended = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
+    PQclear(r);
+    if (!ended)
+        return false;
+    /* The old backend lets go of its locks as it exits: a moment. */
+    for (int i = 0; i < 50; i++) {
+        if (pg_claim(p) == 1)
+            return true;
+        struct timespec ts = {0, 20 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return false;
+}
+
 static bool reconnect(pg_store *p, const char *what)
 {
     if (PQstatus(p->conn) == CONNECTION_OK || p->in_tx)
@@ -231,6 +265,8 @@ static bool reconnect(pg_store *p, const char *what)
         pg_failf(p, "%s: the database connection is down", what);
         return false;
     }
+    /* libpq forgets the backend's pid once the connection drops. */
+    int old_pid = p->claim_pid;
     PQreset(p->conn);
     p->reconnected = monotonic_s();
     if (PQstatus(p->conn) != CONNECTION_OK) {
@@ -244,7 +280,7 @@ static bool reconnect(pg_store *p, const char *what)
     /* The servers' lock went with the old connection: another server may
      * have taken the database since, and then this one must never write
      * again (its tables are no longer only its own). */
-    if (p->claim && !p->claim_lost && pg_claim(p) != 1) {
+    if (p->claim && !p->claim_lost && pg_claim(p) != 1 && !claim_from_old(p, old_pid)) {
         p->claim_lost = true;
         pg_failf(p,
                  "%s: the connection to PostgreSQL was made again, but another server "
@@ -268,6 +304,8 @@ int pg_claim(pg_store *p)
     }
     int got = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
     PQclear(r);
+    if (got)
+        p->claim_pid = PQbackendPID(p->conn);
     return got;
 }
 

@@ -51,6 +51,7 @@ typedef struct pg_store {
      * same tables. */
     int claim;
     bool claim_lost;
+    int claim_pid; /* the backend that took it (PQbackendPID) */
     char node[64];
     int lease_ms;
     pg_lease *leases; /* sorted by table */

@@ -19,6 +19,9 @@
 #include <string.h>
 #include <time.h>
 
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <libpq-fe.h>
 
 #include "helpers.h"
@@ -1168,6 +1171,40 @@ static void test_session_forget_idle(void **state)
     store_close(b);
 }
 
+/* A server alone whose connection broke while its backend lives on (a
+ * network cut PostgreSQL has not noticed yet) takes its lock back from
+ * that backend, and writes again. */
+static void test_claim_from_own_old_backend(void **state)
+{
+    (void)state;
+    char url[URL_CAP];
+    fresh_db(url, sizeof url, "claim_old");
+    store *x = open_ok(url);
+    assert_int_equal(x->ops->claim_alone(x), 0);
+    int64_t t = new_table(x, STORE_PLAYING);
+    assert_int_equal(x->ops->action_append(x, t, 0, "zero"), 0);
+    /* The client's end of the socket is swapped for a closed stream: libpq
+     * finds the connection gone, the backend (its socket kept open here)
+     * lives on with the lock. */
+    pg_store *p = pg_of(x);
+    int fd = PQsocket(p->conn);
+    int kept = dup(fd), pair[2];
+    assert_true(kept >= 0);
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, pair), 0);
+    assert_int_equal(dup2(pair[0], fd), fd);
+    close(pair[0]);
+    close(pair[1]); /* libpq reads the end of the stream */
+    double until = now_s() + 20;
+    int rc;
+    while ((rc = x->ops->action_append(x, t, 1, "one")) != 0 && now_s() < until)
+        pause_ms(100);
+    if (rc != 0)
+        fail_msg("append after the cut: %s", store_error(x));
+    assert_int_equal(sql_int(url, "SELECT count(*) FROM actions"), 2);
+    close(kept);
+    store_close(x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1193,6 +1230,7 @@ int main(void)
         cmocka_unit_test(test_listed_clear_over),
         cmocka_unit_test(test_claim),
         cmocka_unit_test(test_session_forget_idle),
+        cmocka_unit_test(test_claim_from_own_old_backend),
     };
     return cmocka_run_group_tests_name("store_nodes", tests, NULL, NULL);
 }
