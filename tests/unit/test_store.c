@@ -1517,6 +1517,50 @@ static void test_url_secret_pg(void **state)
     }
 }
 
+static void on_seat_token(void *ctx, const store_table *t, const store_seat seats[4])
+{
+    (void)t;
+    snprintf(ctx, 64, "%s", seats[0].token ? seats[0].token : "");
+}
+
+/* A session found by its name, and given a new id with its seats. */
+static void test_session_rekey(void **state)
+{
+    (void)state;
+    char path[PATH_CAP];
+    db_path(path, sizeof path, "rekey");
+    store *s = open_ok(path);
+    char token[64] = "";
+    assert_int_equal(s->ops->session_by_name(s, "dora", token, sizeof token), 0);
+    assert_int_equal(s->ops->session_put(s, "guest-id", "dora"), 0);
+    assert_int_equal(s->ops->session_by_name(s, "dora", token, sizeof token), 1);
+    assert_string_equal(token, "guest-id");
+    store_table t = {.preset = "uk",
+                     .house = "",
+                     .seed = 3,
+                     .options = "{}",
+                     .state = STORE_PLAYING,
+                     .created = 1700000000};
+    int64_t id = 0;
+    assert_int_equal(s->ops->table_create(s, &t, &id), 0);
+    store_seat seat = {.seat = 0, .name = "dora", .player = "dora", .token = "guest-id"};
+    assert_int_equal(s->ops->seat_put(s, id, &seat), 0);
+    assert_int_equal(s->ops->session_rekey(s, "guest-id", "account-id"), 0);
+    assert_int_equal(s->ops->session_by_name(s, "dora", token, sizeof token), 1);
+    assert_string_equal(token, "account-id");
+    char seat_token[64] = "";
+    assert_int_equal(s->ops->table_get(s, id, on_seat_token, seat_token), 1);
+    assert_string_equal(seat_token, "account-id");
+    /* Onto an id another session has: refused, nothing changed. */
+    assert_int_equal(s->ops->session_put(s, "other-id", "erin"), 0);
+    assert_int_equal(s->ops->session_rekey(s, "account-id", "other-id"), -1);
+    assert_int_equal(s->ops->session_by_name(s, "dora", token, sizeof token), 1);
+    assert_string_equal(token, "account-id");
+    assert_int_equal(s->ops->table_get(s, id, on_seat_token, seat_token), 1);
+    assert_string_equal(seat_token, "account-id");
+    store_close(s);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest sqlite_tests[] = {
@@ -1528,7 +1572,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_action_garbage),      cmocka_unit_test(test_damaged_rows),
         cmocka_unit_test(test_second_open_refused), cmocka_unit_test(test_accounts),
         cmocka_unit_test(test_migrate_1),           cmocka_unit_test(test_moderation_migration),
-        cmocka_unit_test(test_keyed_tables),
+        cmocka_unit_test(test_keyed_tables),        cmocka_unit_test(test_session_rekey),
     };
     /* Skipped with --pg: test_killed_writer (a SIGKILL'd writer on a SQLite
      * file; PostgreSQL's commit is its server's), test_second_open_refused
@@ -1545,7 +1589,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_url_secret_pg),      cmocka_unit_test(test_newer_schema_refused_pg),
         cmocka_unit_test(test_append_time),        cmocka_unit_test(test_damaged_rows_pg),
         cmocka_unit_test(test_accounts),           cmocka_unit_test(test_moderation_pg),
-        cmocka_unit_test(test_keyed_tables_pg),
+        cmocka_unit_test(test_keyed_tables_pg),    cmocka_unit_test(test_session_rekey),
     };
     use_pg = argc > 1 && strcmp(argv[1], "--pg") == 0;
     if (use_pg)
