@@ -28,8 +28,10 @@ typedef struct pg_lease {
 typedef struct pg_store {
     store base;
     PGconn *conn;
-    bool reader;  /* store_pg_open_reader's: every write refused */
-    bool loading; /* inside a load's callback (no nested load of the same kind) */
+    bool reader;      /* store_pg_open_reader's: every write refused */
+    bool loading;     /* inside a load's callback (no nested load of the same kind) */
+    unsigned loads;   /* PG_LOAD_*: the loads whose callbacks are running */
+    char sqlstate[6]; /* the SQLSTATE of pg_run's last failure, "" for none */
     /* Set by node_join: writes for a table are fenced by its lease. */
     bool joined;
     char node[64];
@@ -71,6 +73,38 @@ bool pg_fence(pg_store *p, int64_t table, char buf[24]);
  * returns STORE_FENCED: the store forgets its lease on the table. */
 int pg_fenced(pg_store *p, int64_t table);
 
+/* Fills the store's error with a sentence. */
+void pg_failf(pg_store *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A load refuses to start again from inside its own callback (store.h):
+ * pg_load_enter sets the error and returns false when the load of that
+ * kind is running; pg_load_leave ends it. */
+enum {
+    PG_LOAD_SESSIONS = 1u << 0,
+    PG_LOAD_TABLES = 1u << 1,
+    PG_LOAD_TABLE = 1u << 2,
+    PG_LOAD_ACTIONS = 1u << 3,
+    PG_LOAD_DEAL_PLAYERS = 1u << 4,
+    PG_LOAD_ADMINS = 1u << 5,
+    PG_LOAD_BANS = 1u << 6,
+    PG_LOAD_MOD_LOG = 1u << 7,
+    PG_LOAD_REMOVALS = 1u << 8,
+    PG_LOAD_LISTED = 1u << 9,
+    PG_LOAD_ORPHANED = 1u << 10,
+};
+bool pg_load_enter(pg_store *p, unsigned kind, const char *what);
+void pg_load_leave(pg_store *p, unsigned kind);
+
+/* Remembers the lease this store took on table (store_pg_nodes.c): 0, or
+ * -1 when memory runs out. */
+int pg_lease_keep(pg_store *p, int64_t table, int64_t epoch);
+/* Forgets it. */
+void pg_lease_forget(pg_store *p, int64_t table);
+
+/* Opens the database with its schema made or brought up to `version` (1
+ * or 2) rather than the current one: for the test of the migration. */
+store *store_pg_open_version(const char *url, int version, char *err, size_t cap);
+
 /* Text of an integer for a parameter; buf needs 24 bytes. */
 const char *pg_i64(int64_t v, char buf[24]);
 /* A column of a row as an integer, a double or a bool ("t"); 0 when NULL. */
@@ -79,6 +113,45 @@ double pg_get_double(const PGresult *r, int row, int col);
 bool pg_get_bool(const PGresult *r, int row, int col);
 /* A column as text, NULL when SQL NULL. */
 const char *pg_get_text(const PGresult *r, int row, int col);
+
+/* Accounts, tokens, deals' players and moderation (store_pg_identity.c):
+ * the store_ops of the same names. */
+int pg_account_create(store *s, const char *key, const char *name, const char *hash);
+int pg_account_get(store *s, const char *key, store_account *out);
+int pg_account_set_hash(store *s, const char *key, const char *hash);
+int pg_account_set_flags(store *s, const char *key, int admin, int banned);
+int pg_token_put(store *s, const char *hash, const char *key, int64_t created, int64_t expires);
+int pg_token_get(store *s, const char *hash, char key[], int64_t *expires);
+int pg_token_forget(store *s, const char *hash);
+int pg_tokens_forget(store *s, const char *key, const char *except);
+int pg_deal_player_put(store *s, int64_t table, const store_deal_player *p);
+int pg_deal_players_load(store *s, int64_t table, void (*fn)(void *ctx, const store_deal_player *p),
+                         void *ctx);
+int pg_admin_put(store *s, const char *key, const char *name);
+int pg_admins_load(store *s, void (*fn)(void *ctx, const char *key, const char *name), void *ctx);
+int pg_ban_put(store *s, const store_mod_row *ban);
+int pg_ban_delete(store *s, const char *key);
+int pg_bans_load(store *s, void (*fn)(void *ctx, const store_mod_row *ban), void *ctx);
+int pg_mod_act_add(store *s, const store_mod_row *act, int64_t *id);
+int pg_report_add(store *s, const store_mod_row *report, int64_t *id);
+int pg_mod_log_load(store *s, int limit, void (*fn)(void *ctx, const store_mod_row *row),
+                    void *ctx);
+int pg_removals_load(store *s, void (*fn)(void *ctx, int64_t table, const char *name), void *ctx);
+int pg_tokens_expire(store *s, int64_t now);
+
+/* Nodes and leases (store_pg_nodes.c): the store_ops of the same names. */
+int pg_node_join(store *s, const char *name, const char *url, int lease_ms);
+int pg_node_url(store *s, const char *name, char *url, size_t cap);
+int pg_lease_take(store *s, int64_t table, int64_t *epoch);
+int pg_leases_renew(store *s, void (*fn)(void *ctx, int64_t table), void *ctx);
+int pg_lease_release(store *s, int64_t table);
+int pg_leases_orphaned(store *s, int limit, void (*fn)(void *ctx, int64_t table), void *ctx);
+int pg_table_owner(store *s, int64_t table, char *node, size_t ncap, char *url, size_t ucap);
+int pg_listed_put(store *s, int64_t table, const char *summary);
+int pg_listed_load(store *s, int64_t after, void (*fn)(void *ctx, const store_listed *l),
+                   void *ctx);
+int pg_session_get(store *s, const char *token, char *name, size_t cap);
+int pg_seat_of(store *s, const char *token, int64_t *table);
 
 /* The club's tables (store_pg_club.c): created by the schema's steps in
  * store_pg.c (PG_CLUB_SCHEMA is version 2's), and its operations. */
