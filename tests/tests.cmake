@@ -353,3 +353,12 @@ set_tests_properties(pg_stop PROPERTIES FIXTURES_CLEANUP pg LABELS pg)
 add_library(barbu_pg_test STATIC ${CMAKE_SOURCE_DIR}/tests/pg/pg_test.c)
 target_include_directories(barbu_pg_test PUBLIC ${CMAKE_SOURCE_DIR}/tests/pg)
 target_link_libraries(barbu_pg_test PUBLIC PkgConfig::PQ)
+
+# The store's tests against PostgreSQL: test_store again with --pg (what it
+# skips there, and why, is in its main), and test_store_nodes (PostgreSQL
+# only: leases, fencing, the shared lobby, the schema's migration).
+target_link_libraries(test_store PRIVATE barbu_pg_test)
+add_test(NAME test_store_pg COMMAND test_store --pg)
+target_link_libraries(test_store_nodes PRIVATE barbu_pg_test)
+set_tests_properties(test_store_pg test_store_nodes
+                     PROPERTIES FIXTURES_REQUIRED pg ENVIRONMENT "${BARBU_PG_ENV}" LABELS "unit;pg")

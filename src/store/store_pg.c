@@ -817,15 +817,22 @@ static const struct store_ops PG_OPS = {
  * failure (err filled). */
 static int schema_version(pg_store *p, char *err, size_t cap)
 {
+    /* Two statements: a query that names a table that is not there fails
+     * to parse, whatever CASE guards it. */
     PGresult *r = pg_run(p, "could not read the schema version",
-                         "SELECT CASE WHEN to_regclass('barbu_meta') IS NULL THEN NULL ELSE "
-                         "(SELECT value FROM barbu_meta WHERE key = 'schema_version') END",
-                         0, NULL);
+                         "SELECT to_regclass('barbu_meta') IS NOT NULL", 0, NULL);
+    bool made = r && pg_get_bool(r, 0, 0);
+    PQclear(r);
+    if (r && made)
+        r = pg_run(p, "could not read the schema version",
+                   "SELECT value FROM barbu_meta WHERE key = 'schema_version'", 0, NULL);
     if (!r) {
         snprintf(err, cap, "%s", p->base.error);
         return -1;
     }
-    const char *v = pg_get_text(r, 0, 0);
+    if (!made)
+        return 0;
+    const char *v = PQntuples(r) ? pg_get_text(r, 0, 0) : NULL;
     int version = v ? atoi(v) : 0;
     PQclear(r);
     return version;

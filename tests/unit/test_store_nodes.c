@@ -1,0 +1,5 @@
+/* placeholder, written next */
+int main(void)
+{
+    return 0;
+}
