@@ -1,21 +1,29 @@
 /*
- * test_store_club.c - the club in the SQLite store (schema version 3): a
- * game begun and ended comes back whole, a game ends once, the ladder sums
- * over months and a year only over ladder games that are over, ratings and
- * their history, the archive's filters and pages, preferences, a version 2
- * file migrated, and the read-only opener.
+ * test_store_club.c - the club in a store: a game begun and ended comes
+ * back whole, a game ends once, the ladder sums over months and a year
+ * only over ladder games that are over, ties in the ladder, the places and
+ * the ratings, ratings and their history, the archive's filters and pages,
+ * preferences.  Run against SQLite (schema version 3; also a version 2
+ * file migrated, and the read-only opener), and with --pg against
+ * PostgreSQL (tests/pg/cluster.sh's, BARBU_TEST_PG: a fresh database each
+ * case; also the fencing of game_begin and game_end by a table's lease):
+ * the same assertions hold on both.
  */
 #include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "helpers.h"
+#include "pg_test.h"
 #include "store.h"
 
+/* --pg: every case on PostgreSQL. */
+static bool use_pg;
 static char dir[64];
 
 static int make_dir(void **state)
@@ -43,11 +51,23 @@ static int remove_dir(void **state)
     return rmdir(dir);
 }
 
+/* A new store named name: a file in dir, or a fresh PostgreSQL database
+ * "club_NAME"; path gets what store_open takes to open it again. */
 static store *open_at(const char *name, char *path, size_t cap)
 {
-    snprintf(path, cap, "%s/%s.db", dir, name);
+    if (use_pg) {
+        char db[48];
+        snprintf(db, sizeof db, "club_%s", name);
+        char *url = pg_test_db(db);
+        if (!url)
+            fail_msg("no PostgreSQL database %s (is BARBU_TEST_PG set?)", db);
+        snprintf(path, cap, "%s", url);
+        free(url);
+    } else {
+        snprintf(path, cap, "%s/%s.db", dir, name);
+    }
     char err[256] = "";
-    store *s = store_sqlite_open(path, err, sizeof err);
+    store *s = store_open(path, err, sizeof err);
     if (!s)
         fail_msg("open %s: %s", path, err);
     return s;
@@ -146,7 +166,7 @@ static void on_game(void *ctx, const store_game *g)
 static void test_game_begin_end(void **state)
 {
     (void)state;
-    char path[128];
+    char path[256];
     store *s = open_at("game", path, sizeof path);
     assert_int_equal(s->ops->game_status(s, 7), -2);
     store_game g = running_game(7, NOV_2026, false);
@@ -202,7 +222,7 @@ static void test_game_begin_end(void **state)
     /* Kept across a reopen. */
     store_close(s);
     char err[256];
-    s = store_sqlite_open(path, err, sizeof err);
+    s = store_open(path, err, sizeof err);
     assert_non_null(s);
     assert_int_equal(s->ops->game_status(s, 7), STORE_GAME_OVER);
     store_close(s);
@@ -245,7 +265,7 @@ static void ladder_of(store *s, const char *period, char *out, size_t cap)
 static void test_ladder(void **state)
 {
     (void)state;
-    char path[128], got[512];
+    char path[256], got[512];
     store *s = open_at("ladder", path, sizeof path);
     const int32_t other[4] = {-5, 25, 0, -20};
     store_game g = over_game(1, NOV_2026, true, SPREAD);
@@ -363,7 +383,7 @@ static void on_point(void *ctx, const store_rating_point *p)
 static void test_ratings(void **state)
 {
     (void)state;
-    char path[128];
+    char path[256];
     store *s = open_at("ratings", path, sizeof path);
     seen_rating v = {0};
     assert_int_equal(s->ops->rating_get(s, "p:alice", on_rating, &v), 0);
@@ -432,7 +452,7 @@ static int64_t find(store *s, const store_game_filter *f, int offset, int limit,
 static void test_games_find(void **state)
 {
     (void)state;
-    char path[128];
+    char path[256];
     store *s = open_at("find", path, sizeof path);
     /* Games 1..30 started an hour apart from OCT_2026; the odd ones fife,
      * every third a ladder game, 28..30 still running, 27 abandoned. */
@@ -586,7 +606,7 @@ static void test_games_find(void **state)
 static void test_prefs(void **state)
 {
     (void)state;
-    char path[128], out[1100];
+    char path[256], out[1100];
     store *s = open_at("prefs", path, sizeof path);
     assert_int_equal(s->ops->prefs_get(s, "alice", out, sizeof out), 0);
     assert_int_equal(s->ops->prefs_put(s, "alice", "{\"sound\":true}"), 0);
@@ -678,7 +698,7 @@ static void test_migrate_2(void **state)
 static void test_refusals(void **state)
 {
     (void)state;
-    char path[128];
+    char path[256];
     store *s = open_at("refusals", path, sizeof path);
     store_game_player bad = four[0];
     bad.seat = 4;
@@ -693,13 +713,229 @@ static void test_refusals(void **state)
     store_close(s);
 }
 
-int main(void)
+/* ------------------------------------------------------------------- ties */
+
+/* Equal totals in the ladder: fewer games first, then the name, then the
+ * key, names compared as bytes ("Bob" before "alice"); places shared by
+ * equal totals; ratings of equal mu - 3 sigma by id; points of a rating's
+ * history in the same second in the order they were written, and a point
+ * written later for an earlier time before them. */
+static void test_ties(void **state)
 {
-    const struct CMUnitTest tests[] = {
+    (void)state;
+    char path[256], got[512];
+    store *s = open_at("ties", path, sizeof path);
+    store_game_player tied[4] = {
+        {.seat = 0, .name = "Bob", .key = "bob2", .kind = STORE_PERSON_REGISTERED},
+        {.seat = 1, .name = "Bob", .key = "bob", .kind = STORE_PERSON_REGISTERED},
+        {.seat = 2, .name = "alice", .key = "alice", .kind = STORE_PERSON_REGISTERED},
+        {.seat = 3, .name = "Zed", .key = "zed", .kind = STORE_PERSON_REGISTERED},
+    };
+    const int32_t totals[4] = {10, 10, 10, -30};
+    store_game g = over_game(1, NOV_2026, true, totals);
+    for (int k = 0; k < 4; k++) {
+        tied[k].credited = true;
+        tied[k].points = totals[k];
+        tied[k].deals = 2;
+        tied[k].place = ended[k].place;
+    }
+    assert_int_equal(tied[0].place, 1);
+    assert_int_equal(tied[2].place, 1);
+    assert_int_equal(tied[3].place, 4);
+    g.players = tied;
+    assert_int_equal(s->ops->game_end(s, &g, NULL, 0), 0);
+    /* Zed reaches 10 too, but in three games (the others not credited in
+     * the two games after the first). */
+    const int32_t zed[4] = {0, 0, 0, 20};
+    for (int k = 0; k < 2; k++) {
+        g = over_game(2 + k, NOV_2026 + 60 * (k + 1), true, zed);
+        for (int j = 0; j < 4; j++) {
+            tied[j].credited = j == 3;
+            tied[j].points = zed[j];
+            tied[j].place = ended[j].place;
+        }
+        g.players = tied;
+        assert_int_equal(s->ops->game_end(s, &g, NULL, 0), 0);
+    }
+    ladder_of(s, "2026-11", got, sizeof got);
+    assert_string_equal(got, "bob=Bob:1:10|bob2=Bob:1:10|alice=alice:1:10|zed=Zed:3:10");
+
+    /* A place shared: bob first in game 1 beside bob2 and alice; not
+     * credited in games 2 and 3, which give him no place and no points. */
+    store_player_results res;
+    store_game_filter f = {.key = "bob", .status = -1, .ladder = -1};
+    assert_int_equal(s->ops->player_results(s, &f, &res), 0);
+    assert_true(res.games == 3 && res.over == 3 && res.total == 10 && res.places[1] == 1 &&
+                res.places[2] == 0);
+
+    /* Games 4 and 5 end in the same second; game 6 is written last but
+     * ended a second before them. */
+    store_rating r[2] = {
+        {.id = "p:alice", .name = "alice", .mu = 28, .sigma = 6, .games = 1, .updated = 10},
+        {.id = "c:medium", .name = "medium", .mu = 28, .sigma = 6, .games = 1, .updated = 10},
+    };
+    const int64_t at[3] = {NOV_2026 + 600, NOV_2026 + 600, NOV_2026 + 599};
+    for (int k = 0; k < 3; k++) {
+        g = over_game(4 + k, at[k], false, SPREAD);
+        r[0].mu = r[1].mu = 28 - k;
+        assert_int_equal(s->ops->game_end(s, &g, r, 2), 0);
+    }
+    seen_rating v = {0};
+    assert_int_equal(s->ops->ratings_load(s, on_rating, &v), 0);
+    assert_string_equal(v.text, "c:medium=medium:26.00:6.00:1:10|p:alice=alice:26.00:6.00:1:10");
+    memset(&v, 0, sizeof v);
+    assert_int_equal(s->ops->rating_history_load(s, "p:alice", on_point, &v), 0);
+    char want[128];
+    snprintf(want, sizeof want, "6@%d:26.00:6.00|4@%d:28.00:6.00|5@%d:27.00:6.00", NOV_2026 + 599,
+             NOV_2026 + 600, NOV_2026 + 600);
+    assert_string_equal(v.text, want);
+    store_rating_point pt, prev;
+    assert_int_equal(s->ops->rating_point_get(s, "p:alice", 5, &pt, &prev), 1);
+    assert_true(pt.mu == 27 && prev.game == 4 && prev.mu == 28);
+    assert_int_equal(s->ops->rating_point_get(s, "p:alice", 4, &pt, &prev), 1);
+    assert_true(prev.game == 6 && prev.at == NOV_2026 + 599);
+    assert_int_equal(s->ops->rating_point_get(s, "p:alice", 6, &pt, &prev), 1);
+    assert_int_equal(prev.game, 0);
+    /* The archive breaks a tie of starts (games 4 and 5) by the newest id,
+     * for a player's games too. */
+    seen_game sv;
+    store_game_filter any = {.status = -1, .ladder = -1};
+    assert_int_equal(find(s, &any, 0, 3, &sv), 6);
+    assert_true(sv.ids[0] == 5 && sv.ids[1] == 4 && sv.ids[2] == 6);
+    any.key = "alice";
+    assert_int_equal(find(s, &any, 1, 2, &sv), 6);
+    assert_true(sv.n == 2 && sv.ids[0] == 4 && sv.ids[1] == 6);
+    store_close(s);
+}
+
+/* ------------------------------------------------------------------ reader */
+
+/* A reader beside the open store: it reads, every write through it fails,
+ * and it sees what the store writes meanwhile. */
+static void test_reader(void **state)
+{
+    (void)state;
+    char path[256], err[256], got[512];
+    store *s = open_at("reader", path, sizeof path);
+    store_game g = over_game(1, NOV_2026, true, SPREAD);
+    assert_int_equal(s->ops->game_end(s, &g, NULL, 0), 0);
+    assert_int_equal(s->ops->prefs_put(s, "alice", "{\"a\":1}"), 0);
+    store *r = store_open_reader(path, err, sizeof err);
+    if (!r)
+        fail_msg("open a reader of %s: %s", path, err);
+    assert_int_equal(r->ops->game_status(r, 1), STORE_GAME_OVER);
+    ladder_of(r, "2026", got, sizeof got);
+    assert_string_equal(got, "alice=Alice:1:30|bob=Bob:1:10");
+    char out[64];
+    assert_int_equal(r->ops->prefs_get(r, "alice", out, sizeof out), 1);
+    assert_string_equal(out, "{\"a\":1}");
+    assert_int_equal(r->ops->prefs_put(r, "alice", "{}"), -1);
+    store_game g2 = running_game(2, NOV_2026, false);
+    assert_int_equal(r->ops->game_begin(r, &g2), -1);
+    store_game o2 = over_game(2, NOV_2026 + 600, true, SPREAD);
+    assert_int_equal(r->ops->game_end(r, &o2, NULL, 0), -1);
+    assert_int_equal(s->ops->game_status(s, 2), -2);
+    assert_int_equal(s->ops->prefs_get(s, "alice", out, sizeof out), 1);
+    assert_string_equal(out, "{\"a\":1}");
+    assert_int_equal(s->ops->game_begin(s, &g2), 0);
+    assert_int_equal(r->ops->game_status(r, 2), STORE_GAME_RUNNING);
+    store_close(r);
+    store_close(s);
+}
+
+/* ---------------------------------------------------- fencing (PostgreSQL) */
+
+static void nap_ms(long ms)
+{
+    struct timespec t = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+/* Node a holds table 1's lease (300 ms, never renewed) and begins its
+ * game; once node b has taken the lease, a's game_end and game_begin are
+ * fenced and write nothing (no row, no ladder, no rating), and b's go
+ * through. */
+static void test_fence(void **state)
+{
+    (void)state;
+    char path[256], err[256], got[512];
+    store *a = open_at("fence", path, sizeof path);
+    store *b = store_open(path, err, sizeof err);
+    if (!b)
+        fail_msg("open %s again: %s", path, err);
+    assert_int_equal(a->ops->node_join(a, "a", "ws://127.0.0.1:1/ws", 300), 0);
+    assert_int_equal(b->ops->node_join(b, "b", "ws://127.0.0.1:2/ws", 60000), 0);
+    store_table t = {.preset = "uk", .house = "", .seed = 5, .options = "{}"};
+    int64_t id;
+    assert_int_equal(a->ops->table_create(a, &t, &id), 0);
+    store_game g = running_game(id, NOV_2026, true);
+    assert_int_equal(a->ops->game_begin(a, &g), 0);
+    /* b holds no lease yet: its writes of the game are fenced. */
+    assert_int_equal(b->ops->game_begin(b, &g), STORE_FENCED);
+
+    /* Wait (up to 20 s on a busy machine) for a's lease to run out. */
+    int64_t epoch = 0;
+    int taken = 0;
+    for (int k = 0; k < 400 && taken != 1; k++) {
+        taken = b->ops->lease_take(b, id, &epoch);
+        assert_int_not_equal(taken, -1);
+        if (taken != 1)
+            nap_ms(50);
+    }
+    assert_int_equal(taken, 1);
+
+    store_game o = over_game(id, NOV_2026 + 600, true, SPREAD);
+    o.started = NOV_2026;
+    store_rating r[1] = {
+        {.id = "p:alice", .name = "Alice", .mu = 27, .sigma = 8, .games = 1, .updated = 1},
+    };
+    assert_int_equal(a->ops->game_end(a, &o, r, 1), STORE_FENCED);
+    assert_int_equal(a->ops->game_begin(a, &g), STORE_FENCED);
+    assert_int_equal(b->ops->game_status(b, id), STORE_GAME_RUNNING);
+    ladder_of(b, "2026", got, sizeof got);
+    assert_string_equal(got, "");
+    assert_int_equal(b->ops->rating_get(b, "p:alice", NULL, NULL), 0);
+
+    assert_int_equal(b->ops->game_end(b, &o, r, 1), 0);
+    assert_int_equal(a->ops->game_status(a, id), STORE_GAME_OVER);
+    ladder_of(a, "2026", got, sizeof got);
+    assert_string_equal(got, "alice=Alice:1:30|bob=Bob:1:10");
+    assert_int_equal(a->ops->rating_get(a, "p:alice", NULL, NULL), 1);
+    store_close(a);
+    store_close(b);
+}
+
+int main(int argc, char **argv)
+{
+    for (int k = 1; k < argc; k++) {
+        if (strcmp(argv[k], "--pg") == 0) {
+            use_pg = true;
+        } else {
+            fprintf(stderr, "usage: test_store_club [--pg]\n");
+            return 2;
+        }
+    }
+    const struct CMUnitTest both[] = {
         cmocka_unit_test(test_game_begin_end), cmocka_unit_test(test_ladder),
         cmocka_unit_test(test_ratings),        cmocka_unit_test(test_games_find),
-        cmocka_unit_test(test_prefs),          cmocka_unit_test(test_migrate_2),
-        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_prefs),          cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_ties),           cmocka_unit_test(test_reader),
     };
-    return cmocka_run_group_tests(tests, make_dir, remove_dir);
+    const struct CMUnitTest sqlite_only[] = {
+        cmocka_unit_test(test_migrate_2),
+    };
+    const struct CMUnitTest pg_only[] = {
+        cmocka_unit_test(test_fence),
+    };
+    if (use_pg) {
+        if (!pg_test_available()) {
+            fprintf(stderr, "test_store_club --pg: BARBU_TEST_PG is not set "
+                            "(tests/pg/cluster.sh start DIR prints it)\n");
+            return 1;
+        }
+        return cmocka_run_group_tests_name("postgresql", both, NULL, NULL) |
+               cmocka_run_group_tests_name("postgresql only", pg_only, NULL, NULL);
+    }
+    return cmocka_run_group_tests_name("sqlite", both, make_dir, remove_dir) |
+           cmocka_run_group_tests_name("sqlite only", sqlite_only, make_dir, remove_dir);
 }
