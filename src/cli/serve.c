@@ -3,6 +3,7 @@
  * live, and the score sheet text it gives the server.  The server itself
  * is src/server.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -26,7 +27,8 @@ static void usage(FILE *out)
             "                   [--create-interval SECONDS] [--seat-keep SECONDS]\n"
             "                   [--token-days DAYS] [--admin HANDLE]...\n"
             "                   [--ladder-min-games N]\n"
-            "                   [--tls-cert FILE --tls-key FILE]\n\n"
+            "                   [--tls-cert FILE --tls-key FILE]\n"
+            "                   [--node NAME [--public-url URL] [--lease SECONDS]]\n\n"
             "Hosts barbu tables for players on the network: a lobby, tables of every rule\n"
             "set with computer players, kibitzers, chat, reconnection, game records and\n"
             "score sheets.  Clients (barbu connect, the browser client) speak the barbu\n"
@@ -44,7 +46,28 @@ static void usage(FILE *out)
             "                      ~/.local/share/barbu/server.db; the directory is made).\n"
             "                      A new database is made readable by its owner only\n"
             "                      (0600); one database serves one server at a time, and\n"
-            "                      a second server on it is refused\n"
+            "                      a second server on it is refused.  A URL\n"
+            "                      postgresql://USER@HOST/DBNAME (or postgres://...) names a\n"
+            "                      PostgreSQL database instead, whose schema the server makes\n"
+            "                      and migrates itself; alone (without --node) the server\n"
+            "                      owns every table there as it does a SQLite file\n"
+            "  --node NAME         run as one node of several on the PostgreSQL database of\n"
+            "                      --db (docs/deploy.md): each table is played on one node\n"
+            "                      at a time through a lease in the database; a node starts\n"
+            "                      with no table, adopts the tables whose lease ran out (a\n"
+            "                      node that stopped or died), sends a client that asks for\n"
+            "                      a table of another node there ('moved'), and shows every\n"
+            "                      node's tables in its lobby.  NAME is 1 to 40 letters,\n"
+            "                      digits, '-', '_' or '.', different for each node\n"
+            "  --public-url URL    where clients reach this node's WebSocket, given to clients\n"
+            "                      that another node sends here (default\n"
+            "                      ws://LISTEN-ADDRESS:PORT/ws, wss:// with --tls-cert);\n"
+            "                      pages of every node's origin may open the WebSocket\n"
+            "  --lease SECONDS     how long a node's hold on a table lasts without being\n"
+            "                      renewed (default 5; fractions such as 1.5 allowed, at\n"
+            "                      least 0.3); renewed every third of it.  A node killed or\n"
+            "                      cut off loses its tables to the other nodes this long\n"
+            "                      after its last renewal\n"
             "  --web DIR           the files served at http://HOST:PORT/ (default: the web\n"
             "                      directory next to the barbu program, else a built-in page);\n"
             "                      only files whose real path lies inside DIR are served\n"
@@ -302,6 +325,18 @@ static bool count_flag(const char *a, const char *value, barbu_serve_options *o,
     return true;
 }
 
+/* A node's name: short, and plain enough for a log line and a URL path. */
+static bool node_name_ok(const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0 || n > 40)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)name[i]) && !strchr("-_.", name[i]))
+            return false;
+    return true;
+}
+
 int cmd_serve(int argc, char **argv)
 {
     barbu_serve_options opt = {.listen = "127.0.0.1:2118",
@@ -387,6 +422,38 @@ int cmd_serve(int argc, char **argv)
                         argv[i]);
                 return 2;
             }
+        } else if (strcmp(a, "--node") == 0 && has_value) {
+            opt.node = argv[++i];
+            if (!node_name_ok(opt.node)) {
+                fprintf(stderr,
+                        "barbu serve: --node takes 1 to 40 letters, digits, '-', '_' or '.', "
+                        "not '%s'\n",
+                        opt.node);
+                return 2;
+            }
+        } else if (strcmp(a, "--public-url") == 0 && has_value) {
+            opt.public_url = argv[++i];
+            if (strncmp(opt.public_url, "ws://", 5) != 0 &&
+                strncmp(opt.public_url, "wss://", 6) != 0) {
+                fprintf(stderr,
+                        "barbu serve: --public-url takes ws://HOST:PORT/PATH or "
+                        "wss://HOST/PATH, not '%s'\n",
+                        opt.public_url);
+                return 2;
+            }
+        } else if (strcmp(a, "--lease") == 0 && has_value) {
+            const char *v = argv[++i];
+            char *end;
+            errno = 0;
+            double secs = strtod(v, &end);
+            if (v[0] == '\0' || *end != '\0' || errno != 0 || !(secs >= 0.3) || secs > 3600) {
+                fprintf(stderr,
+                        "barbu serve: --lease takes seconds from 0.3 to 3600 (1.5 is fine), "
+                        "not '%s'\n",
+                        v);
+                return 2;
+            }
+            opt.lease_ms = (int)(secs * 1000 + 0.5);
         } else if (strcmp(a, "--tls-cert") == 0 && has_value) {
             opt.tls_cert = argv[++i];
         } else if (strcmp(a, "--tls-key") == 0 && has_value) {
@@ -406,6 +473,18 @@ int cmd_serve(int argc, char **argv)
         fprintf(stderr, "barbu serve: %s needs %s too (the certificate and its key)\n",
                 opt.tls_cert ? "--tls-cert" : "--tls-key",
                 opt.tls_cert ? "--tls-key" : "--tls-cert");
+        return 2;
+    }
+    if (opt.node && !(opt.db && (strncmp(opt.db, "postgresql://", 13) == 0 ||
+                                 strncmp(opt.db, "postgres://", 11) == 0))) {
+        fprintf(stderr, "barbu serve: --node needs a PostgreSQL database: give --db "
+                        "postgresql://USER@HOST/DBNAME (the nodes share it; a SQLite file "
+                        "serves one server)\n");
+        return 2;
+    }
+    if (!opt.node && (opt.public_url || opt.lease_ms)) {
+        fprintf(stderr, "barbu serve: %s is a node's setting: give --node NAME too\n",
+                opt.public_url ? "--public-url" : "--lease");
         return 2;
     }
     char db[PATH_MAX];

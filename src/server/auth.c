@@ -600,11 +600,12 @@ static void signed_in(srv_conn *c, const srv_auth_job *job, const store_account 
     }
     bool made = s == NULL;
     if (s == NULL) {
-        char id[PROTO_TOKEN_LEN + 1], id_hash[STORE_TOKEN_HASH_LEN + 1];
-        /* The session's own id: the hash of a token given to nobody. */
-        srv_new_token(id);
-        store_token_hash(id, id_hash);
-        sodium_memzero(id, sizeof id);
+        char id_hash[STORE_TOKEN_HASH_LEN + 1];
+        /* The session's own id, the same on every node: the hash of a text
+         * given to nobody as a token (a hello whose token hashed to it
+         * would find a registered session, which only the account's own
+         * tokens reach). */
+        srv_registered_id(job->key, id_hash);
         if (srv->store->ops->session_put(srv->store, id_hash, acct->name) != 0 ||
             (s = srv_session_add(srv, id_hash, acct->name)) == NULL) {
             srv_log(srv, "store: %s", store_error(srv->store));
@@ -923,10 +924,8 @@ int srv_auth_token_hello(srv_conn *c, const proto_msg *msg, const char *hash)
         return -1;
     }
     if (s == NULL) {
-        char id[PROTO_TOKEN_LEN + 1], id_hash[STORE_TOKEN_HASH_LEN + 1];
-        srv_new_token(id);
-        store_token_hash(id, id_hash);
-        sodium_memzero(id, sizeof id);
+        char id_hash[STORE_TOKEN_HASH_LEN + 1];
+        srv_registered_id(key, id_hash);
         if (srv->store->ops->session_put(srv->store, id_hash, acct.name) != 0 ||
             (s = srv_session_add(srv, id_hash, acct.name)) == NULL) {
             srv_log(srv, "store: %s", store_error(srv->store));

@@ -305,7 +305,7 @@ void srv_clock_answer(srv_table *t, srv_job *job)
     if (srv_table_commit(t, &a) != 0) {
         /* The store refused it (or the table broke): asked again later,
          * while the person may still act. */
-        if (!t->broken)
+        if (!t->broken && !t->lost)
             arm(t, (lws_usec_t)SRV_STORE_RETRY_MS * LWS_US_PER_MS);
         return;
     }

@@ -143,7 +143,7 @@ void srv_club_begin(srv_table *t)
         .n_players = n,
         .players = players,
     };
-    if (srv->store->ops->game_begin(srv->store, &g) != 0)
+    if (srv_node_check(t, srv->store->ops->game_begin(srv->store, &g)) != 0)
         srv_log(srv, "store: table %lld: the club's row of its game: %s", (long long)t->id,
                 store_error(srv->store));
     free(ps.p);
@@ -360,7 +360,7 @@ static int club_end(srv_table *t, bool catch_up)
         .n_players = n_rows,
         .players = players,
     };
-    if (db->ops->game_end(db, &g, given, n_ratings) != 0) {
+    if (srv_node_check(t, db->ops->game_end(db, &g, given, n_ratings)) != 0) {
         srv_log(srv, "store: table %lld: the club's end of its game: %s", (long long)t->id,
                 store_error(db));
     } else {
@@ -383,7 +383,12 @@ out:
 int srv_table_set_over(srv_server *srv, int64_t id, srv_table *t)
 {
     store *db = srv->store;
-    if (db->ops->table_set_state(db, id, STORE_OVER) != 0) {
+    if (t && t->lost)
+        return -1; /* another node's now */
+    int rc = db->ops->table_set_state(db, id, STORE_OVER);
+    if (t)
+        srv_node_check(t, rc);
+    if (rc != 0) {
         srv_log(srv, "store: table %lld: %s", (long long)id, store_error(db));
         return -1;
     }

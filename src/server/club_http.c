@@ -152,10 +152,12 @@ int srv_club_start(srv_server *srv)
     if (path == NULL || path[0] == '\0' || strcmp(path, ":memory:") == 0)
         return 0; /* answered on the loop */
     char err[300];
-    club->db = store_sqlite_open_reader(path, err, sizeof err);
+    club->db = store_open_reader(path, err, sizeof err);
     if (club->db == NULL) {
-        fprintf(stderr, "barbu serve: cannot open the database %s for the club's pages: %s\n", path,
-                err);
+        char shown[512];
+        srv_db_shown(path, shown, sizeof shown);
+        fprintf(stderr, "barbu serve: cannot open the database %s for the club's pages: %s\n",
+                shown, err);
         return -1;
     }
     if (pthread_create(&club->thread, NULL, reader, club) != 0) {

@@ -419,6 +419,9 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
 srv_table *srv_table_of(srv_conn *c, const proto_msg *msg)
 {
     srv_table *t = srv_table_find(c->srv, msg->table);
+    /* A node: a table another node holds is played there. */
+    if (t == NULL && srv_node_elsewhere(c, msg, msg->table))
+        return NULL;
     if (t == NULL)
         srv_error(c, msg, "no_table",
                   "There is no table %lld (it may have closed): choose a table from the lobby.",
@@ -807,7 +810,7 @@ void srv_cmd_act(srv_conn *c, const proto_msg *msg)
         srv_send(c, reply);
         return;
     }
-    if (srv_table_commit(t, &a) != 0)
+    if (srv_table_commit(t, &a) != 0 && !t->lost)
         srv_error(c, msg, "server",
                   "The action could not be saved (the server's disk may be full): try it again "
                   "in a moment.");

@@ -444,9 +444,9 @@ int srv_origin_normalize(const char *in, char *out, size_t cap)
  * none.  A page of another site may not use a visitor's browser to play
  * here: only the server's own origin (the Host the request was sent to)
  * and those of --allow-origin are let in. */
-static bool origin_allowed(struct lws *wsi, const barbu_serve_options *opt, char *origin,
-                           size_t cap)
+static bool origin_allowed(struct lws *wsi, srv_server *srv, char *origin, size_t cap)
 {
+    const barbu_serve_options *opt = srv->opt;
     origin[0] = '\0';
     int n = lws_hdr_total_length(wsi, WSI_TOKEN_ORIGIN);
     if (n <= 0)
@@ -459,6 +459,10 @@ static bool origin_allowed(struct lws *wsi, const barbu_serve_options *opt, char
         if (srv_origin_normalize(opt->allow_origins[i], mine, sizeof mine) == 0 &&
             strcmp(mine, theirs) == 0)
             return true;
+    /* A node: the pages of every node (their public URLs), so that a page
+     * from one node may follow `moved` to another. */
+    if (srv_node_origin_ok(srv, theirs))
+        return true;
     if (lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) <= 0)
         return false;
     bool https = strncmp(theirs, "https:", 6) == 0;
@@ -470,7 +474,7 @@ static bool origin_allowed(struct lws *wsi, const barbu_serve_options *opt, char
 static int confirm_upgrade(struct lws *wsi, srv_server *srv)
 {
     char origin[256];
-    if (origin_allowed(wsi, srv->opt, origin, sizeof origin))
+    if (origin_allowed(wsi, srv, origin, sizeof origin))
         return 0;
     /* The log shows the header as printable ASCII only. */
     for (char *p = origin; *p; p++)

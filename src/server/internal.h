@@ -27,7 +27,10 @@
  *   clock.c    the move clock: a computer player acts for a person whose
  *              time ran out
  *   history.c  score and record, for tables in memory or in the store
- *   restore.c  rebuilding sessions and tables from the store at start-up
+ *   restore.c  rebuilding sessions and tables from the store: every table at
+ *              start-up, or one table a node adopts
+ *   node.c     one node of several on a PostgreSQL database: leases, adoption,
+ *              fencing, the shared lobby, moved
  *   util.c     a string-keyed hash map, random numbers, the clock, logging
  *   handle.c   the rule of handles: the shown form and the key (ICU)
  *   auth.c     accounts: the password worker thread (Argon2id), sign-up,
@@ -489,6 +492,10 @@ struct srv_table {
      * committed to from the start and shown once the game is over. */
     bool keyed;
     uint8_t key[BARBU_KEY_BYTES];
+
+    /* A node lost the table's lease (another node took it): nothing more
+     * is written or played for it, and it leaves memory at once (node.c). */
+    bool lost;
 };
 
 /* Starts the table's game from its key or its seed (t->state). */
@@ -738,6 +745,58 @@ void srv_history_free(srv_history *h);
 
 /* Loads sessions and tables from the store; 0 or -1 (with a message). */
 int srv_restore(srv_server *srv);
+/* Rebuilds one table from the store as srv_restore rebuilds each (a node
+ * adopting it): its row, seats, actions and who played which deals, and
+ * the sessions of its seats (session_get when not in memory).  1 when it
+ * is in memory after (it may have closed again at once: over long ago),
+ * 0 when the store has no such table, -1 on failure (logged). */
+int srv_restore_table(srv_server *srv, int64_t id);
+/* A session that is not in memory, from the store by its id (a node: the
+ * session started on another one); NULL when there is none.  A registered
+ * player's session is marked so. */
+srv_session *srv_session_fetch(srv_server *srv, const char *token);
+
+/* ------------------------------------------------------------------ node.c */
+
+typedef struct srv_node srv_node;
+/* Joins the database as node --node once the server listens (real_port,
+ * tls: the default public URL), and starts the ticks of adoption, renewal
+ * and the shared lobby.  0, or -1 after printing why. */
+int srv_node_start(srv_server *srv, const char *host, int real_port, bool tls);
+/* A clean stop: the ticks end and every lease held is given up, so that
+ * other nodes adopt the tables at once. */
+void srv_node_stop(srv_server *srv);
+void srv_node_free(srv_server *srv);
+/* The main tick's part (every second): the shared lobby's news, the nodes'
+ * origins now and then. */
+void srv_node_tick(srv_server *srv);
+/* A write for t answered rc: STORE_FENCED means another node took the
+ * table, which is then dropped from memory (soon, off the caller's stack)
+ * without any write, its people told `moved`.  Returns rc. */
+int srv_node_check(srv_table *t, int rc);
+/* The owner's part of listed and closed: the table's summary (NULL: it
+ * left memory) into the shared lobby. */
+void srv_node_listed(srv_table *t, json_t *summary);
+/* A table left memory: closed in the shared lobby and its lease given up
+ * (nothing written when it was lost). */
+void srv_node_left(srv_server *srv, int64_t id, bool lost);
+/* A table not in memory that another node holds: `moved` sent (with the
+ * id of msg) and true; false when no other node holds it. */
+bool srv_node_elsewhere(srv_conn *c, const proto_msg *msg, int64_t table);
+/* After welcome: a session seated at a table of another node hears
+ * `moved`. */
+void srv_node_welcomed(srv_conn *c, srv_session *s);
+/* The other nodes' tables at the end of the lobby list; the summary of one
+ * of them (a borrowed reference, NULL when none). */
+void srv_node_lobby(srv_server *srv, json_t *list);
+json_t *srv_node_remote(srv_server *srv, int64_t id);
+/* Whether an origin (normalized) is that of a node's public URL. */
+bool srv_node_origin_ok(srv_server *srv, const char *origin);
+/* A registered player's session id: the same on every node (the hash of a
+ * text no client is given, so no token reaches it). */
+void srv_registered_id(const char *key, char out[STORE_TOKEN_HASH_LEN + 1]);
+/* A --db value as it may be shown: a URL's password left out. */
+void srv_db_shown(const char *db, char *out, size_t cap);
 
 /* ---------------------------------------------------------------- ladder.c */
 
@@ -895,6 +954,7 @@ struct srv_server {
     int64_t tokens_swept; /* srv_now() when expired tokens were last forgotten; 0 */
     srv_mod *mod;         /* administrators, bans, removals (moderation.c) */
     srv_club *club;       /* the club's reader (club_http.c) */
+    srv_node *node;       /* --node: one node of several (node.c); NULL alone */
 };
 
 /* ----------------------------------------------------------------- prefs.c */

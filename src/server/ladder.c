@@ -134,7 +134,7 @@ static void row_add(srv_table *t, const srv_deal_player *p)
         .level = p->bot ? p->level : NULL,
     };
     /* The game goes on without it: the row is a record, not the game. */
-    if (db->ops->deal_player_put(db, t->id, &sp) != 0)
+    if (!t->lost && srv_node_check(t, db->ops->deal_player_put(db, t->id, &sp)) != 0)
         srv_log(t->srv, "store: table %lld: who plays %s in deal %d: %s", (long long)t->id,
                 barbu_seat_name(p->seat), p->deal + 1, store_error(db));
 }

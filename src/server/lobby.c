@@ -94,6 +94,8 @@ static const char *lobby_text(srv_server *srv)
         last = last->next;
     for (srv_table *t = last; t; t = t->prev)
         json_array_append_new(list, srv_summary_json(t));
+    /* A node: then the other nodes' tables, as the shared lobby has them. */
+    srv_node_lobby(srv, list);
     json_t *m = json_pack("{s:s, s:o}", "type", "lobby", "tables", list);
     if (m == NULL)
         return NULL;
@@ -158,8 +160,10 @@ void srv_lobby_listed(srv_table *t)
     t->listed_at = now;
     t->listed_due = false;
     srv_lobby_forget(t->srv);
-    to_lobby(t->srv, json_pack("{s:s, s:o}", "type", "listed", "table", srv_summary_json(t)), false,
-             NULL);
+    json_t *summary = srv_summary_json(t);
+    /* A node writes it into the shared lobby for the others. */
+    srv_node_listed(t, summary);
+    to_lobby(t->srv, json_pack("{s:s, s:o}", "type", "listed", "table", summary), false, NULL);
 }
 
 void srv_lobby_flush(srv_server *srv)
@@ -172,6 +176,12 @@ void srv_lobby_flush(srv_server *srv)
 void srv_lobby_closed(srv_server *srv, int64_t id)
 {
     srv_lobby_forget(srv);
+    /* A table that went to another node is still in the shared lobby. */
+    json_t *remote = srv_node_remote(srv, id);
+    if (remote) {
+        to_lobby(srv, json_pack("{s:s, s:O}", "type", "listed", "table", remote), false, NULL);
+        return;
+    }
     to_lobby(srv, json_pack("{s:s, s:I}", "type", "closed", "table", (json_int_t)id), false, NULL);
 }
 

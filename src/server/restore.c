@@ -1,8 +1,10 @@
 /*
- * restore.c - start-up: sessions and tables come back from the store.  A
- * table is its rules, its seed and its actions, so replaying the actions
- * rebuilds its game exactly.  Its people are away from the start, so
- * their grace periods begin again; computer players carry on.
+ * restore.c - sessions and tables come back from the store: all of them
+ * at start-up, or one table at a time when a node adopts it (node.c); both
+ * go through restore_table.  A table is its rules, its seed and its
+ * actions, so replaying the actions rebuilds its game exactly.  Its people
+ * are away from the start, so their grace periods begin again; computer
+ * players carry on.
  *
  * A damaged database must not stop the server: a session row that does not
  * read is skipped, and a table whose rows do not read (its preset, house
@@ -66,6 +68,39 @@ static void on_session(void *ctx, const char *token, const char *name)
         s->registered = true;
         s->admin = acct.admin;
     }
+}
+
+srv_session *srv_session_fetch(srv_server *srv, const char *token)
+{
+    store *db = srv->store;
+    if (db->ops->session_get == NULL || token == NULL || token[0] == '\0')
+        return NULL;
+    char name[PROTO_NAME_BYTES + 1];
+    int got = db->ops->session_get(db, token, name, sizeof name);
+    if (got < 0)
+        srv_log(srv, "store: %s", store_error(db));
+    if (got <= 0)
+        return NULL;
+    char key[SRV_KEY_CAP];
+    srv_handle_key(name, key);
+    store_account acct;
+    bool registered = db->ops->account_get(db, key, &acct) > 0;
+    /* A registered player signed in here already has a session of that
+     * name: the same player. */
+    srv_session *s = srv_map_get(&srv->by_name, key);
+    if (s)
+        return registered && s->registered ? s : NULL;
+    s = srv_session_add(srv, token, name);
+    if (s == NULL) {
+        srv_log(srv, "session %s could not be loaded", name);
+        return NULL;
+    }
+    if (registered) {
+        s->registered = true;
+        s->admin = acct.admin || srv_mod_admin_key(srv, key);
+    }
+    s->idle_since = srv_now();
+    return s;
 }
 
 /* Short printable ASCII (a preset's name is shown to every client). */
@@ -333,6 +368,10 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
         loaded_seat *ls = &lt->seats[k];
         srv_seat *st = &t->seats[k];
         srv_session *s = ls->token[0] ? srv_session_by_token(srv, ls->token) : NULL;
+        /* A node loads the sessions of a table's seats only (its own from
+         * the store when it started elsewhere). */
+        if (s == NULL && srv->node && ls->token[0])
+            s = srv_session_fetch(srv, ls->token);
         if (s && s->table) {
             srv_log(srv, "table %lld: %s holds a seat at table %lld already", (long long)t->id,
                     s->name, (long long)s->table->id);
@@ -427,6 +466,25 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
                         : "");
     if (lt->old)
         srv_table_close(t);
+}
+
+int srv_restore_table(srv_server *srv, int64_t id)
+{
+    restore_ctx r = {.srv = srv, .wall = srv_wall()};
+    store *db = srv->store;
+    int found = db->ops->table_get(db, id, on_table, &r);
+    if (found < 0 || r.failed)
+        srv_log(srv, "table %lld cannot be read: %s", (long long)id,
+                found < 0 ? store_error(db) : "out of memory");
+    loaded_table *lt = r.head;
+    if (lt && found > 0 && !r.failed)
+        restore_table(srv, lt, srv_now());
+    if (lt) {
+        free(lt->house);
+        free(lt->options);
+        free(lt);
+    }
+    return found < 0 || r.failed ? -1 : found > 0 ? 1 : 0;
 }
 
 int srv_restore(srv_server *srv)

@@ -57,6 +57,7 @@ static void tick(lws_sorted_usec_list_t *sul)
     srv_conns_tick(srv);
     srv_lobby_chat_tick(srv);
     srv_tables_tick(srv);
+    srv_node_tick(srv);
     if (srv->ticks % 10 == 0) {
         srv_sessions_tick(srv);
         srv_auth_tick(srv);
@@ -208,10 +209,18 @@ int barbu_serve(const barbu_serve_options *options)
             return 1;
         }
     }
-    char err[256];
-    store *db = store_sqlite_open(options->db, err, sizeof err);
+    char err[256], shown[512];
+    srv_db_shown(options->db, shown, sizeof shown);
+    if (options->node && !store_is_pg(options->db)) {
+        fprintf(stderr, "barbu serve: --node needs a PostgreSQL database (--db postgresql://...), "
+                        "not a SQLite file\n");
+        return 1;
+    }
+    /* A SQLite file or a PostgreSQL URL; the SQLite store keeps its own
+     * machinery (its file lock, its checkpoint thread) to itself. */
+    store *db = store_open(options->db, err, sizeof err);
     if (db == NULL) {
-        fprintf(stderr, "barbu serve: cannot open the database %s: %s\n", options->db, err);
+        fprintf(stderr, "barbu serve: cannot open the database %s: %s\n", shown, err);
         return 1;
     }
 
@@ -236,7 +245,9 @@ int barbu_serve(const barbu_serve_options *options)
         fprintf(stderr, "barbu serve: cannot open the web folder %s\n", options->web_dir);
         goto out;
     }
-    if (srv_mod_start(srv) != 0 || srv_restore(srv) != 0)
+    /* A node restores no table at start: it adopts the tables nobody
+     * holds, a second after it listens (node.c). */
+    if (srv_mod_start(srv) != 0 || (options->node == NULL && srv_restore(srv) != 0))
         goto out;
 
     lws_set_log_level(options->quiet ? 0 : LLL_ERR, lws_log_line);
@@ -319,8 +330,10 @@ int barbu_serve(const barbu_serve_options *options)
                v6 ? "[" : "", strcmp(host, "0.0.0.0") == 0 ? "127.0.0.1" : host, v6 ? "]" : "",
                real_port);
     fflush(stdout);
+    if (srv_node_start(srv, host, real_port, tls) != 0)
+        goto out;
     srv_log(srv, "%d tables restored, %d computer player threads, database %s", srv->n_tables,
-            srv_bots_threads(srv->bots), options->db);
+            srv_bots_threads(srv->bots), shown);
     srv_log(srv, "at most %d connections, %d from one address", srv->max_conns,
             srv->conns_per_addr);
 
@@ -341,6 +354,9 @@ int barbu_serve(const barbu_serve_options *options)
     srv->bots = NULL;
     srv_auth_stop(srv->auth);
     srv->auth = NULL;
+    /* A node gives its tables up before its clients go: they find them on
+     * another node at once. */
+    srv_node_stop(srv);
     say_goodbye(srv);
     status = 0;
 
@@ -350,6 +366,7 @@ out:
     srv->bots = NULL;
     srv_auth_stop(srv->auth);
     srv->auth = NULL;
+    srv_node_stop(srv);
     if (srv->ctx) {
         srv_club_stop(srv);
         lws_sul_cancel(&srv->tick_sul);
@@ -362,6 +379,7 @@ out:
     while (srv->tables)
         srv_table_free(srv->tables);
     srv_map_free(&srv->table_map);
+    srv_node_free(srv);
     srv_lobby_forget(srv);
     srv_sessions_free(srv);
     srv_auth_free(srv);

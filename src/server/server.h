@@ -11,7 +11,7 @@
 typedef struct barbu_serve_options {
     const char *listen;  /* "127.0.0.1:2118"; "0.0.0.0:2118" serves others; port 0
                             takes any free port */
-    const char *db;      /* the SQLite database file */
+    const char *db;      /* the SQLite database file, or a PostgreSQL URL (store_open) */
     const char *web_dir; /* static files served at /, or NULL for the built-in page */
     int max_tables;      /* 0: the default (5000) */
     int bot_threads;     /* computer players' worker threads; 0: the default */
@@ -62,6 +62,13 @@ typedef struct barbu_serve_options {
      * to be ranked in its ladder (--ladder-min-games; barbu serve's default
      * is 3, and 0 or less reads as 3). */
     int ladder_min_games;
+    /* Several nodes on one PostgreSQL database (docs/internals.md, Nodes):
+     * this node's name (NULL: the server is alone on its database), where
+     * clients reach it (NULL: ws(s)://LISTEN:PORT/ws), and how long its
+     * leases on tables last (0: the default, 5000 ms). */
+    const char *node;
+    const char *public_url;
+    int lease_ms;
 } barbu_serve_options;
 
 /* Whether text is an origin --allow-origin takes: http:// or https://, a

@@ -99,9 +99,13 @@ void srv_welcome(srv_conn *c, srv_session *s, const char *token, int64_t expires
         json_object_set_new(w, "expires", json_integer(expires));
     if (w && has_id)
         json_object_set_new(w, "id", json_integer(id));
+    if (w && c->srv->node)
+        json_object_set_new(w, "node", json_string(c->srv->opt->node));
     srv_send(c, w);
     srv_prefs_welcome(c, s);
     srv_send_lobby(c, NULL);
+    /* A node: the session's seat may be at another node's table. */
+    srv_node_welcomed(c, s);
 }
 
 /* Where the session speaks from now, for the kibitzing checks. */
@@ -191,6 +195,9 @@ void srv_hello(srv_conn *c, const proto_msg *msg)
         char hash[STORE_TOKEN_HASH_LEN + 1];
         store_token_hash(msg->token, hash);
         srv_session *s = srv_session_by_token(srv, hash);
+        /* A node: the session may have started on another node. */
+        if (s == NULL && srv->node)
+            s = srv_session_fetch(srv, hash);
         if (s == NULL || s->registered) {
             /* A registered player's token, or none: a registered session is
              * reached by its account's tokens only. */
@@ -335,7 +342,12 @@ void srv_sessions_tick(srv_server *srv)
         next = s->next;
         if (s->conn || s->table || now - s->idle_since < SRV_SESSION_IDLE)
             continue;
-        if (srv->store->ops->session_forget(srv->store, s->token) != 0) {
+        /* A node forgets from memory only a session that another node may
+         * be using: one seated at a game there keeps its row. */
+        int64_t elsewhere = 0;
+        bool keep_row =
+            srv->node && srv->store->ops->seat_of(srv->store, s->token, &elsewhere) != 0;
+        if (!keep_row && srv->store->ops->session_forget(srv->store, s->token) != 0) {
             srv_log(srv, "store: %s", store_error(srv->store));
             continue;
         }

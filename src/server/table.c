@@ -103,8 +103,10 @@ void srv_table_close(srv_table *t)
         s->idle_since = now;
     }
     int64_t id = t->id;
+    bool lost = t->lost;
     srv_log(srv, "table %lld leaves memory", (long long)id);
     srv_table_free(t);
+    srv_node_left(srv, id, lost);
     srv_lobby_closed(srv, id);
 }
 
@@ -281,7 +283,9 @@ int srv_seat_store(srv_table *t, int seat)
         .level = st->bot ? st->level : NULL,
     };
     store *db = t->srv->store;
-    if (db->ops->seat_put(db, t->id, &ss) != 0) {
+    if (t->lost)
+        return -1; /* another node's now: nothing is written */
+    if (srv_node_check(t, db->ops->seat_put(db, t->id, &ss)) != 0) {
         srv_log(t->srv, "store: table %lld seat %s: %s", (long long)t->id, barbu_seat_name(seat),
                 store_error(db));
         return -1;
@@ -445,7 +449,7 @@ bool srv_table_maybe_start(srv_table *t)
         memcpy(t->seats[k].player, t->seats[k].name, sizeof t->seats[k].player);
         stored = srv_seat_store(t, k) == 0;
     }
-    if (stored && db->ops->table_set_state(db, t->id, STORE_PLAYING) != 0) {
+    if (stored && srv_node_check(t, db->ops->table_set_state(db, t->id, STORE_PLAYING)) != 0) {
         srv_log(t->srv, "store: table %lld: %s", (long long)t->id, store_error(db));
         stored = false;
     }
@@ -492,11 +496,13 @@ static int push_result(srv_table *t, const barbu_result *r)
 int srv_table_commit(srv_table *t, const barbu_action *a)
 {
     srv_server *srv = t->srv;
-    if (reserve_actions(t) != 0)
+    if (t->lost || reserve_actions(t) != 0)
         return -1;
     char text[STORE_ACTION_TEXT];
     store_action_text(a, text);
-    if (srv->store->ops->action_append(srv->store, t->id, t->n, text) != 0) {
+    /* Fenced: another node took the table, and the action is neither
+     * applied nor heard of (its sender hears moved as the table goes). */
+    if (srv_node_check(t, srv->store->ops->action_append(srv->store, t->id, t->n, text)) != 0) {
         srv_log(srv, "store: table %lld action %u: %s", (long long)t->id, t->n,
                 store_error(srv->store));
         return -1;
@@ -553,7 +559,7 @@ static uint64_t bot_seed(uint64_t seed, uint32_t at, int seat)
 /* The seat of the computer player to act now, or -1. */
 static int bot_to_move(const srv_table *t)
 {
-    if (!t->started || t->broken || srv_table_over(t) || srv_table_paused(t))
+    if (!t->started || t->broken || t->lost || srv_table_over(t) || srv_table_paused(t))
         return -1;
     int seat = barbu_to_move(&t->state);
     return seat >= 0 && t->seats[seat].bot ? seat : -1;
@@ -745,7 +751,7 @@ static void release_held(srv_table *t)
     t->held = NULL;
     if (srv_table_commit(t, &a) != 0) {
         t->held = job;
-        if (t->broken)
+        if (t->broken || t->lost)
             return;
         if (!t->store_failing) {
             t->store_failing = true;

@@ -365,6 +365,11 @@ struct store_ops {
     /* The table whose game is not over where the session with this id sits
      * (a seat's token): 1 (filling *table) or 0. */
     int (*seat_of)(store *s, const char *token, int64_t *table);
+    /* Every node that has joined: its name and url (--public-url, "" when
+     * none), in name order.  A node accepts the origins of all of them, so
+     * that a page from one node may follow `moved` to another. */
+    int (*nodes_load)(store *s, void (*fn)(void *ctx, const char *name, const char *url),
+                      void *ctx);
 };
 
 /* Opens (creating when needed) a SQLite database in WAL mode.  NULL on
