@@ -67,6 +67,7 @@ enum { C_CONNECTING, C_HELLO, C_CREATE, C_CREATED, C_DEAD };
 typedef struct client {
     wsc *ws;
     int state;
+    int index;
 } client;
 
 static pid_t node_pid[NODES];
@@ -241,7 +242,10 @@ static void service(client *c, short revents)
         free(m.data);
     }
     if (c->state == C_CONNECTING && wsc_state(c->ws) == WSC_OPEN) {
-        send_json(c, json_pack("{s:s, s:i, s:s}", "type", "hello", "version", 1, "name", "nodes"));
+        /* A name of its own: the server refuses a name in use. */
+        char name[24];
+        snprintf(name, sizeof name, "nodes%d", c->index);
+        send_json(c, json_pack("{s:s, s:i, s:s}", "type", "hello", "version", 1, "name", name));
         c->state = C_HELLO;
     }
     if (rc < 0)
@@ -305,6 +309,7 @@ static result run_once(PGconn *admin, int t, int run)
     client *cs = calloc((size_t)t, sizeof *cs);
     for (int i = 0; i < t; i++) {
         char err[200];
+        cs[i].index = i;
         cs[i].ws = wsc_open("127.0.0.1", node_port[0], "/ws", err, sizeof err);
         if (cs[i].ws == NULL) {
             fprintf(stderr, "nodes: connect: %s\n", err);
@@ -328,6 +333,14 @@ static result run_once(PGconn *admin, int t, int run)
         playing = count(db, "SELECT count(DISTINCT table_id) FROM actions");
         if (playing >= t)
             break;
+        int created = 0, dead = 0;
+        for (int i = 0; i < t; i++)
+            created += cs[i].state == C_CREATED, dead += cs[i].state == C_DEAD;
+        if (dead > 0 || (errors > 0 && created + errors >= t)) {
+            fprintf(stderr, "nodes: %d of %d tables made, %d connections lost; see %s\n", created,
+                    t, dead, dir);
+            exit(1);
+        }
     }
     if (playing < t) {
         fprintf(stderr, "nodes: only %ld of %d tables played within 180 s; see %s\n", playing, t,
@@ -482,6 +495,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "nodes: %s", PQerrorMessage(admin));
         return 1;
     }
+    /* Not "database does not exist, skipping" on every run. */
+    PQclear(query(admin, "SET client_min_messages = warning", 0, NULL));
     printf("3 nodes, --lease %s; tables of four easy computer players, delay %d ms, "
            "one client each on node a\n",
            opt.lease, opt.delay);
