@@ -10,7 +10,7 @@
 #              here when missing)
 #   options    passed to bench_nodes: --tables LIST (10,100,500), --runs N
 #              (3; the median is reported), --lease S (5, the server's
-#              default), --delay MS (the computer players', 1000)
+#              default), --delay MS (the computer players', 5000)
 #
 # BARBU=PATH runs that barbu program instead of the build's.  The cluster
 # is private, under /tmp, with PostgreSQL's defaults for the disk (fsync
