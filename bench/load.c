@@ -107,6 +107,10 @@ static char dir[256];
 static double *samples;
 static size_t n_samples, cap_samples;
 static long errors, drops;
+/* Tables sent to another node ("moved"): their node lost their lease, a
+ * sign its loop fell behind its renewals.  Such a client is not followed,
+ * so its table is no longer measured. */
+static long moves;
 
 static long now_ms(void)
 {
@@ -424,6 +428,12 @@ static void on_message(player *p, const char *text, size_t len)
             p->due_ms = now_ms() + opt.think + jitter;
             p->sent_at = at;
         }
+    } else if (strcmp(type, "moved") == 0) {
+        if (moves++ < 5)
+            fprintf(stderr, "load: %.*s\n", (int)len, text);
+        p->state = P_DEAD;
+        p->due_ms = 0;
+        p->sent_s = 0;
     } else if (strcmp(type, "error") == 0) {
         errors++;
         if (errors <= 5) {
@@ -699,6 +709,8 @@ int main(int argc, char **argv)
                playing ? (double)(rss - rss0) / playing : 0.0, cli, dbc, errors);
         if (playing < target)
             printf("  (%d of %d tables playing, %ld connections lost)", playing, target, drops);
+        if (moves)
+            printf("  (%ld tables moved to another node so far)", moves);
         printf("\n");
         fflush(stdout);
         if (p99 >= opt.limit || playing < target)
