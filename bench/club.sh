@@ -18,7 +18,9 @@
 #              would give
 #
 # The database is generated once into a fresh directory (CLUB_DB=PATH keeps
-# and reuses one: generating 100,000 games takes one to two minutes), then
+# and reuses one: generating 100,000 games takes one to two minutes;
+# CLUB_DB=postgresql://... puts the history in that PostgreSQL database,
+# created beforehand and empty, or holding a history made earlier), then
 # `taskset -c 0 barbu serve --db DB` answers while bench_club_load, on CPU 1
 # when there is one, asks: the month's and a year's ladder, a player's page,
 # an archive query with filters, a game's page, a computer level's page, one
@@ -54,11 +56,21 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
-if [ ! -s "$db" ]; then
-    echo "generating $games games among $players players into $db"
+case "$db" in
+postgresql://*|postgres://*)
+    # bench_club_gen leaves a database that has a history as it is.  The
+    # URL is not printed: it may carry a password.
+    echo "generating $games games among $players players into the PostgreSQL database"
     "$build/bench_club_gen" "$db" --games "$games" --players "$players"
-fi
-echo "database: $(du -h "$db" | cut -f1)"
+    ;;
+*)
+    if [ ! -s "$db" ]; then
+        echo "generating $games games among $players players into $db"
+        "$build/bench_club_gen" "$db" --games "$games" --players "$players"
+    fi
+    echo "database: $(du -h "$db" | cut -f1)"
+    ;;
+esac
 
 cpus=$(nproc)
 pin_server="nice -n $nice" pin_client="nice -n $nice"

@@ -3,11 +3,17 @@
  * (100,000) among PLAYERS registered players (1,000), about a third of
  * them ladder games, spread over two years up to now, written straight
  * through the store's API (account_create, game_begin, game_end) into a
- * database file, with the ratings updated game by game as the server does
+ * database, with the ratings updated game by game as the server does
  * (src/club's Weng and Lin), the ladder kept by game_end.
  *
+ * DB is a SQLite file or a PostgreSQL database's URL (postgresql://...,
+ * through store_open): the same history either way.  A database that has
+ * a history already (its game 1) is left as it is: game_end would refuse
+ * to end its games again.
+ *
  * Each game is one transaction of the store's (game_end's own); the store
- * offers no wider one, so the time is what 100,000 small WAL commits take.
+ * offers no wider one, so the time is what 100,000 small commits take (WAL
+ * commits in SQLite, a few round trips and a commit each in PostgreSQL).
  * The program says how long it took.
  *
  * usage: bench_club_gen DB [--games N] [--players N] [--seed S]
@@ -79,10 +85,23 @@ int main(int argc, char **argv)
         return 2;
     }
     char err[300];
-    store *db = store_sqlite_open(path, err, sizeof err);
+    store *db = store_open(path, err, sizeof err);
     if (db == NULL) {
         fprintf(stderr, "bench_club_gen: %s\n", err);
         return 1;
+    }
+    int there = db->ops->game_status(db, 1);
+    if (there == -1) {
+        fprintf(stderr, "bench_club_gen: %s\n", store_error(db));
+        store_close(db);
+        return 1;
+    }
+    if (there >= 0) {
+        /* A URL may carry a password: it is not repeated. */
+        printf("bench_club_gen: %s has a history already (game 1 is there): kept as it is\n",
+               store_is_pg(path) ? "the database" : path);
+        store_close(db);
+        return 0;
     }
     double t0 = now_s();
     int64_t end = (int64_t)time(NULL) - 3600, span = 2 * 365 * 86400LL, start = end - span;

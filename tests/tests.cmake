@@ -362,6 +362,7 @@ add_test(NAME test_store_pg COMMAND test_store --pg)
 target_link_libraries(test_store_nodes PRIVATE barbu_pg_test)
 set_tests_properties(test_store_pg test_store_nodes
                      PROPERTIES FIXTURES_REQUIRED pg ENVIRONMENT "${BARBU_PG_ENV}" LABELS "unit;pg")
+
 # The club's store tests again on PostgreSQL: the same program and the same
 # assertions with --pg (a fresh database in the cluster for each case), and
 # the fencing of game_begin and game_end by a table's lease.

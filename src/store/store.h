@@ -226,7 +226,11 @@ struct store_ops {
     int (*seat_put)(store *s, int64_t table, const store_seat *seat);
 
     /* Actions: n counts from 0 and must be the next one for the table.
-     * action_append returns only once the action is committed. */
+     * action_append returns only once the action is committed.  In
+     * PostgreSQL, whose reply can be lost after the commit (a dropped
+     * connection), an append of an n already written with the same text
+     * (under the same lease's epoch) is that action again and returns 0;
+     * SQLite, in the same process, refuses it as out of order. */
     int (*action_append)(store *s, int64_t table, uint32_t n, const char *text);
     int (*actions_load)(store *s, int64_t table,
                         void (*fn)(void *ctx, uint32_t n, const char *text), void *ctx);

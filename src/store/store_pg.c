@@ -46,7 +46,7 @@ static const char SCHEMA_1[] =
     "  key text PRIMARY KEY,"
     "  value text NOT NULL);"
     "CREATE TABLE sessions("
-    "  token text PRIMARY KEY,"
+    "  token text COLLATE \"C\" PRIMARY KEY,"
     "  name text NOT NULL UNIQUE,"
     "  created bigint NOT NULL);"
     "CREATE TABLE tables("
@@ -98,11 +98,11 @@ static const char SCHEMA_1[] =
     "  level text);"
     "CREATE INDEX deal_players_of ON deal_players(table_id, deal, id);"
     "CREATE TABLE admins("
-    "  key text PRIMARY KEY,"
+    "  key text COLLATE \"C\" PRIMARY KEY,"
     "  name text NOT NULL,"
     "  added bigint NOT NULL);"
     "CREATE TABLE bans("
-    "  key text PRIMARY KEY,"
+    "  key text COLLATE \"C\" PRIMARY KEY,"
     "  name text NOT NULL,"
     "  at bigint NOT NULL,"
     "  by text NOT NULL,"
@@ -156,12 +156,39 @@ void pg_failf(pg_store *p, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Whether libpq's text may carry a secret: the URL itself, or the
+ * password it holds (libpq echoes parts of what it was given when it
+ * cannot parse or use them).  Such text is never copied anywhere. */
+static bool has_secret(PGconn *conn, const char *msg)
+{
+    if (strstr(msg, "postgres://") || strstr(msg, "postgresql://"))
+        return true;
+    const char *pass = conn ? PQpass(conn) : NULL;
+    return pass && pass[0] && strstr(msg, pass);
+}
+
 /* The server's message without its trailing newline. */
 static void set_pg_error(pg_store *p, const char *what, const PGresult *r)
 {
     const char *msg = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
     if (!msg || !*msg)
         msg = PQerrorMessage(p->conn);
+    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    if (state && strcmp(state, "55P03") == 0) {
+        /* lock_timeout: another connection held a row this statement
+         * needed (most likely a node cut off in the middle of a
+         * transaction, whose lock the database holds until
+         * idle_in_transaction_session_timeout ends its session). */
+        pg_failf(p,
+                 "%s: a row it needed stayed locked by another connection for longer than "
+                 "lock_timeout; nothing was written",
+                 what);
+        return;
+    }
+    if (has_secret(p->conn, msg)) {
+        pg_failf(p, "%s: the connection to PostgreSQL failed", what);
+        return;
+    }
     size_t n = strlen(msg);
     while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
         n--;
@@ -178,14 +205,40 @@ static bool is_select(const char *sql)
 
 /* A connection the server dropped (a restart of PostgreSQL, a network cut)
  * is made again once before the statement; the leases are in the database,
- * so nothing of them is lost with it. */
-static void reconnect(pg_store *p)
+ * so nothing of them is lost with it.  Not inside a transaction: its first
+ * statements went with the old connection, and the rest must fail with it
+ * rather than run on their own. */
+static double monotonic_s(void)
 {
-    if (PQstatus(p->conn) == CONNECTION_OK)
-        return;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* While the database is down each attempt may block for up to
+ * connect_timeout: at most one a second, so that a server calling the store
+ * for every message does not stall on each.  false (and the error set) when
+ * the connection is down and stays so for this call. */
+static bool reconnect(pg_store *p, const char *what)
+{
+    if (PQstatus(p->conn) == CONNECTION_OK || p->in_tx)
+        return true;
+    double now = monotonic_s();
+    if (p->reconnected > 0 && now - p->reconnected < 1.0) {
+        pg_failf(p, "%s: the database connection is down", what);
+        return false;
+    }
     PQreset(p->conn);
-    if (PQstatus(p->conn) == CONNECTION_OK && p->reader)
+    p->reconnected = monotonic_s();
+    if (PQstatus(p->conn) != CONNECTION_OK) {
+        pg_failf(p, "%s: the database connection is down, and could not be made again", what);
+        return false;
+    }
+    /* What was SET on the connection that was lost. */
+    if (p->reader)
         PQclear(PQexec(p->conn, "SET default_transaction_read_only = on"));
+    pg_timeouts(p);
+    return true;
 }
 
 PGresult *pg_run(pg_store *p, const char *what, const char *sql, int n, const char *const *params)
@@ -195,7 +248,8 @@ PGresult *pg_run(pg_store *p, const char *what, const char *sql, int n, const ch
         pg_failf(p, "%s: this connection only reads", what);
         return NULL;
     }
-    reconnect(p);
+    if (!reconnect(p, what))
+        return NULL;
     PGresult *r = PQexecParams(p->conn, sql, n, NULL, params, NULL, NULL, 0);
     ExecStatusType status = PQresultStatus(r);
     if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)
@@ -220,7 +274,8 @@ int pg_do(pg_store *p, const char *what, const char *sql, int n, const char *con
  * read-only by default_transaction_read_only). */
 static int simple(pg_store *p, const char *what, const char *sql)
 {
-    reconnect(p);
+    if (!reconnect(p, what))
+        return -1;
     PGresult *r = PQexec(p->conn, sql);
     if (PQresultStatus(r) == PGRES_COMMAND_OK) {
         PQclear(r);
@@ -231,14 +286,36 @@ static int simple(pg_store *p, const char *what, const char *sql)
     return -1;
 }
 
+/* BEGIN, or another way to start a transaction. */
+static int begin_as(pg_store *p, const char *sql)
+{
+    if (simple(p, "could not begin a transaction", sql) < 0)
+        return -1;
+    p->in_tx = true;
+    return 0;
+}
+
 int pg_begin(pg_store *p)
 {
-    return simple(p, "could not begin a transaction", "BEGIN");
+    return begin_as(p, "BEGIN");
 }
 
 int pg_commit(pg_store *p)
 {
-    return simple(p, "could not commit", "COMMIT");
+    PGresult *r = PQexec(p->conn, "COMMIT");
+    p->in_tx = false;
+    /* COMMIT of a transaction a statement aborted answers ROLLBACK, not an
+     * error: nothing of it was written. */
+    if (PQresultStatus(r) == PGRES_COMMAND_OK && strcmp(PQcmdStatus(r), "COMMIT") == 0) {
+        PQclear(r);
+        return 0;
+    }
+    if (PQresultStatus(r) == PGRES_COMMAND_OK)
+        pg_failf(p, "could not commit: the transaction was rolled back");
+    else
+        set_pg_error(p, "could not commit", r);
+    PQclear(r);
+    return -1;
 }
 
 void pg_rollback(pg_store *p)
@@ -247,6 +324,7 @@ void pg_rollback(pg_store *p)
     char kept[sizeof p->base.error];
     memcpy(kept, p->base.error, sizeof kept);
     PQclear(PQexec(p->conn, "ROLLBACK"));
+    p->in_tx = false;
     memcpy(p->base.error, kept, sizeof kept);
 }
 
@@ -377,10 +455,23 @@ static int table_create(store *s, const store_table *t, int64_t *id)
         return -1;
     int64_t made = pg_get_i64(r, 0, 0);
     PQclear(r);
-    if (p->joined && pg_lease_keep(p, made, 1) < 0)
-        return -1;
     if (id)
         *id = made;
+    if (p->joined && pg_lease_keep(p, made, 1) < 0) {
+        /* The table is written, but this store could not keep its lease
+         * (out of memory): the lease is given up at once, so that the table
+         * is an orphan that a node adopts (this one, at its next tick),
+         * rather than a table nobody serves until the lease runs out.  *id
+         * says which table it is. */
+        const char *release[2] = {pg_i64(made, lease), p->node};
+        pg_do(p, "could not give up a new table's lease",
+              "UPDATE tables SET lease_until = NULL WHERE id = $1 AND owner = $2", 2, release);
+        pg_failf(p,
+                 "table %" PRId64 " was created, but out of memory keeping its lease: the lease "
+                 "was given up, for a node to adopt the table",
+                 made);
+        return -1;
+    }
     return 0;
 }
 
@@ -538,8 +629,7 @@ static int tables_load(store *s,
     PGresult *tables = NULL, *seats = NULL;
     loaded_table *all = NULL;
     int result = -1;
-    if (simple(p, "could not load the tables", "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") <
-        0)
+    if (begin_as(p, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") < 0)
         goto out;
     tables = pg_run(p, "could not load the tables",
                     "SELECT " TABLE_COLUMNS " FROM tables ORDER BY id", 0, NULL);
@@ -568,6 +658,9 @@ static int tables_load(store *s,
         for (; k < n_seats && pg_get_i64(seats, k, 0) == all[t].t.id; k++)
             read_seat(&all[t], seats, k);
     }
+    /* The rows are all on the client: a callback may load again (a
+     * table_get, or tables_load itself), as it may in SQLite. */
+    pg_load_leave(p, PG_LOAD_TABLES);
     for (int t = 0; t < n; t++)
         fn(ctx, handed(&all[t]), all[t].seats);
     result = 0;
@@ -595,6 +688,8 @@ static int table_get(store *s, int64_t id,
                          "s.level FROM tables t LEFT JOIN seats s ON s.table_id = t.id "
                          "WHERE t.id = $1 ORDER BY s.seat",
                          1, params);
+    /* The rows are on the client: a callback may load again (store.h). */
+    pg_load_leave(p, PG_LOAD_TABLE);
     int result = -1;
     if (r) {
         result = PQntuples(r) > 0;
@@ -621,7 +716,6 @@ static int table_get(store *s, int64_t id,
         }
         PQclear(r);
     }
-    pg_load_leave(p, PG_LOAD_TABLE);
     return result;
 }
 
@@ -698,18 +792,30 @@ static int action_append(store *s, int64_t table, uint32_t n, const char *text)
             return 0;
     }
 
-    /* Nothing was written: the table is not there, the lease is lost, or n
-     * is not the next one.  Say which. */
+    /* Nothing was written: the table is not there, the lease is lost, n
+     * is not the next one, or it is this very action again.  Say which. */
     r = pg_run(p, "could not find the next action",
                "SELECT (SELECT coalesce(max(n) + 1, 0) FROM actions WHERE table_id = $1), "
-               "(SELECT epoch FROM tables WHERE id = $1)",
-               1, params);
+               "(SELECT epoch FROM tables WHERE id = $1), "
+               "(SELECT text FROM actions WHERE table_id = $1 AND n = $2::integer), "
+               "(SELECT epoch FROM actions WHERE table_id = $1 AND n = $2::integer)",
+               2, params);
     if (!r)
         return -1;
     int64_t next = pg_get_i64(r, 0, 0);
     bool exists = !PQgetisnull(r, 0, 1);
     int64_t epoch = pg_get_i64(r, 0, 1);
+    /* An append whose reply was lost (the connection dropped after the
+     * commit) is tried again by the server with the same n: when the row
+     * is there with the same text, written under the same epoch, it is
+     * this call's, and it is written.  Anything else at n is another
+     * action, and this one is out of order. */
+    const char *written_text = pg_get_text(r, 0, 2);
+    bool again = written_text && strcmp(written_text, text) == 0 &&
+                 pg_get_i64(r, 0, 3) == (fence[0] ? strtoll(fence, NULL, 10) : 0);
     PQclear(r);
+    if (again)
+        return 0;
     if (fence[0] && (!exists || epoch != strtoll(fence, NULL, 10)))
         return pg_fenced(p, table);
     if (!exists) {
@@ -833,9 +939,18 @@ static int schema_version(pg_store *p, char *err, size_t cap)
     if (!made)
         return 0;
     const char *v = PQntuples(r) ? pg_get_text(r, 0, 0) : NULL;
-    int version = v ? atoi(v) : 0;
+    char *end = NULL;
+    long version = v ? strtol(v, &end, 10) : 0;
+    if (v && (end == v || *end || version < 1 || version > 1000000)) {
+        snprintf(err, cap,
+                 "database \"%s\" has the schema version '%.20s', not a whole number from 1: "
+                 "it is not a barbu database, or it is damaged",
+                 PQdb(p->conn), v);
+        PQclear(r);
+        return -1;
+    }
     PQclear(r);
-    return version;
+    return (int)version;
 }
 
 static int refuse_newer(pg_store *p, int version, char *err, size_t cap)
@@ -909,27 +1024,108 @@ static void quiet(void *arg, const char *message)
     (void)message;
 }
 
+/* The timeouts before node_join: a statement waits for a locked row at
+ * most LOCK_MS, and a session left idle inside a transaction (a node cut off
+ * from the database in the middle of one) is ended after IDLE_MS, giving
+ * back the locks it held, rather than hours later when TCP gives up. */
+#define LOCK_MS 2000
+#define IDLE_MS 5000
+
+int pg_timeouts(pg_store *p)
+{
+    if (!p->own_timeouts)
+        return 0;
+    /* A node's: half its lease to wait for a lock, so that a lease_take
+     * stuck behind a dead node's transaction gives up while the tick that
+     * called it still has time; the lease (at least IDLE_MS) before an idle
+     * transaction ends. */
+    int lock = LOCK_MS, idle = IDLE_MS;
+    if (p->joined) {
+        lock = p->lease_ms / 2 > 100 ? p->lease_ms / 2 : 100;
+        idle = p->lease_ms > IDLE_MS ? p->lease_ms : IDLE_MS;
+    }
+    char sql[128];
+    snprintf(sql, sizeof sql, "SET lock_timeout = %d; SET idle_in_transaction_session_timeout = %d",
+             lock, idle);
+    PGresult *r = PQexec(p->conn, sql);
+    bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+    PQclear(r);
+    if (!ok) {
+        pg_failf(p, "could not set the connection's lock and idle timeouts");
+        return -1;
+    }
+    return 0;
+}
+
 /* Connects; the store, or NULL with err filled.  The URL is never put in
- * err: it may carry a password. */
+ * err: it may carry a password, and so may libpq's messages about it. */
 static pg_store *connect_to(const char *url, char *err, size_t cap)
 {
     if (!store_is_pg(url)) {
         snprintf(err, cap, "a PostgreSQL database is named by a postgresql:// URL");
         return NULL;
     }
+    /* Parsed first, apart: libpq's message about a URL it cannot parse
+     * quotes the URL, or the part of it (a password) that is wrong. */
+    char *parse_error = NULL;
+    PQconninfoOption *given = PQconninfoParse(url, &parse_error);
+    if (!given) {
+        PQfreemem(parse_error);
+        snprintf(err, cap,
+                 "the database URL does not parse: it is postgresql://USER:PASSWORD@HOST:PORT/"
+                 "DATABASE?KEY=VALUE..., with any of its characters that are special "
+                 "percent-encoded (%%40 for @)");
+        return NULL;
+    }
+    bool url_options = false;
+    for (PQconninfoOption *o = given; o->keyword; o++)
+        if (strcmp(o->keyword, "options") == 0 && o->val && o->val[0])
+            url_options = true;
+    PQconninfoFree(given);
     pg_store *p = calloc(1, sizeof *p);
     if (!p) {
         snprintf(err, cap, "out of memory opening a PostgreSQL database");
         return NULL;
     }
     p->base.ops = &PG_OPS;
-    p->conn = PQconnectdb(url);
+    /* Defaults the URL may override (it comes last): a node must not wait
+     * minutes on a database it cannot reach, nor on a TCP connection that
+     * died without a word (a cut network): the statement fails within about
+     * ten seconds and the server carries on, or is fenced, as the leases
+     * say.  (They do nothing on a Unix socket.)  The lock and idle
+     * timeouts (pg_timeouts) are given as options; a URL with options of
+     * its own replaces them, and node_join then leaves them alone. */
+    static const char *const KEYS[] = {"application_name",
+                                       "connect_timeout",
+                                       "keepalives_idle",
+                                       "keepalives_interval",
+                                       "keepalives_count",
+                                       "tcp_user_timeout",
+                                       "options",
+                                       "dbname",
+                                       NULL};
+    char options[128];
+    snprintf(options, sizeof options,
+             "-c lock_timeout=%d -c idle_in_transaction_session_timeout=%d", LOCK_MS, IDLE_MS);
+    const char *values[] = {"barbu", "10", "5", "2", "3", "10000", options, url, NULL};
+    p->own_timeouts = !url_options;
+    p->conn = PQconnectdbParams(KEYS, values, 1);
     if (!p->conn || PQstatus(p->conn) != CONNECTION_OK) {
         const char *msg = p->conn ? PQerrorMessage(p->conn) : "out of memory";
+        if (has_secret(p->conn, msg))
+            msg = "the server could not be reached, or refused the user or password";
         size_t n = strlen(msg);
         while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
             n--;
         snprintf(err, cap, "could not connect to PostgreSQL: %.*s", (int)n, msg);
+        pg_close(&p->base);
+        return NULL;
+    }
+    /* Identity columns, to_regclass(text), tcp_user_timeout: 12 has them
+     * all (Debian 12 ships 15, which the tests run). */
+    if (PQserverVersion(p->conn) < 120000) {
+        snprintf(err, cap, "PostgreSQL %d.%d is too old: barbu needs 12 or newer",
+                 PQserverVersion(p->conn) / 10000, PQserverVersion(p->conn) / 100 % 100);
         pg_close(&p->base);
         return NULL;
     }

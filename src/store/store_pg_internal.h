@@ -28,10 +28,18 @@ typedef struct pg_lease {
 typedef struct pg_store {
     store base;
     PGconn *conn;
-    bool reader;      /* store_pg_open_reader's: every write refused */
-    bool loading;     /* inside a load's callback (no nested load of the same kind) */
-    unsigned loads;   /* PG_LOAD_*: the loads whose callbacks are running */
+    bool in_tx;  /* between pg_begin and pg_commit or pg_rollback */
+    bool reader; /* store_pg_open_reader's: every write refused */
+    /* PG_LOAD_*: the loads whose callbacks are running (store.h: no load
+     * starts again from inside its own callback). */
+    unsigned loads;
     char sqlstate[6]; /* the SQLSTATE of pg_run's last failure, "" for none */
+    /* When the connection was last made again (CLOCK_MONOTONIC seconds),
+     * 0 never: at most one attempt a second while the database is down. */
+    double reconnected;
+    /* Whether lock_timeout and idle_in_transaction_session_timeout are
+     * ours to set (the URL's "options" did not give its own). */
+    bool own_timeouts;
     /* Set by node_join: writes for a table are fenced by its lease. */
     bool joined;
     char node[64];
@@ -94,6 +102,11 @@ enum {
 };
 bool pg_load_enter(pg_store *p, unsigned kind, const char *what);
 void pg_load_leave(pg_store *p, unsigned kind);
+
+/* Sets lock_timeout and idle_in_transaction_session_timeout for the
+ * store's lease (or the defaults before node_join), unless the URL gave
+ * its own: 0 or -1. */
+int pg_timeouts(pg_store *p);
 
 /* Remembers the lease this store took on table (store_pg_nodes.c): 0, or
  * -1 when memory runs out. */

@@ -137,7 +137,8 @@ int pg_node_join(store *s, const char *name, const char *url, int lease_ms)
     snprintf(p->node, sizeof p->node, "%s", name);
     p->lease_ms = lease_ms;
     p->joined = true;
-    return 0;
+    /* The lock and idle timeouts from now on follow the lease. */
+    return pg_timeouts(p);
 }
 
 int pg_node_url(store *s, const char *name, char *url, size_t cap)
@@ -173,8 +174,15 @@ int pg_lease_take(store *s, int64_t table, int64_t *epoch)
                          "WHERE id = $1 AND (owner IS NULL OR owner = $2 OR lease_until IS NULL "
                          "OR lease_until < clock_timestamp()) RETURNING epoch",
                          3, params);
-    if (!r)
+    if (!r) {
+        /* The row stayed locked past lock_timeout: by a write of the
+         * holder, or by a node cut off inside a transaction, until the
+         * database ends its session.  Not taken now; the next tick tries
+         * again, and the loop that called this carries on meanwhile. */
+        if (strcmp(p->sqlstate, "55P03") == 0)
+            return 0;
         return -1;
+    }
     int taken = PQntuples(r) > 0;
     int64_t got = taken ? pg_get_i64(r, 0, 0) : 0;
     PQclear(r);
@@ -204,6 +212,12 @@ static char *lease_array(const pg_store *p, bool epochs)
                                  epochs ? p->leases[k].epoch : p->leases[k].table);
     snprintf(text + used, cap - used, "}");
     return text;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
 }
 
 int pg_leases_renew(store *s, void (*fn)(void *ctx, int64_t table), void *ctx)
@@ -251,12 +265,14 @@ int pg_leases_renew(store *s, void (*fn)(void *ctx, int64_t table), void *ctx)
     for (int k = 0; k < n; k++)
         kept[k] = pg_get_i64(r, k, 0);
     PQclear(r);
+    /* Both in table order, walked together: a node may hold thousands. */
+    qsort(kept, (size_t)n, sizeof *kept, cmp_i64);
     size_t n_lost = 0;
+    int j = 0;
     for (size_t k = 0; k < p->n_leases; k++) {
-        bool still = false;
-        for (int j = 0; j < n && !still; j++)
-            still = kept[j] == p->leases[k].table;
-        if (!still)
+        while (j < n && kept[j] < p->leases[k].table)
+            j++;
+        if (j == n || kept[j] != p->leases[k].table)
             lost[n_lost++] = p->leases[k].table;
     }
     for (size_t k = 0; k < n_lost; k++)

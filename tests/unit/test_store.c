@@ -438,9 +438,12 @@ static void test_out_of_order(void **state)
     snprintf(want, sizeof want, "action 12 of table %" PRId64 " is out of order: the next is 10",
              id);
     assert_string_equal(store_error(s), want);
-    /* Again and behind are refused the same way. */
-    assert_int_equal(s->ops->action_append(s, id, 9, line), -1);
-    assert_int_equal(s->ops->action_append(s, id, 0, line), -1);
+    /* Again (with another action's text) and behind are refused the same
+     * way.  (PostgreSQL takes the same action again: test_append_again_pg.) */
+    char other[STORE_ACTION_TEXT];
+    action_line(0, 1, other);
+    assert_int_equal(s->ops->action_append(s, id, 9, other), -1);
+    assert_int_equal(s->ops->action_append(s, id, 0, other), -1);
     assert_int_equal(count_actions(s, id), 10);
     /* The store still works after the refusals, and keeps nothing of them. */
     assert_int_equal(s->ops->action_append(s, id, 10, line), 0);
@@ -1411,24 +1414,120 @@ static void test_keyed_tables_pg(void **state)
     store_close(s);
 }
 
+/* An append whose reply was lost (the connection dropped after its
+ * commit) is sent again by the server with the same n: the same text at n
+ * is that action, already written; another text at n is out of order. */
+static void test_append_again_pg(void **state)
+{
+    (void)state;
+    char path[PATH_CAP];
+    db_path(path, sizeof path, "again");
+    store *s = open_ok(path);
+    store_table t = {.preset = "uk", .house = "", .seed = 3, .options = "{}"};
+    int64_t id;
+    assert_int_equal(s->ops->table_create(s, &t, &id), 0);
+    char line[STORE_ACTION_TEXT], other[STORE_ACTION_TEXT];
+    action_line(0, 0, line);
+    action_line(0, 1, other);
+    assert_int_equal(s->ops->action_append(s, id, 0, line), 0);
+    assert_int_equal(s->ops->action_append(s, id, 0, line), 0);
+    assert_int_equal(count_actions(s, id), 1);
+    assert_int_equal(s->ops->action_append(s, id, 0, other), -1);
+    char want[128];
+    snprintf(want, sizeof want, "action 0 of table %" PRId64 " is out of order: the next is 1", id);
+    assert_string_equal(store_error(s), want);
+    assert_int_equal(s->ops->action_append(s, id, 1, other), 0);
+    assert_int_equal(s->ops->action_append(s, id, 0, line), 0);
+    assert_int_equal(count_actions(s, id), 2);
+    store_close(s);
+}
+
+typedef struct nesting {
+    store *s;
+    int outer, inner;
+} nesting;
+
+static void on_inner_table(void *ctx, const store_table *t, const store_seat seats[4])
+{
+    (void)t;
+    (void)seats;
+    ((nesting *)ctx)->inner++;
+}
+
+static void on_outer_tables_load(void *ctx, const store_table *t, const store_seat seats[4])
+{
+    (void)t;
+    (void)seats;
+    nesting *v = ctx;
+    v->outer++;
+    assert_int_equal(v->s->ops->tables_load(v->s, on_inner_table, v), 0);
+}
+
+static void on_outer_table_get(void *ctx, const store_table *t, const store_seat seats[4])
+{
+    (void)seats;
+    nesting *v = ctx;
+    v->outer++;
+    assert_int_equal(v->s->ops->table_get(v->s, t->id, on_inner_table, v), 1);
+}
+
+/* tables_load and table_get hand rows the store no longer reads: the same
+ * load from inside their callbacks works, in both stores. */
+static void test_nested_table_loads(void **state)
+{
+    (void)state;
+    char path[PATH_CAP];
+    db_path(path, sizeof path, "nested");
+    store *s = open_ok(path);
+    int64_t ids[2];
+    for (int k = 0; k < 2; k++) {
+        store_table t = {.preset = "uk", .house = "", .seed = (uint64_t)k, .options = "{}"};
+        assert_int_equal(s->ops->table_create(s, &t, &ids[k]), 0);
+    }
+    nesting v = {.s = s};
+    assert_int_equal(s->ops->tables_load(s, on_outer_tables_load, &v), 0);
+    assert_int_equal(v.outer, 2);
+    assert_int_equal(v.inner, 4);
+    v = (nesting){.s = s};
+    assert_int_equal(s->ops->table_get(s, ids[1], on_outer_table_get, &v), 1);
+    assert_int_equal(v.outer, 1);
+    assert_int_equal(v.inner, 1);
+    store_close(s);
+}
+
+/* libpq's messages about a URL it cannot parse quote it: the store's
+ * error says what is wrong without the URL or its password. */
+static void test_url_secret_pg(void **state)
+{
+    (void)state;
+    static const char *const BAD[] = {
+        "postgresql://barbu:s3cret@[::1/db",
+        "postgresql://barbu:s3%zzcret@localhost/db",
+    };
+    for (size_t k = 0; k < sizeof BAD / sizeof BAD[0]; k++) {
+        char err[512] = "";
+        assert_null(store_pg_open(BAD[k], err, sizeof err));
+        assert_non_null(strstr(err, "the database URL does not parse"));
+        assert_null(strstr(err, "s3cret"));
+        assert_null(strstr(err, "s3%zzcret"));
+        assert_null(strstr(err, "zz"));
+        err[0] = '\0';
+        assert_null(store_pg_open_reader(BAD[k], err, sizeof err));
+        assert_null(strstr(err, "s3"));
+    }
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest sqlite_tests[] = {
-        cmocka_unit_test(test_round_trip),
-        cmocka_unit_test(test_out_of_order),
-        cmocka_unit_test(test_table_get_missing),
-        cmocka_unit_test(test_callbacks_use_the_store),
-        cmocka_unit_test(test_newer_schema_refused),
-        cmocka_unit_test(test_killed_writer),
-        cmocka_unit_test(test_append_time),
-        cmocka_unit_test(test_action_random),
-        cmocka_unit_test(test_action_legal),
-        cmocka_unit_test(test_action_garbage),
-        cmocka_unit_test(test_damaged_rows),
-        cmocka_unit_test(test_second_open_refused),
-        cmocka_unit_test(test_accounts),
-        cmocka_unit_test(test_migrate_1),
-        cmocka_unit_test(test_moderation_migration),
+        cmocka_unit_test(test_round_trip),          cmocka_unit_test(test_out_of_order),
+        cmocka_unit_test(test_table_get_missing),   cmocka_unit_test(test_callbacks_use_the_store),
+        cmocka_unit_test(test_nested_table_loads),  cmocka_unit_test(test_newer_schema_refused),
+        cmocka_unit_test(test_killed_writer),       cmocka_unit_test(test_append_time),
+        cmocka_unit_test(test_action_random),       cmocka_unit_test(test_action_legal),
+        cmocka_unit_test(test_action_garbage),      cmocka_unit_test(test_damaged_rows),
+        cmocka_unit_test(test_second_open_refused), cmocka_unit_test(test_accounts),
+        cmocka_unit_test(test_migrate_1),           cmocka_unit_test(test_moderation_migration),
         cmocka_unit_test(test_keyed_tables),
     };
     /* Skipped with --pg: test_killed_writer (a SIGKILL'd writer on a SQLite
@@ -1440,15 +1539,12 @@ int main(int argc, char **argv)
      * test_damaged_rows and test_keyed_tables spoil a SQLite file: their
      * _pg twins do the same through libpq. */
     const struct CMUnitTest pg_tests[] = {
-        cmocka_unit_test(test_round_trip),
-        cmocka_unit_test(test_out_of_order),
-        cmocka_unit_test(test_table_get_missing),
-        cmocka_unit_test(test_callbacks_use_the_store),
-        cmocka_unit_test(test_newer_schema_refused_pg),
-        cmocka_unit_test(test_append_time),
-        cmocka_unit_test(test_damaged_rows_pg),
-        cmocka_unit_test(test_accounts),
-        cmocka_unit_test(test_moderation_pg),
+        cmocka_unit_test(test_round_trip),         cmocka_unit_test(test_out_of_order),
+        cmocka_unit_test(test_table_get_missing),  cmocka_unit_test(test_callbacks_use_the_store),
+        cmocka_unit_test(test_nested_table_loads), cmocka_unit_test(test_append_again_pg),
+        cmocka_unit_test(test_url_secret_pg),      cmocka_unit_test(test_newer_schema_refused_pg),
+        cmocka_unit_test(test_append_time),        cmocka_unit_test(test_damaged_rows_pg),
+        cmocka_unit_test(test_accounts),           cmocka_unit_test(test_moderation_pg),
         cmocka_unit_test(test_keyed_tables_pg),
     };
     use_pg = argc > 1 && strcmp(argv[1], "--pg") == 0;

@@ -11,11 +11,13 @@
  */
 #include <dirent.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include "helpers.h"
@@ -826,6 +828,26 @@ static void test_reader(void **state)
     assert_int_equal(r->ops->game_status(r, 1), STORE_GAME_OVER);
     ladder_of(r, "2026", got, sizeof got);
     assert_string_equal(got, "alice=Alice:1:30|bob=Bob:1:10");
+    /* Every read of the club through the reader. */
+    seen_ladder lv = {0};
+    assert_int_equal(r->ops->ladder_periods(r, on_period, &lv), 0);
+    assert_string_equal(lv.text, "2026-11|2026");
+    seen_game gv;
+    store_game_filter f = {.key = "alice", .status = -1, .ladder = -1, .with_deals = true};
+    assert_int_equal(find(r, &f, 0, 10, &gv), 1);
+    assert_string_equal(gv.deals, "[{\"deal\":1},{\"deal\":2}]");
+    memset(&gv, 0, sizeof gv);
+    assert_int_equal(r->ops->game_get(r, 1, on_game, &gv), 1);
+    assert_int_equal(gv.g.n_players, 4);
+    store_player_results res;
+    assert_int_equal(r->ops->player_results(r, &f, &res), 0);
+    assert_true(res.games == 1 && res.total == 30);
+    seen_rating rv = {0};
+    assert_int_equal(r->ops->ratings_load(r, on_rating, &rv), 0);
+    assert_int_equal(r->ops->rating_get(r, "p:alice", on_rating, &rv), 0);
+    assert_int_equal(r->ops->rating_history_load(r, "p:alice", on_point, &rv), 0);
+    store_rating_point pt, prev;
+    assert_int_equal(r->ops->rating_point_get(r, "p:alice", 1, &pt, &prev), 0);
     char out[64];
     assert_int_equal(r->ops->prefs_get(r, "alice", out, sizeof out), 1);
     assert_string_equal(out, "{\"a\":1}");
@@ -905,6 +927,119 @@ static void test_fence(void **state)
     store_close(b);
 }
 
+/* A game_end racing a lease taken by another node: the take (an UPDATE of
+ * the tables row, as lease_take's, held open in a transaction of a
+ * connection of the test's own) is under way when game_end starts, so
+ * game_end's FOR SHARE waits for it, then finds the new epoch and writes
+ * nothing.  Without the lock the read would see the old epoch (the take
+ * not yet committed) and the game would end under a lease already gone. */
+typedef struct ending {
+    store *s;
+    const store_game *g;
+    int rc;
+} ending;
+
+static void *end_game(void *arg)
+{
+    ending *e = arg;
+    e->rc = e->s->ops->game_end(e->s, e->g, NULL, 0);
+    return NULL;
+}
+
+static PGresult *must(PGconn *c, const char *sql, ExecStatusType want)
+{
+    PGresult *r = PQexec(c, sql);
+    if (PQresultStatus(r) != want)
+        fail_msg("%s: %s", sql, PQerrorMessage(c));
+    return r;
+}
+
+static void test_fence_race(void **state)
+{
+    (void)state;
+    char path[256], got[512];
+    store *a = open_at("race", path, sizeof path);
+    assert_int_equal(a->ops->node_join(a, "a", "ws://127.0.0.1:1/ws", 60000), 0);
+    store_table t = {.preset = "uk", .house = "", .seed = 5, .options = "{}"};
+    int64_t id;
+    assert_int_equal(a->ops->table_create(a, &t, &id), 0);
+    store_game g = running_game(id, NOV_2026, true);
+    assert_int_equal(a->ops->game_begin(a, &g), 0);
+
+    PGconn *take = PQconnectdb(path), *watch = PQconnectdb(path);
+    assert_int_equal(PQstatus(take), CONNECTION_OK);
+    assert_int_equal(PQstatus(watch), CONNECTION_OK);
+    PQclear(must(take, "BEGIN", PGRES_COMMAND_OK));
+    char sql[160];
+    snprintf(sql, sizeof sql,
+             "UPDATE tables SET epoch = epoch + 1, owner = 'b' WHERE id = %" PRId64, id);
+    PQclear(must(take, sql, PGRES_COMMAND_OK));
+
+    store_game o = over_game(id, NOV_2026 + 600, true, SPREAD);
+    o.started = NOV_2026;
+    ending e = {.s = a, .g = &o, .rc = 99};
+    pthread_t thread;
+    assert_int_equal(pthread_create(&thread, NULL, end_game, &e), 0);
+    /* Wait (up to 20 s) until game_end waits for the take's row lock. */
+    int waiting = 0;
+    for (int k = 0; k < 400 && !waiting; k++) {
+        PGresult *r = must(watch,
+                           "SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                           "current_database() AND wait_event_type = 'Lock'",
+                           PGRES_TUPLES_OK);
+        waiting = atoi(PQgetvalue(r, 0, 0)) > 0;
+        PQclear(r);
+        if (!waiting)
+            nap_ms(50);
+    }
+    PQclear(must(take, "COMMIT", PGRES_COMMAND_OK));
+    assert_int_equal(pthread_join(thread, NULL), 0);
+    assert_true(waiting);
+    assert_int_equal(e.rc, STORE_FENCED);
+    assert_non_null(strstr(store_error(a), "no longer node a's"));
+    assert_int_equal(a->ops->game_status(a, id), STORE_GAME_RUNNING);
+    ladder_of(a, "2026", got, sizeof got);
+    assert_string_equal(got, "");
+    PQfinish(take);
+    PQfinish(watch);
+    store_close(a);
+}
+
+/* A game end that PostgreSQL itself refuses at its last statement (a
+ * rating's name that is no UTF-8, which SQLite would keep) leaves nothing
+ * of the rows written before it in the transaction: the game still
+ * running, no ladder row, no rating. */
+static void test_pg_whole(void **state)
+{
+    (void)state;
+    char path[256], got[512];
+    store *s = open_at("whole", path, sizeof path);
+    store_game g = running_game(1, NOV_2026, true);
+    assert_int_equal(s->ops->game_begin(s, &g), 0);
+    store_game o = over_game(1, NOV_2026 + 600, true, SPREAD);
+    o.started = NOV_2026;
+    store_rating r[2] = {
+        {.id = "p:alice", .name = "Alice", .mu = 27, .sigma = 8, .games = 1, .updated = 1},
+        {.id = "p:bob", .name = "B\xff", .mu = 26, .sigma = 8, .games = 1, .updated = 1},
+    };
+    assert_int_equal(s->ops->game_end(s, &o, r, 2), -1);
+    assert_non_null(strstr(store_error(s), "UTF8"));
+    assert_int_equal(s->ops->game_status(s, 1), STORE_GAME_RUNNING);
+    ladder_of(s, "2026", got, sizeof got);
+    assert_string_equal(got, "");
+    assert_int_equal(s->ops->rating_get(s, "p:alice", NULL, NULL), 0);
+    seen_game v = {0};
+    assert_int_equal(s->ops->game_get(s, 1, on_game, &v), 1);
+    assert_string_equal(v.deals, "[]");
+    assert_int_equal(v.p[0].points, 0);
+    /* The connection is usable after the rollback, and the game ends. */
+    r[1].name = "Bob";
+    assert_int_equal(s->ops->game_end(s, &o, r, 2), 0);
+    ladder_of(s, "2026", got, sizeof got);
+    assert_string_equal(got, "alice=Alice:1:30|bob=Bob:1:10");
+    store_close(s);
+}
+
 int main(int argc, char **argv)
 {
     for (int k = 1; k < argc; k++) {
@@ -926,6 +1061,8 @@ int main(int argc, char **argv)
     };
     const struct CMUnitTest pg_only[] = {
         cmocka_unit_test(test_fence),
+        cmocka_unit_test(test_fence_race),
+        cmocka_unit_test(test_pg_whole),
     };
     if (use_pg) {
         if (!pg_test_available()) {
