@@ -370,3 +370,15 @@ target_link_libraries(test_store_club PRIVATE barbu_pg_test)
 add_test(NAME test_store_club_pg COMMAND test_store_club --pg)
 set_tests_properties(test_store_club_pg PROPERTIES LABELS "unit;pg" FIXTURES_REQUIRED pg
                                                    ENVIRONMENT "${BARBU_PG_ENV}")
+
+# Two nodes on one PostgreSQL database (tests/e2e/nodes_basic.c): moved, the
+# shared lobby, an adoption after SIGKILL.  The three-node suite is
+# tests/e2e/nodes.c.
+add_executable(e2e_nodes_basic ${CMAKE_SOURCE_DIR}/tests/e2e/nodes_basic.c)
+target_link_libraries(e2e_nodes_basic PRIVATE barbu_e2e barbu_pg_test)
+add_test(NAME nodes_basic COMMAND e2e_nodes_basic $<TARGET_FILE:barbu> basic)
+add_test(NAME nodes_basic_partition COMMAND e2e_nodes_basic $<TARGET_FILE:barbu> partition)
+add_test(NAME nodes_basic_registered COMMAND e2e_nodes_basic $<TARGET_FILE:barbu> registered)
+set_tests_properties(nodes_basic nodes_basic_partition nodes_basic_registered
+                     PROPERTIES FIXTURES_REQUIRED pg ENVIRONMENT "${BARBU_PG_ENV}" LABELS "e2e;pg"
+                                TIMEOUT 120)

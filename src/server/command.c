@@ -660,6 +660,8 @@ void srv_cmd_bot(srv_conn *c, const proto_msg *msg)
 {
     srv_session *s = c->session;
     srv_table *t = s->table;
+    if (t == NULL && srv_node_moved_again(c, msg))
+        return;
     if (t == NULL || s->seat < 0 || t->seats[s->seat].person != s) {
         srv_error(c, msg, "not_seated",
                   "Only a player seated at the table may call a computer player: sit first.");
@@ -726,6 +728,8 @@ void srv_cmd_act(srv_conn *c, const proto_msg *msg)
 {
     srv_session *s = c->session;
     srv_table *t = s->table;
+    if (t == NULL && srv_node_moved_again(c, msg))
+        return; /* sent before it heard its table went to another node */
     if (t == NULL || s->seat < 0 || t->seats[s->seat].person != s || t->seats[s->seat].bot) {
         srv_error(c, msg, "not_seated",
                   "Only a player seated at the table acts: sit at a free seat first.");

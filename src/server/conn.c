@@ -296,6 +296,11 @@ static void dispatch(srv_conn *c, const proto_msg *msg)
                   "The first message must be hello: say hello with your name or token first.");
         return;
     }
+    /* A node that was stopped or cut off past its renewals checks its
+     * leases first: a table taken meanwhile is let go (moved) rather than
+     * answered as if it were still here. */
+    if (srv_node_stale(c))
+        return;
     switch (msg->type) {
     case PROTO_HELLO:
         srv_hello(c, msg);

@@ -239,8 +239,21 @@ bool srv_http_has_body(struct lws *wsi)
     return strspn(cl, "0") != strlen(cl); /* "0" or "000": none */
 }
 
+/* srv_http_send with one more header (name with its colon), or none. */
+static int send_with_header(struct lws *wsi, void *user, int status, const char *type, char *body,
+                            size_t len, const char *disposition, bool close, const char *name,
+                            const char *value);
+
 int srv_http_send_allow(struct lws *wsi, void *user, int status, const char *type, char *body,
                         size_t len, const char *disposition, bool close, const char *allow)
+{
+    return send_with_header(wsi, user, status, type, body, len, disposition, close,
+                            allow ? "allow:" : NULL, allow);
+}
+
+static int send_with_header(struct lws *wsi, void *user, int status, const char *type, char *body,
+                            size_t len, const char *disposition, bool close, const char *name,
+                            const char *value)
 {
     if (user == NULL || *(made_page **)user != NULL) {
         /* A second answer to one request: never (the first stays). */
@@ -276,9 +289,9 @@ int srv_http_send_allow(struct lws *wsi, void *user, int status, const char *typ
              (int)strlen(disposition), &p, end)) ||
         (close && lws_add_http_header_by_name(wsi, (const unsigned char *)"connection:",
                                               (const unsigned char *)"close", 5, &p, end)) ||
-        (allow && lws_add_http_header_by_name(
-                      wsi, (const unsigned char *)"allow:", (const unsigned char *)allow,
-                      (int)strlen(allow), &p, end)) ||
+        (name &&
+         lws_add_http_header_by_name(wsi, (const unsigned char *)name, (const unsigned char *)value,
+                                     (int)strlen(value), &p, end)) ||
         lws_finalize_write_http_header(wsi, start, &p, end)) {
         free(pg);
         return -1;
@@ -369,9 +382,21 @@ static int serve_rules(struct lws *wsi, srv_server *srv, void *user, const char 
         size_t n = strspn(digits, "0123456789");
         char preset[16] = "";
         char *house = NULL;
-        if (n == 0 || n > 15 || digits[n] != '\0' ||
+        char there[700], path[48];
+        if (n > 0 && n <= 15 && digits[n] == '\0' &&
             table_rules(srv, strtoll(digits, NULL, 10), &rules, preset, sizeof preset, &house) !=
                 0) {
+            /* A node: the table is played on another node, whose page
+             * it is (behind a proxy, on the same public address). */
+            snprintf(path, sizeof path, "/rules/table/%.15s", digits);
+            if (srv_node_page_url(srv, strtoll(digits, NULL, 10), path, there, sizeof there)) {
+                char *body = strdup("The rules of this table are on the node that plays it.\n");
+                return send_with_header(wsi, user, HTTP_STATUS_FOUND, "text/plain; charset=utf-8",
+                                        body, body ? strlen(body) : 0, NULL, false,
+                                        "location:", there);
+            }
+        }
+        if (n == 0 || n > 15 || digits[n] != '\0' || house == NULL) {
             snprintf(sentence, sizeof sentence,
                      "There is no table %.20s whose rules can be shown. Go back to the lobby "
                      "and open the rules from the table itself.",

@@ -358,6 +358,9 @@ struct srv_session {
     /* When it sent its last reports, a ring (moderation.c's limit). */
     int64_t reports_at[SRV_REPORTS_MAX];
     int n_reports;
+    /* A node: the table it was at when another node took it (it heard
+     * moved), until its next hello; 0 for none (node.c). */
+    int64_t moved_from;
 };
 
 void srv_hello(srv_conn *c, const proto_msg *msg);
@@ -763,10 +766,20 @@ typedef struct srv_node srv_node;
  * tls: the default public URL), and starts the ticks of adoption, renewal
  * and the shared lobby.  0, or -1 after printing why. */
 int srv_node_start(srv_server *srv, const char *host, int real_port, bool tls);
+/* A server without --node on a database where a node holds a table's
+ * lease would play beside it: refused (-1, after printing why); 0 when no
+ * node holds one (or the store has no nodes: SQLite). */
+int srv_node_alone_ok(srv_server *srv);
 /* A clean stop: the ticks end and every lease held is given up, so that
  * other nodes adopt the tables at once. */
 void srv_node_stop(srv_server *srv);
 void srv_node_free(srv_server *srv);
+/* Before a client's message: when the leases were last renewed longer
+ * ago than a renewal should take (the node was stopped, or the database
+ * slow), they are renewed now, and the tables lost leave memory.  True
+ * when the sender's own table left so (it heard moved: its message is
+ * dropped). */
+bool srv_node_stale(srv_conn *c);
 /* The main tick's part (every second): the shared lobby's news, the nodes'
  * origins now and then. */
 void srv_node_tick(srv_server *srv);
@@ -783,6 +796,10 @@ void srv_node_left(srv_server *srv, int64_t id, bool lost);
 /* A table not in memory that another node holds: `moved` sent (with the
  * id of msg) and true; false when no other node holds it. */
 bool srv_node_elsewhere(srv_conn *c, const proto_msg *msg, int64_t table);
+/* A message for the sender's table (act, bot) from a session whose table
+ * just went to another node, sent before it heard so: `moved` again
+ * instead of an error, and true. */
+bool srv_node_moved_again(srv_conn *c, const proto_msg *msg);
 /* After welcome: a session seated at a table of another node hears
  * `moved`. */
 void srv_node_welcomed(srv_conn *c, srv_session *s);
@@ -790,6 +807,10 @@ void srv_node_welcomed(srv_conn *c, srv_session *s);
  * of them (a borrowed reference, NULL when none). */
 void srv_node_lobby(srv_server *srv, json_t *list);
 json_t *srv_node_remote(srv_server *srv, int64_t id);
+/* The address of a page (path, "/rules/table/7") at the node that holds
+ * a table not in memory here, as the shared lobby knows it: true with out
+ * filled, false when it knows none (no database read: for anonymous HTTP). */
+bool srv_node_page_url(srv_server *srv, int64_t table, const char *path, char *out, size_t cap);
 /* Whether an origin (normalized) is that of a node's public URL. */
 bool srv_node_origin_ok(srv_server *srv, const char *origin);
 /* A registered player's session id: the same on every node (the hash of a

@@ -29,8 +29,14 @@
 /* Another node's table as the shared lobby last showed it. */
 typedef struct remote_table {
     int64_t id;
+    char node[64]; /* its owner when its summary was written */
     json_t *summary;
 } remote_table;
+
+/* A node's name and public URL, as nodes_load read them. */
+typedef struct node_url {
+    char *name, *url;
+} node_url;
 
 struct srv_node {
     srv_server *srv;
@@ -41,8 +47,13 @@ struct srv_node {
     srv_map remote;         /* table key -> remote_table: other nodes' tables */
     char **origins;         /* every node's origin, normalized */
     int n_origins;
+    node_url *urls; /* every node's URL, by name */
+    int n_urls;
+    int64_t origins_read;   /* srv_now() when they were last read */
+    lws_usec_t renewed;     /* the last renewal that worked (lws_now_usecs) */
+    lws_usec_t renew_tried; /* the last one tried */
     lws_sorted_usec_list_t adopt_sul, renew_sul, drop_sul;
-    bool running;
+    bool running, stopped;
 };
 
 /* ----------------------------------------------------------------- util */
@@ -73,6 +84,14 @@ void srv_db_shown(const char *db, char *out, size_t cap)
         snprintf(out, cap, "%.*s:***%s", (int)(colon - db), db, at);
     else
         snprintf(out, cap, "%s", db);
+    /* ...?password=secret&...: the same. */
+    char *pw = strstr(out, "password=");
+    if (pw && (pw[-1] == '?' || pw[-1] == '&')) {
+        char *end = pw + 9 + strcspn(pw + 9, "&");
+        char rest[512];
+        snprintf(rest, sizeof rest, "%s", end);
+        snprintf(pw + 9, cap - (size_t)(pw + 9 - out), "***%s", rest);
+    }
 }
 
 typedef struct id_list {
@@ -146,6 +165,11 @@ static void drop_table(srv_table *t)
                 srv_send_text(t->kibitzers[i]->conn, text, len);
     }
     free(text);
+    for (int k = 0; k < 4; k++)
+        if (t->seats[k].person && t->seats[k].person->table == t)
+            t->seats[k].person->moved_from = t->id;
+    for (int i = 0; i < t->n_kibitzers; i++)
+        t->kibitzers[i]->moved_from = t->id;
     srv_table_close(t);
 }
 
@@ -183,7 +207,10 @@ int srv_node_check(srv_table *t, int rc)
 
 /* ------------------------------------------------------------- adoption */
 
-static void adopt_one(srv_server *srv, int64_t id)
+/* Takes a table's lease and rebuilds it; its people connected here take
+ * their seats back, but `except` (NULL for none), which its caller
+ * resumes. */
+static void adopt_one(srv_server *srv, int64_t id, const srv_session *except)
 {
     store *db = srv->store;
     int64_t epoch = 0;
@@ -195,6 +222,12 @@ static void adopt_one(srv_server *srv, int64_t id)
     if (got == 0)
         return; /* another node was quicker */
     srv_table *t = srv_table_find(srv, id);
+    if (t && t->lost) {
+        /* Taken by another node meanwhile, and back: what is in memory is
+         * behind the store, which is read again. */
+        drop_table(t);
+        t = NULL;
+    }
     if (t) {
         /* Its lease ran out here (renewals failed) but nobody took it: what
          * is in memory is still all there is. */
@@ -222,7 +255,7 @@ static void adopt_one(srv_server *srv, int64_t id)
     /* Its people who are here already take their seats back. */
     for (int k = 0; k < 4; k++) {
         srv_session *s = t->seats[k].person;
-        if (s && s->table == t && s->conn && s->seat == k)
+        if (s && s != except && s->table == t && s->conn && s->seat == k)
             srv_session_resume(s);
     }
     srv_lobby_listed(t);
@@ -243,7 +276,7 @@ static void adopt_tick(lws_sorted_usec_list_t *sul)
         if (srv->store->ops->leases_orphaned(srv->store, room, collect, &l) != 0)
             srv_log(srv, "store: %s", store_error(srv->store));
         for (int i = 0; i < l.n && !srv->stopping; i++)
-            adopt_one(srv, l.ids[i]);
+            adopt_one(srv, l.ids[i], NULL);
         free(l.ids);
     }
     uint32_t r = 0;
@@ -254,15 +287,20 @@ static void adopt_tick(lws_sorted_usec_list_t *sul)
 
 /* -------------------------------------------------------------- renewal */
 
-static void renew_tick(lws_sorted_usec_list_t *sul)
+static void renew_tick(lws_sorted_usec_list_t *sul);
+
+/* Renews every lease now; the tables lost are marked (drop_lost lets them
+ * go) and the next renewal is a third of a lease from now. */
+static void renew(srv_node *n)
 {
-    srv_node *n = lws_container_of(sul, srv_node, renew_sul);
     srv_server *srv = n->srv;
-    if (srv->stopping || !n->running)
-        return;
     id_list l = {0};
+    lws_usec_t now = lws_now_usecs();
+    n->renew_tried = now;
     if (srv->store->ops->leases_renew(srv->store, collect, &l) != 0)
         srv_log(srv, "store: the leases could not be renewed: %s", store_error(srv->store));
+    else
+        n->renewed = now;
     for (int i = 0; i < l.n; i++) {
         srv_table *t = srv_table_find(srv, l.ids[i]);
         if (t) {
@@ -271,9 +309,43 @@ static void renew_tick(lws_sorted_usec_list_t *sul)
         }
     }
     free(l.ids);
-    drop_lost(srv);
     lws_sul_schedule(srv->ctx, 0, &n->renew_sul, renew_tick,
                      (lws_usec_t)(n->lease_ms / 3) * LWS_US_PER_MS);
+}
+
+static void renew_tick(lws_sorted_usec_list_t *sul)
+{
+    srv_node *n = lws_container_of(sul, srv_node, renew_sul);
+    if (n->srv->stopping || !n->running)
+        return;
+    renew(n);
+    drop_lost(n->srv);
+}
+
+bool srv_node_stale(srv_conn *c)
+{
+    srv_server *srv = c->srv;
+    srv_node *n = srv->node;
+    if (n == NULL || !n->running || srv->stopping)
+        return false;
+    /* A renewal is due every third of a lease: two thirds without one
+     * means the loop did not run (SIGSTOP) or the database did not
+     * answer.  Tried again a sixth of a lease later at the soonest, so
+     * that a database away does not cost every message a try. */
+    lws_usec_t now = lws_now_usecs(), lease = (lws_usec_t)n->lease_ms * LWS_US_PER_MS;
+    if (now - n->renewed < lease * 2 / 3 || now - n->renew_tried < lease / 6)
+        return false;
+    int64_t at = c->session && c->session->table ? c->session->table->id : 0;
+    renew(n);
+    drop_lost(srv);
+    /* The sender's table went: it heard moved, and its message would only
+     * be refused for not being at a table. */
+    return at != 0 && c->session && c->session->table == NULL && !srv_table_find(srv, at);
+}
+
+static bool n_running(const srv_server *srv)
+{
+    return srv->node && srv->node->running && !srv->stopping;
 }
 
 /* ---------------------------------------------------------------- lobby */
@@ -315,6 +387,12 @@ json_t *srv_node_remote(srv_server *srv, int64_t id)
     return r ? r->summary : NULL;
 }
 
+static int by_id(const void *a, const void *b)
+{
+    int64_t x = (*(remote_table *const *)a)->id, y = (*(remote_table *const *)b)->id;
+    return (x > y) - (x < y);
+}
+
 void srv_node_lobby(srv_server *srv, json_t *list)
 {
     if (srv->node == NULL)
@@ -331,12 +409,7 @@ void srv_node_lobby(srv_server *srv, json_t *list)
             if (srv_table_find(srv, r->id) == NULL)
                 all[n++] = r;
         }
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && all[j - 1]->id > all[j]->id; j--) {
-            remote_table *x = all[j];
-            all[j] = all[j - 1];
-            all[j - 1] = x;
-        }
+    qsort(all, n, sizeof *all, by_id);
     for (size_t i = 0; i < n; i++)
         json_array_append(list, all[i]->summary);
     free(all);
@@ -384,6 +457,7 @@ static void on_listed(void *ctx, const store_listed *l)
     } else if (r) {
         json_decref(r->summary);
         r->summary = summary;
+        snprintf(r->node, sizeof r->node, "%s", l->node);
     } else if ((r = calloc(1, sizeof *r)) == NULL || srv_map_put(&n->remote, key, r) != 0) {
         free(r);
         json_decref(summary);
@@ -391,6 +465,7 @@ static void on_listed(void *ctx, const store_listed *l)
     } else {
         r->id = l->table;
         r->summary = summary;
+        snprintf(r->node, sizeof r->node, "%s", l->node);
     }
     /* A table in memory here is this node's to announce. */
     if (mine || srv_table_find(srv, l->table))
@@ -421,6 +496,18 @@ bool srv_node_elsewhere(srv_conn *c, const proto_msg *msg, int64_t table)
     return true;
 }
 
+bool srv_node_moved_again(srv_conn *c, const proto_msg *msg)
+{
+    srv_session *s = c->session;
+    if (c->srv->node == NULL || s == NULL || s->table || s->moved_from == 0)
+        return false;
+    char url[NODE_URL_CAP];
+    if (owner_elsewhere(c->srv, s->moved_from, url, sizeof url) < 0)
+        url[0] = '\0';
+    srv_send(c, srv_with_id(moved_json(s->moved_from, url), msg));
+    return true;
+}
+
 void srv_node_welcomed(srv_conn *c, srv_session *s)
 {
     srv_server *srv = c->srv;
@@ -433,12 +520,20 @@ void srv_node_welcomed(srv_conn *c, srv_session *s)
         srv_log(srv, "store: %s", store_error(db));
     if (got <= 0 || srv_table_find(srv, table))
         return;
-    /* Seated at a table another node holds, or that nobody holds this
-     * moment (its node died: it is adopted within a lease): the client
-     * goes there, or tries again in a second. */
+    /* Seated at a table another node holds: the client goes there. */
     char url[NODE_URL_CAP];
-    if (owner_elsewhere(srv, table, url, sizeof url) < 0)
+    int elsewhere = owner_elsewhere(srv, table, url, sizeof url);
+    if (elsewhere < 0)
         return;
+    if (elsewhere == 0 && n_running(srv)) {
+        /* Nobody holds it this moment (its node stopped or died): this
+         * node takes it now rather than at its next round, and the caller
+         * seats the session (srv_session_resume) as after a restart. */
+        adopt_one(srv, table, s);
+        if (s->table)
+            return;
+    }
+    /* Else the client tries again in a second, at a node it knows. */
     srv_send(c, moved_json(table, url));
 }
 
@@ -463,6 +558,8 @@ static int url_origin(const char *url, char *out, size_t cap)
     return srv_origin_normalize(text, out, cap);
 }
 
+static void urls_free(node_url *urls, int n);
+
 static void origins_free(srv_node *n)
 {
     for (int i = 0; i < n->n_origins; i++)
@@ -470,18 +567,48 @@ static void origins_free(srv_node *n)
     free(n->origins);
     n->origins = NULL;
     n->n_origins = 0;
+    urls_free(n->urls, n->n_urls);
+    n->urls = NULL;
+    n->n_urls = 0;
 }
 
 typedef struct origins_ctx {
     char **list;
     int n;
+    node_url *urls;
+    int n_urls;
     bool failed;
 } origins_ctx;
 
+static void urls_free(node_url *urls, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(urls[i].name);
+        free(urls[i].url);
+    }
+    free(urls);
+}
+
 static void on_node(void *ctx, const char *name, const char *url)
 {
-    (void)name;
     origins_ctx *o = ctx;
+    if (name && url && url[0]) {
+        node_url *u = realloc(o->urls, (size_t)(o->n_urls + 1) * sizeof *u);
+        if (u == NULL) {
+            o->failed = true;
+            return;
+        }
+        o->urls = u;
+        u[o->n_urls].name = strdup(name);
+        u[o->n_urls].url = strdup(url);
+        if (u[o->n_urls].name == NULL || u[o->n_urls].url == NULL) {
+            free(u[o->n_urls].name);
+            free(u[o->n_urls].url);
+            o->failed = true;
+            return;
+        }
+        o->n_urls++;
+    }
     char origin[300];
     if (url == NULL || url_origin(url, origin, sizeof origin) != 0)
         return;
@@ -511,21 +638,121 @@ static void origins_load(srv_server *srv)
         for (int i = 0; i < o.n; i++)
             free(o.list[i]);
         free(o.list);
+        urls_free(o.urls, o.n_urls);
         return; /* the list known keeps */
     }
     origins_free(n);
     n->origins = o.list;
     n->n_origins = o.n;
+    n->urls = o.urls;
+    n->n_urls = o.n_urls;
+    n->origins_read = srv_now();
+}
+
+static bool origin_known(const srv_node *n, const char *origin)
+{
+    for (int i = 0; i < n->n_origins; i++)
+        if (strcmp(n->origins[i], origin) == 0)
+            return true;
+    return false;
 }
 
 bool srv_node_origin_ok(srv_server *srv, const char *origin)
 {
-    if (srv->node == NULL)
+    srv_node *n = srv->node;
+    if (n == NULL)
         return false;
-    for (int i = 0; i < srv->node->n_origins; i++)
-        if (strcmp(srv->node->origins[i], origin) == 0)
-            return true;
-    return false;
+    if (origin_known(n, origin))
+        return true;
+    /* A node that joined since the last reading: read again, at most once
+     * a second (a page of another site must not make every handshake a
+     * query). */
+    int64_t now = srv_now();
+    if (n->origins_read == now)
+        return false;
+    origins_load(srv);
+    return origin_known(n, origin);
+}
+
+bool srv_node_page_url(srv_server *srv, int64_t table, const char *path, char *out, size_t cap)
+{
+    srv_node *n = srv->node;
+    if (n == NULL || srv_table_find(srv, table))
+        return false;
+    char key[24];
+    srv_table_key(table, key);
+    remote_table *r = srv_map_get(&n->remote, key);
+    const char *url = NULL;
+    for (int i = 0; r && i < n->n_urls && !url; i++)
+        if (strcmp(n->urls[i].name, r->node) == 0)
+            url = n->urls[i].url;
+    if (url == NULL)
+        return false;
+    /* ws://host:port/PREFIX/ws -> http://host:port/PREFIX + path: a node
+     * behind a proxy at /n/NAME/ws has its pages at /n/NAME/. */
+    bool tls = strncmp(url, "wss://", 6) == 0;
+    const char *rest = url + (tls ? 6 : 5);
+    size_t len = strcspn(rest, "?#");
+    if (len >= 3 && strncmp(rest + len - 3, "/ws", 3) == 0)
+        len -= 3;
+    return (size_t)snprintf(out, cap, "%s://%.*s%s", tls ? "https" : "http", (int)len, rest, path) <
+           cap;
+}
+
+/* ------------------------------------------------- a server alone on it */
+
+typedef struct alone_ctx {
+    srv_server *srv;
+    int nodes;
+    int64_t held;     /* a table a node holds, 0 for none */
+    char holder[128]; /* its node */
+    bool failed;
+} alone_ctx;
+
+static void count_node(void *ctx, const char *name, const char *url)
+{
+    (void)name, (void)url;
+    ((alone_ctx *)ctx)->nodes++;
+}
+
+static void check_table(void *ctx, const store_table *t, const store_seat seats[4])
+{
+    (void)seats;
+    alone_ctx *a = ctx;
+    store *db = a->srv->store;
+    char url[NODE_URL_CAP];
+    if (a->held || a->failed || t->state == STORE_OVER)
+        return;
+    int got = db->ops->table_owner(db, t->id, a->holder, sizeof a->holder, url, sizeof url);
+    if (got < 0)
+        a->failed = true;
+    else if (got > 0)
+        a->held = t->id;
+}
+
+int srv_node_alone_ok(srv_server *srv)
+{
+    store *db = srv->store;
+    if (srv->opt->node || db->ops->nodes_load == NULL || db->ops->table_owner == NULL)
+        return 0;
+    alone_ctx a = {.srv = srv};
+    if (db->ops->nodes_load(db, count_node, &a) != 0)
+        a.failed = true;
+    if (!a.failed && a.nodes > 0 && db->ops->tables_load(db, check_table, &a) != 0)
+        a.failed = true;
+    if (a.failed) {
+        fprintf(stderr, "barbu serve: cannot read the database's nodes: %s\n", store_error(db));
+        return -1;
+    }
+    if (a.held) {
+        fprintf(stderr,
+                "barbu serve: node %s holds table %lld of this database: a server alone would "
+                "play its games beside the nodes; start it with --node NAME as one of them, or "
+                "stop the nodes first (their leases run out)\n",
+                a.holder, (long long)a.held);
+        return -1;
+    }
+    return 0;
 }
 
 /* ---------------------------------------------------------- start, stop */
@@ -566,6 +793,7 @@ int srv_node_start(srv_server *srv, const char *host, int real_port, bool tls)
     origins_load(srv);
     lobby_poll(srv);
     n->running = true;
+    n->renewed = n->renew_tried = lws_now_usecs();
     /* The first adoption at once: the node's own tables of a previous run
      * come back first of all. */
     lws_sul_schedule(srv->ctx, 0, &n->adopt_sul, adopt_tick, 1);
@@ -588,8 +816,9 @@ void srv_node_tick(srv_server *srv)
 void srv_node_stop(srv_server *srv)
 {
     srv_node *n = srv->node;
-    if (n == NULL)
+    if (n == NULL || n->stopped)
         return;
+    n->stopped = true;
     n->running = false;
     lws_sul_cancel(&n->adopt_sul);
     lws_sul_cancel(&n->renew_sul);

@@ -247,7 +247,8 @@ int barbu_serve(const barbu_serve_options *options)
     }
     /* A node restores no table at start: it adopts the tables nobody
      * holds, a second after it listens (node.c). */
-    if (srv_mod_start(srv) != 0 || (options->node == NULL && srv_restore(srv) != 0))
+    if (srv_mod_start(srv) != 0 ||
+        (options->node == NULL && (srv_node_alone_ok(srv) != 0 || srv_restore(srv) != 0)))
         goto out;
 
     lws_set_log_level(options->quiet ? 0 : LLL_ERR, lws_log_line);

@@ -127,6 +127,7 @@ void srv_session_attach(srv_conn *c, srv_session *s, bool lobby_chat, const char
     }
     s->conn = c;
     s->lobby_chat = lobby_chat;
+    s->moved_from = 0; /* a new connection: it heard where its table went */
     c->session = s;
     c->said_hello = true;
     snprintf(c->token_hash, sizeof c->token_hash, "%s", token_hash ? token_hash : "");

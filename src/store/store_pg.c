@@ -917,6 +917,7 @@ static const struct store_ops PG_OPS = {
     .listed_load = pg_listed_load,
     .session_get = pg_session_get,
     .seat_of = pg_seat_of,
+    .nodes_load = pg_nodes_load,
 };
 
 /* The schema version of the database: 0 when it has none yet, -1 on

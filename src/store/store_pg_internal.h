@@ -154,6 +154,8 @@ int pg_tokens_expire(store *s, int64_t now);
 
 /* Nodes and leases (store_pg_nodes.c): the store_ops of the same names. */
 int pg_node_join(store *s, const char *name, const char *url, int lease_ms);
+/* store_pg_nodes_load.c: every node's name and url, in name order. */
+int pg_nodes_load(store *s, void (*fn)(void *ctx, const char *name, const char *url), void *ctx);
 int pg_node_url(store *s, const char *name, char *url, size_t cap);
 int pg_lease_take(store *s, int64_t table, int64_t *epoch);
 int pg_leases_renew(store *s, void (*fn)(void *ctx, int64_t table), void *ctx);
