@@ -26,11 +26,24 @@
  *   --server-cpus L    pin the server to these CPUs ("0"); default unpinned
  *   --client-cpus L    pin this program to these CPUs ("1"); default unpinned
  *   --keep DIR         put the database in DIR and keep it
+ *   --db URL           a PostgreSQL database (postgresql://...) instead of
+ *                      a SQLite file in a fresh folder
+ *   --nodes N          N servers on that database, each a node (--node nK,
+ *                      --public-url its own address): the clients create
+ *                      their tables on each node in turn (1)
+ *   --db-pid PID       the database server's process: its CPU (and its
+ *                      children's, the connections') is reported beside the
+ *                      servers'
+ *
+ * With several nodes the servers' CPU and RSS are their sums.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -40,6 +53,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -52,6 +66,7 @@ enum { P_CONNECTING, P_HELLO, P_CREATE, P_PLAYING, P_OVER, P_DEAD };
 
 typedef struct player {
     wsc *ws;
+    int node; /* the server it plays at: index in ports[] */
     int state;
     short events; /* registered with epoll */
     long at;      /* the latest view's */
@@ -68,24 +83,34 @@ static struct {
     int hold, max_time, delay, think, jitter, limit;
     const char *server_cpus, *client_cpus, *keep;
     int port;
-} opt = {NULL, {100, 250, 500, 1000, 1500, 2000, 3000, 4000, 5000},
-         9,    20,
-         300,  1000,
-         500,  250,
-         50,   NULL,
-         NULL, NULL,
-         0};
+    const char *db;
+    int nodes;
+    pid_t db_pid;
+} opt = {.steps = {100, 250, 500, 1000, 1500, 2000, 3000, 4000, 5000},
+         .n_steps = 9,
+         .hold = 20,
+         .max_time = 300,
+         .delay = 1000,
+         .think = 500,
+         .jitter = 250,
+         .limit = 50,
+         .nodes = 1};
 
 static player *players;
 static int n_players;
 static int epfd;
-static int port;
-static pid_t server_pid;
+enum { MAX_NODES = 16 };
+static int ports[MAX_NODES];
+static pid_t server_pids[MAX_NODES];
 static char dir[256];
 
 static double *samples;
 static size_t n_samples, cap_samples;
 static long errors, drops;
+/* Tables sent to another node ("moved"): their node lost their lease, a
+ * sign its loop fell behind its renewals.  Such a client is not followed,
+ * so its table is no longer measured. */
+static long moves;
 
 static long now_ms(void)
 {
@@ -117,9 +142,11 @@ static void pin(pid_t pid, const char *cpus)
 
 static void cleanup(void)
 {
-    if (server_pid > 0) {
-        kill(server_pid, SIGKILL);
-        waitpid(server_pid, NULL, 0);
+    for (int k = 0; k < opt.nodes; k++) {
+        if (server_pids[k] > 0 && server_pids[k] != getpid()) {
+            kill(server_pids[k], SIGKILL);
+            waitpid(server_pids[k], NULL, 0);
+        }
     }
     if (opt.keep == NULL && dir[0]) {
         char cmd[400];
@@ -129,7 +156,89 @@ static void cleanup(void)
     }
 }
 
-static void start_server(void)
+/* A port free on 127.0.0.1 now: a node must know its address before it
+ * starts, to give it as its --public-url. */
+static int free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in sa = {0};
+    sa.sin_family = AF_INET;
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof sa;
+    if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof sa) != 0 ||
+        getsockname(fd, (struct sockaddr *)&sa, &len) != 0) {
+        perror("load: a free port");
+        exit(1);
+    }
+    close(fd);
+    return ntohs(sa.sin_port);
+}
+
+/* Starts server k (a node when there are several) and waits for its port. */
+static void start_server(int k)
+{
+    char db[320], out[320], err[320], listen[64], node[16], url[64];
+    snprintf(db, sizeof db, "%s/load.db", dir);
+    snprintf(out, sizeof out, "%s/server%d.out", dir, k);
+    snprintf(err, sizeof err, "%s/server%d.err", dir, k);
+    int want = opt.nodes > 1 ? free_port() : 0;
+    snprintf(listen, sizeof listen, "127.0.0.1:%d", want);
+    snprintf(node, sizeof node, "n%d", k);
+    snprintf(url, sizeof url, "ws://127.0.0.1:%d/ws", want);
+    /* Every client comes from 127.0.0.1: the limits on one address (and
+     * the slower creation of a nearly full server) are lifted. */
+    const char *argv[32] = {opt.barbu,  "serve",
+                            "--listen", listen,
+                            "--db",     opt.db ? opt.db : db,
+                            "--quiet",  "--max-conns-per-address",
+                            "1000000",  "--sessions-per-address",
+                            "1000000",  "--tables-per-address",
+                            "1000000",  "--create-interval",
+                            "0"};
+    int argc = 15;
+    if (opt.nodes > 1) {
+        argv[argc++] = "--node";
+        argv[argc++] = node;
+        argv[argc++] = "--public-url";
+        argv[argc++] = url;
+    }
+    argv[argc] = NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        pin(0, opt.server_cpus);
+        int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(o, 1);
+        dup2(e, 2);
+        execv(opt.barbu, (char *const *)argv);
+        _exit(127);
+    }
+    server_pids[k] = pid;
+    for (long t0 = now_ms(); now_ms() - t0 < 15000;) {
+        FILE *f = fopen(out, "r");
+        char line[256];
+        while (f && fgets(line, sizeof line, f)) {
+            const char *p = strstr(line, "ws://127.0.0.1:");
+            if (p && (ports[k] = atoi(p + 15)) > 0) {
+                fclose(f);
+                return;
+            }
+        }
+        if (f)
+            fclose(f);
+        if (waitpid(pid, NULL, WNOHANG) == pid) {
+            server_pids[k] = 0;
+            fprintf(stderr, "load: server %d exited; see %s\n", k, err);
+            exit(1);
+        }
+        struct timespec ts = {0, 20000000};
+        nanosleep(&ts, NULL);
+    }
+    fprintf(stderr, "load: server %d did not print its port\n", k);
+    exit(1);
+}
+
+static void start_servers(void)
 {
     if (opt.keep) {
         snprintf(dir, sizeof dir, "%s", opt.keep);
@@ -141,60 +250,58 @@ static void start_server(void)
             exit(1);
         }
     }
-    char db[320], out[320], err[320];
+    char db[320];
     snprintf(db, sizeof db, "%s/load.db", dir);
-    snprintf(out, sizeof out, "%s/server.out", dir);
-    snprintf(err, sizeof err, "%s/server.err", dir);
     unlink(db);
-    server_pid = fork();
-    if (server_pid == 0) {
-        pin(0, opt.server_cpus);
-        int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(o, 1);
-        dup2(e, 2);
-        /* Every client comes from 127.0.0.1: the limits on one address
-         * (and the slower creation of a nearly full server) are lifted. */
-        execl(opt.barbu, opt.barbu, "serve", "--listen", "127.0.0.1:0", "--db", db, "--quiet",
-              "--max-conns-per-address", "1000000", "--sessions-per-address", "1000000",
-              "--tables-per-address", "1000000", "--create-interval", "0", (char *)NULL);
-        _exit(127);
-    }
     atexit(cleanup);
-    for (long t0 = now_ms(); now_ms() - t0 < 15000;) {
-        FILE *f = fopen(out, "r");
-        char line[256];
-        while (f && fgets(line, sizeof line, f)) {
-            const char *p = strstr(line, "ws://127.0.0.1:");
-            if (p && (port = atoi(p + 15)) > 0) {
-                fclose(f);
-                return;
-            }
-        }
-        if (f)
-            fclose(f);
-        if (waitpid(server_pid, NULL, WNOHANG) == server_pid) {
-            server_pid = 0;
-            fprintf(stderr, "load: the server exited; see %s\n", err);
-            exit(1);
-        }
-        struct timespec ts = {0, 20000000};
-        nanosleep(&ts, NULL);
-    }
-    fprintf(stderr, "load: the server did not print its port\n");
-    exit(1);
+    for (int k = 0; k < opt.nodes; k++)
+        start_server(k);
 }
 
-/* The server's CPU seconds (user + system) and resident kB. */
+/* The servers' CPU seconds (user + system) and resident kB, summed. */
 static double server_cpu(void)
 {
-    return e2e_cpu_seconds(server_pid);
+    double sum = 0;
+    for (int k = 0; k < opt.nodes; k++)
+        sum += e2e_cpu_seconds(server_pids[k]);
+    return sum;
 }
 
-static long server_rss_kb(void)
+/* The database server's CPU seconds: its own and its children's, which
+ * are the connections (one process each) and its workers. */
+static double db_cpu(void)
+{
+    if (opt.db_pid <= 0)
+        return 0;
+    double sum = e2e_cpu_seconds(opt.db_pid);
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        int pid = atoi(e->d_name);
+        if (pid <= 0)
+            continue;
+        char path[64], buf[512];
+        snprintf(path, sizeof path, "/proc/%d/stat", pid);
+        FILE *f = fopen(path, "r");
+        if (f == NULL)
+            continue;
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = '\0';
+        const char *p = strrchr(buf, ')');
+        int ppid = 0;
+        if (p && sscanf(p + 2, "%*c %d", &ppid) == 1 && ppid == opt.db_pid)
+            sum += e2e_cpu_seconds(pid);
+    }
+    if (d)
+        closedir(d);
+    return sum;
+}
+
+static long rss_kb(pid_t pid)
 {
     char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", (int)server_pid);
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
     FILE *f = fopen(path, "r");
     long kb = 0;
     while (f && fgets(line, sizeof line, f))
@@ -203,6 +310,14 @@ static long server_rss_kb(void)
     if (f)
         fclose(f);
     return kb;
+}
+
+static long server_rss_kb(void)
+{
+    long sum = 0;
+    for (int k = 0; k < opt.nodes; k++)
+        sum += rss_kb(server_pids[k]);
+    return sum;
 }
 
 /* Run-queue wait (s) of all threads of pid. */
@@ -219,6 +334,14 @@ static double sched_wait(pid_t pid)
         sum += (double)wait / 1e9;
     if (f)
         pclose(f);
+    return sum;
+}
+
+static double servers_sched_wait(void)
+{
+    double sum = 0;
+    for (int k = 0; k < opt.nodes; k++)
+        sum += sched_wait(server_pids[k]);
     return sum;
 }
 
@@ -305,6 +428,12 @@ static void on_message(player *p, const char *text, size_t len)
             p->due_ms = now_ms() + opt.think + jitter;
             p->sent_at = at;
         }
+    } else if (strcmp(type, "moved") == 0) {
+        if (moves++ < 5)
+            fprintf(stderr, "load: %.*s\n", (int)len, text);
+        p->state = P_DEAD;
+        p->due_ms = 0;
+        p->sent_s = 0;
     } else if (strcmp(type, "error") == 0) {
         errors++;
         if (errors <= 5) {
@@ -385,8 +514,10 @@ static void open_tables(int target)
             player *p = &players[n_players];
             memset(p, 0, sizeof *p);
             p->events = -1;
+            /* Each node in turn: the tables spread evenly over them. */
+            p->node = n_players % opt.nodes;
             char err[200];
-            p->ws = wsc_open("127.0.0.1", port, "/ws", err, sizeof err);
+            p->ws = wsc_open("127.0.0.1", ports[p->node], "/ws", err, sizeof err);
             if (p->ws == NULL) {
                 fprintf(stderr, "load: connect: %s\n", err);
                 exit(1);
@@ -439,7 +570,8 @@ static void usage(void)
     fprintf(stderr,
             "usage: bench_load BARBU [--steps LIST] [--hold S] [--max-time S] [--delay MS]\n"
             "                  [--think MS] [--jitter MS] [--limit MS] [--server-cpus L]\n"
-            "                  [--client-cpus L] [--keep DIR]\n");
+            "                  [--client-cpus L] [--keep DIR] [--db URL] [--nodes N]\n"
+            "                  [--db-pid PID]\n");
     exit(2);
 }
 
@@ -475,6 +607,12 @@ int main(int argc, char **argv)
             opt.keep = v;
         else if (strcmp(a, "--port") == 0)
             opt.port = atoi(v);
+        else if (strcmp(a, "--db") == 0)
+            opt.db = v;
+        else if (strcmp(a, "--nodes") == 0)
+            opt.nodes = atoi(v);
+        else if (strcmp(a, "--db-pid") == 0)
+            opt.db_pid = (pid_t)atoi(v);
         else
             usage();
         i++;
@@ -487,24 +625,36 @@ int main(int argc, char **argv)
     rl.rlim_cur = rl.rlim_max;
     setrlimit(RLIMIT_NOFILE, &rl);
     pin(0, opt.client_cpus);
+    if (opt.nodes < 1 || opt.nodes > MAX_NODES ||
+        (opt.nodes > 1 && !(opt.db && strncmp(opt.db, "postgres", 8) == 0))) {
+        fprintf(stderr,
+                "load: --nodes wants a number from 1 to %d, and more than one a "
+                "postgresql:// --db\n",
+                MAX_NODES);
+        return 2;
+    }
     if (opt.port)
-        port = opt.port, server_pid = getpid();
+        ports[0] = opt.port, server_pids[0] = getpid(), opt.nodes = 1;
     else
-        start_server();
+        start_servers();
     epfd = epoll_create1(0);
     {
         struct timespec ts = {1, 0};
         nanosleep(&ts, NULL);
     }
     long rss0 = server_rss_kb();
-    printf("barbu serve on port %d (pid %d), fd limit %llu; server CPUs %s, client CPUs %s\n", port,
-           (int)server_pid, (unsigned long long)rl.rlim_cur,
+    for (int k = 0; k < opt.nodes; k++)
+        printf("barbu serve%s on port %d (pid %d)\n", opt.nodes > 1 ? " --node" : "", ports[k],
+               (int)server_pids[k]);
+    printf("database: %s; fd limit %llu; server CPUs %s, client CPUs %s\n",
+           opt.db ? "PostgreSQL" : "a SQLite file", (unsigned long long)rl.rlim_cur,
            opt.server_cpus ? opt.server_cpus : "any", opt.client_cpus ? opt.client_cpus : "any");
     printf("uk, 3 heuristic bots per table with a %d ms delay; the client thinks %d +- %d ms; "
            "each step held %d s; idle RSS %.1f MB\n\n",
            opt.delay, opt.think, opt.jitter, opt.hold, rss0 / 1024.0);
-    printf("%7s %8s %8s %8s %8s %9s %8s %8s %10s %8s %7s\n", "tables", "p50 ms", "p99 ms", "max ms",
-           "samples", "actions/s", "srv CPU", "RSS MB", "kB/table", "cli CPU", "errors");
+    printf("%7s %8s %8s %8s %8s %9s %8s %8s %10s %8s %7s %7s\n", "tables", "p50 ms", "p99 ms",
+           "max ms", "samples", "actions/s", "srv CPU", "RSS MB", "kB/table", "cli CPU", "db CPU",
+           "errors");
     fflush(stdout);
     long start = now_ms();
     int best = 0;
@@ -523,8 +673,8 @@ int main(int argc, char **argv)
         errors = 0;
         for (int i = 0; i < n_players; i++)
             players[i].at_mark = players[i].at;
-        double cpu0 = server_cpu(), t0 = now_s();
-        double sw0 = sched_wait(server_pid), cw0 = sched_wait(getpid());
+        double cpu0 = server_cpu(), dcpu0 = db_cpu(), t0 = now_s();
+        double sw0 = servers_sched_wait(), cw0 = sched_wait(getpid());
         fprintf(stderr, "hold %d begins\n", target);
         log_secs = true;
         struct rusage ru0, ru1;
@@ -533,7 +683,8 @@ int main(int argc, char **argv)
             turn(5);
         double wall = now_s() - t0;
         double cpu = (server_cpu() - cpu0) / wall * 100.0;
-        double swt = (sched_wait(server_pid) - sw0) / wall * 100.0;
+        double dcpu = (db_cpu() - dcpu0) / wall * 100.0;
+        double swt = (servers_sched_wait() - sw0) / wall * 100.0;
         double cwt = (sched_wait(getpid()) - cw0) / wall * 100.0;
         fprintf(stderr, "hold %d ends: run-queue wait server %.0f%% client %.0f%%\n", target, swt,
                 cwt);
@@ -549,12 +700,17 @@ int main(int argc, char **argv)
         qsort(samples, n_samples, sizeof *samples, cmp_double);
         long rss = server_rss_kb();
         double p99 = percentile(0.99);
-        printf("%7d %8.1f %8.1f %8.1f %8zu %9.0f %7.0f%% %8.1f %10.1f %7.0f%% %7ld", playing,
+        char dbc[16] = "-";
+        if (opt.db_pid > 0)
+            snprintf(dbc, sizeof dbc, "%.0f%%", dcpu);
+        printf("%7d %8.1f %8.1f %8.1f %8zu %9.0f %7.0f%% %8.1f %10.1f %7.0f%% %7s %7ld", playing,
                percentile(0.50), p99, n_samples ? samples[n_samples - 1] : 0.0, n_samples,
                (double)actions / wall, cpu, rss / 1024.0,
-               playing ? (double)(rss - rss0) / playing : 0.0, cli, errors);
+               playing ? (double)(rss - rss0) / playing : 0.0, cli, dbc, errors);
         if (playing < target)
             printf("  (%d of %d tables playing, %ld connections lost)", playing, target, drops);
+        if (moves)
+            printf("  (%ld tables moved to another node so far)", moves);
         printf("\n");
         fflush(stdout);
         if (p99 >= opt.limit || playing < target)

@@ -123,6 +123,14 @@ target_link_libraries(bench_botsink PRIVATE barbu_e2e)
 add_executable(bench_club_gen ${CMAKE_SOURCE_DIR}/bench/club_gen.c)
 target_link_libraries(bench_club_gen PRIVATE barbu_store barbu_club barbu_handle)
 add_executable(bench_club_load ${CMAKE_SOURCE_DIR}/bench/club_load.c)
+# bench/commit.sh: an action's commit through the store's API, SQLite beside
+# PostgreSQL (issue 25); no test runs it.
+add_executable(bench_commit ${CMAKE_SOURCE_DIR}/bench/commit.c)
+target_link_libraries(bench_commit PRIVATE barbu_store Threads::Threads)
+# bench/nodes.sh: from a node's SIGKILL to its last table playing on another
+# node (issue 25); no test runs it.
+add_executable(bench_nodes ${CMAKE_SOURCE_DIR}/bench/nodes.c)
+target_link_libraries(bench_nodes PRIVATE barbu_e2e PkgConfig::PQ)
 
 # barbu connect (tests/cli/connect.sh)
 # The terminal client in tmux against a real barbu serve (port 0, its own

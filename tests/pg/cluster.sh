@@ -5,13 +5,25 @@
 # stopped.  The tests connect as the cluster's superuser "barbu" with
 #   postgresql://barbu@/DBNAME?host=DIR/run&port=5432
 # (tests/pg/pg_test.c makes a fresh database per test).
-# usage: cluster.sh start|stop DIR
+# usage: cluster.sh start|stop DIR [--fsync]
+#   --fsync  (start) keep PostgreSQL's defaults for the disk: fsync and
+#            full-page writes on, as a real server runs; the benchmarks of
+#            bench/ use it, the tests do not
 set -eu
 
 cmd=${1:-}
 dir=${2:-}
+fsync=off
+case "${3:-}" in
+"") ;;
+--fsync) fsync=on ;;
+*)
+    echo "usage: tests/pg/cluster.sh start|stop DIR [--fsync]" >&2
+    exit 2
+    ;;
+esac
 if [ -z "$cmd" ] || [ -z "$dir" ]; then
-    echo "usage: tests/pg/cluster.sh start|stop DIR" >&2
+    echo "usage: tests/pg/cluster.sh start|stop DIR [--fsync]" >&2
     exit 2
 fi
 
@@ -49,9 +61,10 @@ start)
         exit 1
     }
     # fsync off: the tests need what a commit means to the other sessions,
-    # not what it means to the disk (bench/ measures with the defaults).
+    # not what it means to the disk (bench/ measures with the defaults,
+    # --fsync).
     as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-c listen_addresses='' -k $dir/run -p 5432 -c fsync=off -c full_page_writes=off -c max_connections=300" \
+        -o "-c listen_addresses='' -k $dir/run -p 5432 -c fsync=$fsync -c full_page_writes=$fsync -c max_connections=300" \
         start >/dev/null || {
         cat "$dir/server.log" >&2
         exit 1
@@ -65,7 +78,7 @@ stop)
     rm -rf "$dir"
     ;;
 *)
-    echo "usage: tests/pg/cluster.sh start|stop DIR" >&2
+    echo "usage: tests/pg/cluster.sh start|stop DIR [--fsync]" >&2
     exit 2
     ;;
 esac
