@@ -402,6 +402,11 @@ foreach(scenario lobby redirect kill partition leak)
   set_tests_properties(nodes_${scenario} PROPERTIES LABELS e2e TIMEOUT 120 FIXTURES_REQUIRED pg
                                                     ENVIRONMENT "${BARBU_PG_ENV}")
 endforeach()
+# Left to the release run (label long): the lobby, the redirects and the
+# leak check walk the paths that nodes_kill, nodes_partition and the
+# nodes_basic_* tests walk under the sanitizers (moved, adoption, the shared
+# lobby, a lost table dropped).
+set_property(TEST nodes_lobby nodes_redirect nodes_leak APPEND PROPERTY LABELS long)
 
 # The club's store tests again on PostgreSQL: the same program and the same
 # assertions with --pg (a fresh database in the cluster for each case), and
