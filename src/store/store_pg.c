@@ -33,6 +33,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "store_check.h"
 #include "store_pg_internal.h"
 
 #define SCHEMA_VERSION 2
@@ -664,23 +665,6 @@ static void damaged(loaded_table *lt, const char *fmt, ...)
     va_end(ap);
 }
 
-static bool parse_seed(const char *text, uint64_t *seed)
-{
-    if (!text || *text < '0' || *text > '9')
-        return false;
-    uint64_t value = 0;
-    for (const char *c = text; *c; c++) {
-        if (*c < '0' || *c > '9')
-            return false;
-        unsigned digit = (unsigned)(*c - '0');
-        if (value > (UINT64_MAX - digit) / 10)
-            return false;
-        value = value * 10 + digit;
-    }
-    *seed = value;
-    return true;
-}
-
 #define TABLE_COLUMNS "id, preset, house, seed, options, state, created, key"
 
 /* Text column k of row, "" with the damage noted when it is NULL. */
@@ -703,7 +687,7 @@ static void read_table(loaded_table *lt, const PGresult *r, int row)
     lt->t.house = want_text(lt, r, row, 2, "house rules text");
     lt->t.options = want_text(lt, r, row, 4, "options text");
     const char *seed = pg_get_text(r, row, 3);
-    if (!parse_seed(seed, &lt->t.seed)) {
+    if (!store_parse_u64(seed, &lt->t.seed)) {
         damaged(lt, "its seed '%.40s' is not a whole number from 0 to 2^64-1",
                 seed ? seed : "NULL");
         lt->t.seed = 0;

@@ -41,6 +41,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "store_check.h"
 #include "store_pg_internal.h"
 
 /* Run as one simple query (several statements) by the schema's step to
@@ -272,30 +273,10 @@ static int fence_hold(pg_store *p, int64_t table, const char *fence)
 
 static int check_game(pg_store *p, const store_game *g, bool ending)
 {
-    if (!g || !g->preset || g->n_players < 0 || (g->n_players > 0 && !g->players)) {
-        pg_failf(p, "a game needs a rule set and its players");
+    char why[160];
+    if (store_game_check(g, ending, why, sizeof why) != 0) {
+        pg_failf(p, "%s", why);
         return -1;
-    }
-    if (ending ? g->status != STORE_GAME_OVER && g->status != STORE_GAME_ABANDONED
-               : g->status != STORE_GAME_RUNNING) {
-        pg_failf(p, "game %" PRId64 " was given the status %d, which is not %s", g->id, g->status,
-                 ending ? "over or abandoned" : "running");
-        return -1;
-    }
-    if (g->credit != STORE_CREDIT_RECORD && g->credit != STORE_CREDIT_DEALS) {
-        pg_failf(p, "game %" PRId64 " has an unknown credit %d", g->id, g->credit);
-        return -1;
-    }
-    for (int k = 0; k < g->n_players; k++) {
-        const store_game_player *q = &g->players[k];
-        if (q->seat < 0 || q->seat > 3 || !q->name || q->kind < STORE_PERSON_GUEST ||
-            q->kind > STORE_PERSON_COMPUTER || q->place < 0 || q->place > 4) {
-            pg_failf(p,
-                     "game %" PRId64 "'s player %d needs a seat from 0 to 3, a name, a kind and "
-                     "a place from 0 to 4",
-                     g->id, k);
-            return -1;
-        }
     }
     return 0;
 }

@@ -78,6 +78,7 @@
 #include <sqlite3.h>
 
 #include "store.h"
+#include "store_check.h"
 #include "store_sqlite_club.h"
 
 #define SCHEMA_VERSION 3
@@ -601,23 +602,6 @@ static char *column_copy(sqlite3_stmt *st, int k, bool *ok)
     return copy;
 }
 
-static bool parse_seed(const char *text, uint64_t *seed)
-{
-    if (!text || *text < '0' || *text > '9')
-        return false;
-    uint64_t value = 0;
-    for (const char *p = text; *p; p++) {
-        if (*p < '0' || *p > '9')
-            return false;
-        unsigned digit = (unsigned)(*p - '0');
-        if (value > (UINT64_MAX - digit) / 10)
-            return false;
-        value = value * 10 + digit;
-    }
-    *seed = value;
-    return true;
-}
-
 /* Reads the table row under st (columns as in tables_load) and its seats.
  * Leaves st as it was; resets seats_of.  A malformed value is noted in
  * lt->t.damage, never a failure.  0, or -1 when SQLite fails or memory runs
@@ -638,7 +622,7 @@ static int read_table(bb_sqlite *q, sqlite3_stmt *st, loaded_table *lt)
     lt->t.options = lt->text[2] ? lt->text[2] : "";
     /* Decimal text as written, or an integer some other tool wrote. */
     const char *seed = (const char *)sqlite3_column_text(st, 3);
-    if (!parse_seed(seed, &lt->t.seed)) {
+    if (!store_parse_u64(seed, &lt->t.seed)) {
         damaged(lt, "its seed '%.40s' is not a whole number from 0 to 2^64-1",
                 seed ? seed : "NULL");
         lt->t.seed = 0;

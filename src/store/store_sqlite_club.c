@@ -36,6 +36,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "store_check.h"
 #include "store_sqlite_club.h"
 
 const char SQLITE_CLUB_SCHEMA[] =
@@ -316,30 +317,10 @@ static int commit(sqlite_club *c, const char *what)
 
 static int check_game(sqlite_club *c, const store_game *g, bool ending)
 {
-    if (!g || !g->preset || g->n_players < 0 || (g->n_players > 0 && !g->players)) {
-        cfail(c, "a game needs a rule set and its players");
+    char why[160];
+    if (store_game_check(g, ending, why, sizeof why) != 0) {
+        cfail(c, "%s", why);
         return -1;
-    }
-    if (ending ? g->status != STORE_GAME_OVER && g->status != STORE_GAME_ABANDONED
-               : g->status != STORE_GAME_RUNNING) {
-        cfail(c, "game %" PRId64 " was given the status %d, which is not %s", g->id, g->status,
-              ending ? "over or abandoned" : "running");
-        return -1;
-    }
-    if (g->credit != STORE_CREDIT_RECORD && g->credit != STORE_CREDIT_DEALS) {
-        cfail(c, "game %" PRId64 " has an unknown credit %d", g->id, g->credit);
-        return -1;
-    }
-    for (int k = 0; k < g->n_players; k++) {
-        const store_game_player *p = &g->players[k];
-        if (p->seat < 0 || p->seat > 3 || !p->name || p->kind < STORE_PERSON_GUEST ||
-            p->kind > STORE_PERSON_COMPUTER || p->place < 0 || p->place > 4) {
-            cfail(c,
-                  "game %" PRId64 "'s player %d needs a seat from 0 to 3, a name, a kind and "
-                  "a place from 0 to 4",
-                  g->id, k);
-            return -1;
-        }
     }
     return 0;
 }
