@@ -339,23 +339,6 @@ static void scenario_game(void)
 
 /* --------------------------------------------------------------- resume */
 
-typedef struct trick_stop {
-    int deal;
-    int min_cards, max_cards;
-} trick_stop;
-
-/* Halts in the play of a deal, with 1-3 cards of a trick down. */
-static bool stop_mid_trick(const e2e_client *mover, void *ctx)
-{
-    const trick_stop *w = ctx;
-    const char *phase = e2e_view_str(mover->view, "phase");
-    if (phase == NULL || strcmp(phase, "play") != 0 || e2e_view_int(mover->view, "deal") < w->deal)
-        return false;
-    json_t *trick = json_object_get(json_object_get(mover->view, "view"), "trick");
-    size_t n = json_array_size(json_object_get(trick, "cards"));
-    return (int)n >= w->min_cards && (int)n <= w->max_cards;
-}
-
 /* A table message in which seat is away and the table paused. */
 static bool shows_away(const json_t *t, int seat)
 {
@@ -394,8 +377,8 @@ static void scenario_resume(void)
     e2e_server_start(&srv, "resume.db");
     game g;
     four_players(&g, srv.port, "rs", "", "uk-32", "5150", "seat", false, false);
-    trick_stop w = {1, 1, 3};
-    e2e_play(stop_mid_trick, &w, 60000);
+    e2e_trick_stop w = {1, 1, 3};
+    e2e_play(e2e_stop_mid_trick, &w, 60000);
     e2e_client *mover = e2e_halted;
     REQUIRE(mover != NULL, "resume: the game reaches a trick in progress in deal 2");
     long at = mover->at;
@@ -474,8 +457,8 @@ static void scenario_resume(void)
         e2e_clear(g.p[s]);
 
     /* Later, a second connection with the same token replaces the first. */
-    trick_stop w2 = {3, 0, 3};
-    e2e_play(stop_mid_trick, &w2, 60000);
+    e2e_trick_stop w2 = {3, 0, 3};
+    e2e_play(e2e_stop_mid_trick, &w2, 60000);
     REQUIRE(e2e_halted != NULL, "resume: the game reaches deal 4");
     e2e_client *old = g.p[1];
     e2e_client *twin = e2e_client_new("rs-E2", srv.port);
@@ -549,8 +532,8 @@ static void scenario_restart(void)
     e2e_client *kb = bots_game(a.port, "rb-N", "", "fife", "31337", &kb_table);
     e2e_client *rb = bots_game(b.port, "rb-N", "@ref", "fife", "31337", &rb_table);
 
-    trick_stop w = {2, 1, 3};
-    e2e_play(stop_mid_trick, &w, 120000);
+    e2e_trick_stop w = {2, 1, 3};
+    e2e_play(e2e_stop_mid_trick, &w, 120000);
     e2e_client *h4 = e2e_halted_in[k4.p[0]->group], *hb = e2e_halted_in[kb->group];
     REQUIRE(h4 && hb, "restart: both games on server A reach a trick in progress in deal 3");
     e2e_client *killed[5] = {k4.p[0], k4.p[1], k4.p[2], k4.p[3], kb};
@@ -1375,9 +1358,9 @@ static void scenario_leak(void)
         four_players(&g[i], srv.port, LEAK_GAMES[i].prefix, "", LEAK_GAMES[i].rules, seed, "all",
                      true, true);
     }
-    trick_stop w = {2, 0, 3};
+    e2e_trick_stop w = {2, 0, 3};
     long t0 = e2e_now_ms();
-    e2e_play(stop_mid_trick, &w, 180000);
+    e2e_play(e2e_stop_mid_trick, &w, 180000);
     for (int i = 0; i < N_LEAK_GAMES; i++) {
         const e2e_client *h = e2e_halted_in[g[i].p[0]->group];
         if (CHECK(h != NULL, "leak %s: the game reaches the play of deal 3", LEAK_GAMES[i].rules))

@@ -199,6 +199,13 @@ void e2e_act(e2e_client *c);
  * when no view comes for 15 s. */
 typedef bool (*e2e_stop_fn)(const e2e_client *mover, void *ctx);
 void e2e_play(e2e_stop_fn stop, void *ctx, int ms);
+/* A stop for e2e_play: in the play of deal `deal` or a later one, with
+ * min_cards to max_cards of the trick down. */
+typedef struct e2e_trick_stop {
+    int deal;
+    int min_cards, max_cards;
+} e2e_trick_stop;
+bool e2e_stop_mid_trick(const e2e_client *mover, void *ctx);
 /* When set, e2e_play calls it for a playing client or a kibitzer that has
  * received `moved` (several nodes: its table is served by another node): it
  * takes the message and brings the client to the table there. */

@@ -1262,3 +1262,14 @@ int e2e_main(const char *program, int argc, char **argv, const e2e_scenario *sce
     printf("%d failure%s\n", e2e_failures, e2e_failures == 1 ? "" : "s");
     return e2e_failures ? 1 : 0;
 }
+
+bool e2e_stop_mid_trick(const e2e_client *mover, void *ctx)
+{
+    const e2e_trick_stop *w = ctx;
+    const char *phase = e2e_view_str(mover->view, "phase");
+    if (phase == NULL || strcmp(phase, "play") != 0 || e2e_view_int(mover->view, "deal") < w->deal)
+        return false;
+    json_t *trick = json_object_get(json_object_get(mover->view, "view"), "trick");
+    size_t n = json_array_size(json_object_get(trick, "cards"));
+    return (int)n >= w->min_cards && (int)n <= w->max_cards;
+}

@@ -590,23 +590,6 @@ static e2e_client *bots_at(int k, const char *name, const char *seed, int *table
     return c;
 }
 
-typedef struct trick_stop {
-    int deal;
-    int min_cards, max_cards;
-} trick_stop;
-
-/* Halts in the play of a deal, with 1-3 cards of a trick down. */
-static bool stop_mid_trick(const e2e_client *mover, void *ctx)
-{
-    const trick_stop *w = ctx;
-    const char *phase = e2e_view_str(mover->view, "phase");
-    if (phase == NULL || strcmp(phase, "play") != 0 || e2e_view_int(mover->view, "deal") < w->deal)
-        return false;
-    json_t *trick = json_object_get(json_object_get(mover->view, "view"), "trick");
-    size_t n = json_array_size(json_object_get(trick, "cards"));
-    return (int)n >= w->min_cards && (int)n <= w->max_cards;
-}
-
 /* Halts at the first action from a given point on. */
 static bool stop_at(const e2e_client *mover, void *ctx)
 {
@@ -843,8 +826,8 @@ static void scenario_redirect(void)
     const int at[4] = {0, 1, 2, 1}, kib[2] = {2, 1};
     four_at_a(&g, "rd", "4242", at, kib, false);
 
-    trick_stop w = {1, 1, 3};
-    e2e_play(stop_mid_trick, &w, 60000);
+    e2e_trick_stop w = {1, 1, 3};
+    e2e_play(e2e_stop_mid_trick, &w, 60000);
     REQUIRE(e2e_halted != NULL, "redirect: the game reaches a trick of the second deal");
     settle_views(&g, e2e_halted->at);
 
@@ -908,8 +891,8 @@ static void scenario_kill(void)
     four_at_a(&g, "kl", seed, at, NULL, false);
     int bots_table;
     e2e_client *bots = bots_at(0, "klb-N", bots_seed, &bots_table);
-    trick_stop w = {2, 1, 3};
-    e2e_play(stop_mid_trick, &w, 60000);
+    e2e_trick_stop w = {2, 1, 3};
+    e2e_play(e2e_stop_mid_trick, &w, 60000);
     e2e_client *h4 = e2e_halted_in[g.group], *hb = e2e_halted_in[bots->group];
     REQUIRE(h4 && hb, "kill: both games on a reach a trick in progress in deal 3");
     settle_views(&g, h4->at);
@@ -988,8 +971,8 @@ static void scenario_partition(void)
     hello_at(kib, "pt-kib", 0);
     e2e_kibitz(kib, g.table, 0);
 
-    trick_stop w = {1, 1, 3};
-    e2e_play(stop_mid_trick, &w, 60000);
+    e2e_trick_stop w = {1, 1, 3};
+    e2e_play(e2e_stop_mid_trick, &w, 60000);
     e2e_client *stale = e2e_halted;
     REQUIRE(stale != NULL, "partition: the game reaches a trick of the second deal");
     long k = stale->at;
@@ -1120,8 +1103,8 @@ static void scenario_leak(void)
     game g;
     const int at[4] = {0, 1, 2, 0}, kib[2] = {1, 2};
     four_at_a(&g, "lk", seed_text, at, kib, true);
-    trick_stop w = {2, 0, 3};
-    e2e_play(stop_mid_trick, &w, 60000);
+    e2e_trick_stop w = {2, 0, 3};
+    e2e_play(e2e_stop_mid_trick, &w, 60000);
     REQUIRE(e2e_halted != NULL, "leak: the game reaches the play of deal 3");
     settle_views(&g, e2e_halted->at);
     e2e_pump(200);

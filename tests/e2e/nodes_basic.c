@@ -35,6 +35,31 @@ static void start_node(e2e_server *s, const char *name)
     e2e_server_start_with(s, name, extra);
 }
 
+/* A fresh database for the scenario, and the nodes' logs kept. */
+static void fresh_db(const char *name)
+{
+    db_url = pg_test_db(name);
+    REQUIRE(db_url != NULL, "a database in the private PostgreSQL cluster");
+    e2e_server_logs = true;
+}
+
+/* c makes a uk table of its own, sitting North against three random
+ * computer players that play at once, dealt from seed. */
+static int bot_table(e2e_client *c, const char *seed)
+{
+    return e2e_create(c, "uk",
+                      json_pack("{s:[s,s,s], s:s, s:i, s:s, s:s}", "bots", "E", "S", "W", "level",
+                                "random", "delay", 0, "sit", "N", "seed", seed));
+}
+
+/* Until c is to move (10 s at most): the scenario stops otherwise. */
+static void wait_to_move(e2e_client *c, const char *what)
+{
+    for (long deadline = e2e_now_ms() + 10000; !e2e_to_move(c) && e2e_now_ms() < deadline;)
+        e2e_pump(100);
+    REQUIRE(e2e_to_move(c), what);
+}
+
 /* Waits up to ms for a message of one of two types; returns it (the
  * caller decrefs), NULL on timeout. */
 static json_t *expect_either(e2e_client *c, const char *a, const char *b, int ms)
@@ -130,9 +155,7 @@ static bool lobby_has(e2e_client *c, int table)
 
 static void scenario_basic(void)
 {
-    db_url = pg_test_db("nodes_basic");
-    REQUIRE(db_url != NULL, "a database in the private PostgreSQL cluster");
-    e2e_server_logs = true;
+    fresh_db("nodes_basic");
     e2e_server a, b;
     start_node(&a, "a");
     start_node(&b, "b");
@@ -142,9 +165,7 @@ static void scenario_basic(void)
     /* Alice plays at a table of A with three computer players. */
     e2e_client *alice = e2e_client_new("alice", a.port);
     e2e_hello(alice, "alice");
-    int table = e2e_create(alice, "uk",
-                           json_pack("{s:[s,s,s], s:s, s:i, s:s, s:s}", "bots", "E", "S", "W",
-                                     "level", "random", "delay", 0, "sit", "N", "seed", "4711"));
+    int table = bot_table(alice, "4711");
     json_t *v = e2e_expect(alice, "view", 5000);
     REQUIRE(v != NULL, "alice has a view of her table");
     json_decref(v);
@@ -256,9 +277,7 @@ static void scenario_basic(void)
 
 static void scenario_partition(void)
 {
-    db_url = pg_test_db("nodes_partition_basic");
-    REQUIRE(db_url != NULL, "a database in the private PostgreSQL cluster");
-    e2e_server_logs = true;
+    fresh_db("nodes_partition_basic");
     e2e_server a, b;
     start_node(&a, "a");
     start_node(&b, "b");
@@ -266,16 +285,12 @@ static void scenario_partition(void)
     snprintf(url_b, sizeof url_b, "ws://127.0.0.1:%d/ws", b.port);
     e2e_client *alice = e2e_client_new("alice", a.port);
     e2e_hello(alice, "alice");
-    int table = e2e_create(alice, "uk",
-                           json_pack("{s:[s,s,s], s:s, s:i, s:s, s:s}", "bots", "E", "S", "W",
-                                     "level", "random", "delay", 0, "sit", "N", "seed", "99"));
+    int table = bot_table(alice, "99");
     json_t *v = e2e_expect(alice, "view", 5000);
     REQUIRE(v != NULL, "alice has a view of her table");
     json_decref(v);
     /* Until it is alice's turn: the table then waits for her. */
-    for (long deadline = e2e_now_ms() + 10000; !e2e_to_move(alice) && e2e_now_ms() < deadline;)
-        e2e_pump(100);
-    REQUIRE(e2e_to_move(alice), "alice is to move");
+    wait_to_move(alice, "alice is to move");
     long at_stop = alice->at;
 
     kill(a.pid, SIGSTOP);
@@ -345,9 +360,7 @@ static json_t *back_at(e2e_client *c, int port, int ms, int *moved)
 
 static void scenario_registered(void)
 {
-    db_url = pg_test_db("nodes_registered_basic");
-    REQUIRE(db_url != NULL, "a database in the private PostgreSQL cluster");
-    e2e_server_logs = true;
+    fresh_db("nodes_registered_basic");
     e2e_server a, b;
     start_node(&a, "a");
     start_node(&b, "b");
@@ -364,12 +377,8 @@ static void scenario_registered(void)
     snprintf(carol->token, sizeof carol->token, "%s",
              json_string_value(json_object_get(w, "token")));
     json_decref(w);
-    int table = e2e_create(carol, "uk",
-                           json_pack("{s:[s,s,s], s:s, s:i, s:s, s:s}", "bots", "E", "S", "W",
-                                     "level", "random", "delay", 0, "sit", "N", "seed", "7"));
-    for (long deadline = e2e_now_ms() + 10000; !e2e_to_move(carol) && e2e_now_ms() < deadline;)
-        e2e_pump(100);
-    REQUIRE(e2e_to_move(carol), "carol is to move");
+    int table = bot_table(carol, "7");
+    wait_to_move(carol, "carol is to move");
     e2e_act(carol);
     e2e_pump(500);
     long at_before = carol->at;
@@ -568,9 +577,7 @@ static bool db_exec(const char *sql)
  * keep its old copy, which lacks b's actions. */
 static void scenario_stale(void)
 {
-    db_url = pg_test_db("nodes_stale");
-    REQUIRE(db_url != NULL, "a database in the private PostgreSQL cluster");
-    e2e_server_logs = true;
+    fresh_db("nodes_stale");
     e2e_server a, b;
     start_node(&b, "b");                  /* makes the schema, as the database's owner */
     db_exec("CREATE ROLE barbu_a LOGIN"); /* there already after an earlier run */
@@ -586,12 +593,8 @@ static void scenario_stale(void)
 
     e2e_client *alice = e2e_client_new("alice", a.port);
     e2e_hello(alice, "alice");
-    int table = e2e_create(alice, "uk",
-                           json_pack("{s:[s,s,s], s:s, s:i, s:s, s:s}", "bots", "E", "S", "W",
-                                     "level", "random", "delay", 0, "sit", "N", "seed", "7"));
-    for (long deadline = e2e_now_ms() + 10000; !e2e_to_move(alice) && e2e_now_ms() < deadline;)
-        e2e_pump(100);
-    REQUIRE(e2e_to_move(alice), "alice is to move at node a");
+    int table = bot_table(alice, "7");
+    wait_to_move(alice, "alice is to move at node a");
     long at_a = alice->at;
 
     REQUIRE(db_exec("REVOKE UPDATE ON nodes FROM barbu_a"), "node a's renewals cut off");
@@ -604,9 +607,7 @@ static void scenario_stale(void)
     at_b->seat = alice->seat;
     at_b->table = alice->table;
     e2e_resume(at_b);
-    for (long deadline = e2e_now_ms() + 10000; !e2e_to_move(at_b) && e2e_now_ms() < deadline;)
-        e2e_pump(100);
-    REQUIRE(e2e_to_move(at_b), "alice is to move at node b");
+    wait_to_move(at_b, "alice is to move at node b");
     e2e_act(at_b);
     for (long deadline = e2e_now_ms() + 10000;
          !(e2e_to_move(at_b) && at_b->at > at_a + 1) && e2e_now_ms() < deadline;)
@@ -641,20 +642,14 @@ static void scenario_stale(void)
  * losing it. */
 static void scenario_kibitzing(void)
 {
-    db_url = pg_test_db("nodes_kibitzing");
-    REQUIRE(db_url != NULL, "a database in the private PostgreSQL cluster");
-    e2e_server_logs = true;
+    fresh_db("nodes_kibitzing");
     e2e_server a, b;
     start_node(&a, "a");
     start_node(&b, "b");
     e2e_client *alice = e2e_client_new("alice", a.port);
     e2e_hello(alice, "alice");
-    int t1 = e2e_create(alice, "uk",
-                        json_pack("{s:[s,s,s], s:s, s:i, s:s, s:s}", "bots", "E", "S", "W", "level",
-                                  "random", "delay", 0, "sit", "N", "seed", "7"));
-    for (long deadline = e2e_now_ms() + 10000; !e2e_to_move(alice) && e2e_now_ms() < deadline;)
-        e2e_pump(100);
-    REQUIRE(e2e_to_move(alice), "alice is to move at node a");
+    int t1 = bot_table(alice, "7");
+    wait_to_move(alice, "alice is to move at node a");
     e2e_client *bob = e2e_client_new("bob", b.port);
     e2e_hello(bob, "bob");
     int t2 =
