@@ -61,6 +61,24 @@ const char *barbu_bot_kind(const barbu_bot *bot);
 /* The kinds of bot, NULL after the last. */
 const char *barbu_bot_kind_name(int index);
 
+/*
+ * Keeps what the view shows without choosing: the tricks of the deal under
+ * way, as barbu_bot_choose keeps them before it chooses.  A player that was
+ * not there for some of a deal's views (a server's computer player rebuilt
+ * after a restart) is fed them here, each at the points where it would have
+ * chosen (its seat to move), and then chooses as one that played through.
+ * A view of no seat, or of a phase without tricks, changes nothing.
+ */
+void barbu_bot_observe(barbu_bot *bot, const barbu_view *view);
+
+/*
+ * Seeds the bot's choices again, as barbu_bot_new seeded them, keeping what
+ * it has seen.  barbu serve seeds each decision of a table's computer player
+ * from the table's seed and the action's index, so that a table rebuilt
+ * after a restart plays on as it would have.
+ */
+void barbu_bot_reseed(barbu_bot *bot, uint64_t seed);
+
 /* Chooses a legal action for the view's seat, which must be to move.
  * Returns 0, or BARBU_ETURN when the seat is not to move. */
 int barbu_bot_choose(barbu_bot *bot, const barbu_view *view, barbu_action *out);

@@ -194,6 +194,18 @@ static const bb_record *see(barbu_bot *bot, const barbu_view *view)
     return &bot->rec[view->seat];
 }
 
+void barbu_bot_observe(barbu_bot *bot, const barbu_view *view)
+{
+    /* The omniscient player reads states, never its record. */
+    if (bot->kind != OMNISCIENT)
+        see(bot, view);
+}
+
+void barbu_bot_reseed(barbu_bot *bot, uint64_t seed)
+{
+    barbu_rng_seed(&bot->rng, seed);
+}
+
 int barbu_bot_choose(barbu_bot *bot, const barbu_view *view, barbu_action *out)
 {
     if (bot->kind == OMNISCIENT)

@@ -54,15 +54,34 @@ static srv_job *pop(srv_job **head, srv_job **tail)
     return job;
 }
 
+/*
+ * A seat's own bot keeps what it saw; it chooses with the rng the decision's
+ * seed gives it, as a fresh bot did before the seats kept theirs, so that a
+ * table rebuilt after a restart plays on as it would have.  The clock's and
+ * the hints' jobs think with a fresh bot of their kind.
+ */
 static void think(srv_job *job)
 {
-    barbu_bot *bot = barbu_bot_new(job->kind, job->seed);
+    barbu_bot *bot = job->bot;
+    if (bot != NULL)
+        barbu_bot_reseed(bot, job->seed);
+    else
+        bot = barbu_bot_new(job->kind, job->seed);
     if (bot == NULL) {
         job->err = BARBU_EINVAL;
         return;
     }
     job->err = barbu_bot_choose(bot, &job->view, &job->action);
-    barbu_bot_free(bot);
+    if (bot != job->bot)
+        barbu_bot_free(bot);
+}
+
+void srv_job_free(srv_job *job)
+{
+    if (job == NULL)
+        return;
+    barbu_bot_free(job->bot);
+    free(job);
 }
 
 /* The next job this worker may take, or NULL; under the lock. */
@@ -170,11 +189,11 @@ void srv_bots_stop(srv_bots *b)
         pthread_join(b->workers[i].thread, NULL);
     srv_job *job;
     while ((job = pop(&b->people_head, &b->people_tail)) != NULL)
-        free(job);
+        srv_job_free(job);
     while ((job = pop(&b->alone_head, &b->alone_tail)) != NULL)
-        free(job);
+        srv_job_free(job);
     while ((job = pop(&b->done_head, &b->done_tail)) != NULL)
-        free(job);
+        srv_job_free(job);
     pthread_cond_destroy(&b->ready);
     pthread_mutex_destroy(&b->lock);
     free(b);

@@ -127,6 +127,7 @@ int srv_seat_person(srv_table *t, int seat, srv_session *s)
         *st = saved;
         return -1;
     }
+    srv_seat_ai_drop(t, seat);
     if (displaced && displaced->table == t) {
         /* The player the seat was held for loses it to a substitute, and
          * has seen its hand of this deal. */
@@ -310,6 +311,7 @@ srv_table *srv_table_make(srv_conn *c, const proto_msg *msg, bool *sat)
     proto_t.ladder = msg->ladder;
     proto_t.rated = msg->rated;
     proto_t.credit = msg->credit;
+    proto_t.hints = msg->hints;
     snprintf(proto_t.creator_name, sizeof proto_t.creator_name, "%s", s->name);
     snprintf(proto_t.level, sizeof proto_t.level, "%s", level);
     char *options = srv_options_text(&proto_t);
@@ -380,6 +382,7 @@ srv_table *srv_table_make(srv_conn *c, const proto_msg *msg, bool *sat)
     t->ladder = proto_t.ladder;
     t->rated = proto_t.rated;
     t->credit = proto_t.credit;
+    t->hints = proto_t.hints;
     snprintf(t->creator_name, sizeof t->creator_name, "%s", s->name);
     snprintf(t->level, sizeof t->level, "%s", level);
 
@@ -408,7 +411,7 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
         return;
     }
     if (!srv_ladder_create_ok(c, msg) || !srv_club_create_ok(c, msg) ||
-        !srv_create_allowed(c, msg, msg->bots == 0xF))
+        !srv_hint_create_ok(c, msg) || !srv_create_allowed(c, msg, msg->bots == 0xF))
         return;
     bool sat = false;
     srv_table *t = srv_table_make(c, msg, &sat);

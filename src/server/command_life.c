@@ -334,6 +334,7 @@ void srv_cmd_again(srv_conn *c, const proto_msg *msg)
     m.kibitz_chat = t->kibitz_chat;
     m.clock = t->clock;
     m.ladder = t->ladder;
+    m.hints = t->hints;
     m.rated = t->rated;
     m.credit = (uint8_t)t->credit;
     snprintf(m.level, sizeof m.level, "%s", t->level);

@@ -338,6 +338,9 @@ static void dispatch(srv_conn *c, const proto_msg *msg)
     case PROTO_SUGGEST:
         srv_cmd_suggest(c, msg);
         break;
+    case PROTO_HINT:
+        srv_cmd_hint(c, msg);
+        break;
     case PROTO_LOGOUT:
         srv_cmd_logout(c, msg);
         break;

@@ -411,6 +411,11 @@ typedef struct srv_seat {
     char player[SRV_NAME_CAP]; /* the player of record, "" before the game */
     int64_t away_since;        /* the person lost the connection or stood up; 0 */
     bool grace_over;           /* the grace period has ended */
+    /* The computer player's own bot, kept for the game so that it keeps the
+     * tricks of each deal as an arena player does (docs/internals.md).  Made
+     * when the seat gets its computer player, freed when a person takes the
+     * seat or the table goes; NULL while a job has it (srv_job.bot). */
+    barbu_bot *ai;
 } srv_seat;
 
 struct srv_table {
@@ -473,6 +478,15 @@ struct srv_table {
     bool no_game;                   /* broken before any game could be rebuilt: nothing to show */
     bool ladder;                    /* registered players only (ladder.c) */
     bool rated;                     /* its game changes ratings: persons registered (club.c) */
+    bool hints;                     /* its players may ask for hints (hint.c); never rated */
+    /* The seats whose hint is being thought (a bit per seat): one at a time;
+     * and each seat's last hint, given again when asked at the same action. */
+    unsigned hint_out;
+    struct srv_hint_last {
+        bool have;
+        uint32_t at;
+        barbu_action action;
+    } hint_last[4];
     /* The club's end of its game could not be written (a store failure):
      * it is tried again each SRV_CLUB_RETRY seconds, dated by the first
      * try, and the table stays in memory until it is kept (club.c). */
@@ -550,6 +564,18 @@ int srv_table_rules(const char *preset, char **house, int revision, barbu_rules 
 /* The revision an options text records (1 when it has none). */
 int srv_options_revision(const char *text);
 
+/* The seat's computer player gets its own bot (an older one is freed),
+ * seeded from the table's seed and the seat, and shown the views of the
+ * game so far at the seat's turns (barbu_bot_observe), so that it knows the
+ * deal's tricks as one that played through.  0 or -1 (no memory, or no
+ * such kind: the seat's next job then makes one). */
+int srv_seat_ai_make(srv_table *t, int seat);
+/* Frees the seat's own bot (a person took the seat). */
+void srv_seat_ai_drop(srv_table *t, int seat);
+/* The computer player of the seat to move in `state` (a replay of t's game)
+ * sees its view, as it would have when it chose there. */
+void srv_seat_ai_see(srv_table *t, const barbu_state *state);
+
 /* Writes a seat to the store; 0 or -1. */
 int srv_seat_store(srv_table *t, int seat);
 /* Puts a computer player in a seat (in memory and in the store). */
@@ -600,6 +626,17 @@ void srv_cmd_kibitz(srv_conn *c, const proto_msg *msg);
 void srv_cmd_leave(srv_conn *c, const proto_msg *msg);
 void srv_cmd_bot(srv_conn *c, const proto_msg *msg);
 void srv_cmd_act(srv_conn *c, const proto_msg *msg);
+/* ------------------------------------------------------------------ hint.c */
+
+/* Whether create's hints go with its other options (not at a ladder or
+ * rated table); when not, bad_value is sent. */
+bool srv_hint_create_ok(srv_conn *c, const proto_msg *msg);
+/* hint: the medium computer player's choice for the sender's own next
+ * decision, from its own view, thought on the workers. */
+void srv_cmd_hint(srv_conn *c, const proto_msg *msg);
+/* A hint's answer arrived (bots.c's done queue): sent unless stale. */
+void srv_hint_answer(srv_table *t, struct srv_job *job);
+
 /* suggest: the easy computer player's rows for the sender's own Chinese
  * Poker hand, from its own view; nothing is played. */
 void srv_cmd_suggest(srv_conn *c, const proto_msg *msg);
@@ -667,6 +704,14 @@ typedef struct srv_job {
     uint64_t seed;
     bool people; /* a person sits at the table: the job comes first */
     bool clock;  /* for a person whose move clock ran out (clock.c) */
+    bool hint;   /* a hint for the person at seat (hint.c): who asked, with its id */
+    char token[PROTO_TOKEN_LEN + 1];
+    bool has_id;
+    int32_t id;
+    /* The seat's own bot (srv_seat.ai), which the job holds while it thinks;
+     * NULL for the clock's and the hints' jobs, which make a fresh bot of
+     * `kind`.  The loop gives it back to the seat, or frees it. */
+    barbu_bot *bot;
     char kind[16];
     barbu_rules rules; /* the view points at this copy */
     barbu_view view;
@@ -679,6 +724,8 @@ typedef struct srv_bots srv_bots;
 srv_bots *srv_bots_start(struct lws_context *ctx, int threads);
 /* Takes the job. */
 void srv_bots_submit(srv_bots *bots, srv_job *job);
+/* Frees a job and the bot it holds. */
+void srv_job_free(srv_job *job);
 /* A finished job, or NULL. */
 srv_job *srv_bots_done(srv_bots *bots);
 /* Stops and joins the workers, freeing every job left. */

@@ -57,6 +57,8 @@ json_t *srv_summary_json(const srv_table *t)
         json_object_set_new(o, "ladder", json_true());
     if (t->rated)
         json_object_set_new(o, "rated", json_true());
+    if (t->hints)
+        json_object_set_new(o, "hints", json_true());
     json_object_set_new(o, "credit",
                         json_string(t->credit == PROTO_CREDIT_DEALS ? "deals" : "record"));
     srv_table_key_json(t, o);

@@ -15,16 +15,19 @@ static const char *const TYPE_NAMES[PROTO_N_TYPES] = {
     "hello",     "tables", "create",   "sit",         "kibitz",    "leave",      "bot",
     "act",       "chat",   "score",    "record",      "suggest",   "logout",     "close",
     "hand_over", "again",  "register", "password",    "mod_close", "mod_remove", "ban",
-    "unban",     "report", "mod_log",  "preferences",
+    "unban",     "report", "mod_log",  "preferences", "hint",
 };
 
+/* The fields each message may carry, besides "type" and "id": at most
+ * PROTO_MAX_FIELDS (create has the most). */
+#define PROTO_MAX_FIELDS 20
 /* The fields each message may carry, besides "type" and "id". */
-static const char *const TYPE_FIELDS[PROTO_N_TYPES][16] = {
+static const char *const TYPE_FIELDS[PROTO_N_TYPES][PROTO_MAX_FIELDS] = {
     [PROTO_HELLO] = {"version", "name", "token", "device", "lobby_chat", "password", "register"},
     [PROTO_TABLES] = {0},
     [PROTO_CREATE] = {"rules", "house", "seed", "kibitz", "grace", "takeover", "bots", "level",
                       "delay", "sit", "household", "kibitz_chat", "clock", "ladder", "rated",
-                      "credit"},
+                      "credit", "hints"},
     [PROTO_SIT] = {"table", "seat"},
     [PROTO_KIBITZ] = {"table", "seat"},
     [PROTO_LEAVE] = {0},
@@ -1047,7 +1050,8 @@ static int decode_create(reader *rd, const json_t *o, proto_msg *m)
     }
     if (get_bool(rd, o, "household", &m->household) < 0 ||
         get_bool(rd, o, "kibitz_chat", &m->kibitz_chat) < 0 ||
-        get_bool(rd, o, "ladder", &m->ladder) < 0 || get_bool(rd, o, "rated", &m->rated) < 0)
+        get_bool(rd, o, "ladder", &m->ladder) < 0 || get_bool(rd, o, "rated", &m->rated) < 0 ||
+        get_bool(rd, o, "hints", &m->hints) < 0)
         return -1;
     static const char *const CREDIT[] = {"record", "deals"};
     if ((got = get_word(rd, o, "credit", CREDIT, 2, &word)) < 0)
@@ -1449,7 +1453,7 @@ int proto_decode(const char *data, size_t len, proto_msg *msg, proto_error *err)
         goto done;
     }
     msg->type = (uint8_t)type;
-    if (check_fields(&rd, o, TYPE_FIELDS[type], 16, true) != 0)
+    if (check_fields(&rd, o, TYPE_FIELDS[type], PROTO_MAX_FIELDS, true) != 0)
         goto done;
     rc = decode_fields(&rd, o, msg);
 done:

@@ -62,6 +62,9 @@ enum {
     PROTO_MOD_LOG,
     /* A registered player's preferences, kept with the account (issue 24). */
     PROTO_PREFERENCES,
+    /* The computer's suggestion for the sender's own next decision, at a
+     * table with hints (issue 26). */
+    PROTO_HINT,
     PROTO_N_TYPES
 };
 
@@ -165,6 +168,8 @@ typedef struct proto_msg {
      * no seed); whose a seat's points are: PROTO_CREDIT_* */
     bool rated;
     uint8_t credit;
+    /* create: the players may ask for hints (not at a ladder table) */
+    bool hints;
     /* mod_close, mod_remove, ban, unban, report: the reason or the report,
      * trimmed, at most PROTO_MAX_REPORT characters ("" when not sent; a
      * report needs one); ban, unban, report: the handle in name. */

@@ -247,6 +247,9 @@ static void on_action(void *ctx, uint32_t n, const char *text)
         return;
     }
     t->actions[t->n++] = act;
+    /* The computer player to move sees its view, as it did when it was to
+     * choose there: a restored one knows the deal's tricks (bb_record). */
+    srv_seat_ai_see(t, &t->state);
     if (t->state.t.deal != deal) {
         if (t->n_results == t->cap_results) {
             int cap = t->cap_results ? t->cap_results * 2 : 32;
@@ -392,6 +395,9 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
             snprintf(st->level, sizeof st->level, "%s", ls->level);
             snprintf(st->name, sizeof st->name, "%s", ls->name);
             st->took_over = started && strcmp(ls->player, ls->name) != 0;
+            /* Before the replay: it sees the game's views as they are
+             * replayed (on_action), as it saw them when it played. */
+            srv_seat_ai_make(t, k);
         }
         if (s && started) {
             st->person = s;
@@ -421,6 +427,7 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
             return;
         }
         t->started = true;
+        srv_seat_ai_see(t, &t->state);
         action_ctx a = {.t = t};
         if (no_game)
             a.bad = true; /* no replay: nothing in it would be true */

@@ -160,6 +160,7 @@ void srv_session_resume(srv_session *s)
         if (st->bot) {
             st->bot = false;
             st->took_over = false;
+            srv_seat_ai_drop(t, s->seat);
             snprintf(st->name, sizeof st->name, "%s", s->name);
             srv_log(t->srv, "table %lld: %s takes seat %s back from the computer player",
                     (long long)t->id, s->name, barbu_seat_name(s->seat));

@@ -56,7 +56,9 @@ void srv_table_free(srv_table *t)
     srv_server *srv = t->srv;
     srv_table_timer_cancel(t);
     srv_clock_cancel(t);
-    free(t->held);
+    srv_job_free(t->held);
+    for (int k = 0; k < 4; k++)
+        barbu_bot_free(t->seats[k].ai);
     char key[24];
     srv_table_key(t->id, key);
     srv_map_del(&srv->table_map, key);
@@ -184,6 +186,8 @@ char *srv_options_text(const srv_table *t)
         json_object_set_new(o, "rated", json_true());
     if (o && t->credit == PROTO_CREDIT_DEALS)
         json_object_set_new(o, "credit", json_string("deals"));
+    if (o && t->hints)
+        json_object_set_new(o, "hints", json_true());
     char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);
     return text;
@@ -221,6 +225,7 @@ void srv_options_parse(srv_table *t, const char *text)
     t->seed_chosen = json_is_true(json_object_get(o, "seed_chosen"));
     t->ladder = json_is_true(json_object_get(o, "ladder"));
     t->rated = json_is_true(json_object_get(o, "rated"));
+    t->hints = json_is_true(json_object_get(o, "hints"));
     s = json_string_value(json_object_get(o, "credit"));
     t->credit = s && strcmp(s, "deals") == 0 ? PROTO_CREDIT_DEALS : PROTO_CREDIT_RECORD;
     json_decref(o);
@@ -294,6 +299,65 @@ int srv_seat_store(srv_table *t, int seat)
     return 0;
 }
 
+static uint64_t bot_seed(uint64_t seed, uint32_t at, int seat);
+static int init_game(const srv_table *t, barbu_state *state, bool no_game);
+
+/* The seat's bot sees the view of `state` when its seat is to move there. */
+static void ai_see(barbu_bot *ai, const barbu_state *state, int seat)
+{
+    if (barbu_to_move(state) != seat)
+        return;
+    barbu_view view;
+    barbu_view_of(state, seat, &view);
+    barbu_bot_observe(ai, &view);
+}
+
+void srv_seat_ai_see(srv_table *t, const barbu_state *state)
+{
+    int seat = barbu_to_move(state);
+    if (seat >= 0 && t->seats[seat].bot && t->seats[seat].ai != NULL)
+        ai_see(t->seats[seat].ai, state, seat);
+}
+
+int srv_seat_ai_make(srv_table *t, int seat)
+{
+    srv_seat *st = &t->seats[seat];
+    srv_seat_ai_drop(t, seat);
+    /* Its decisions are seeded each from the action's index (bot_seed,
+     * think in bots.c); this seed is only the bot's first. */
+    st->ai = barbu_bot_new(st->level, bot_seed(t->seed, 0, seat));
+    if (st->ai == NULL)
+        return -1;
+    if (!t->started || t->no_game || t->n == 0)
+        return 0;
+    /* A computer player that comes in during a game (for a person who
+     * left) is shown the deal under way at its seat's turns, as one rebuilt
+     * after a restart is (restore.c), so that it knows what a player there
+     * would: only the tricks of the deal under way count, so only its views
+     * are shown.  The engine replays a game of a few thousand actions in
+     * well under a millisecond. */
+    barbu_state *replay = malloc(sizeof *replay);
+    if (replay == NULL || init_game(t, replay, false) != 0) {
+        free(replay);
+        return 0; /* it plays on without the deal's tricks */
+    }
+    uint16_t deal = t->state.t.deal;
+    for (uint32_t i = 0; i < t->n; i++) {
+        if (replay->t.deal == deal)
+            ai_see(st->ai, replay, seat);
+        if (barbu_apply(replay, &t->actions[i]) != 0)
+            break;
+    }
+    free(replay);
+    return 0;
+}
+
+void srv_seat_ai_drop(srv_table *t, int seat)
+{
+    barbu_bot_free(t->seats[seat].ai);
+    t->seats[seat].ai = NULL;
+}
+
 int srv_seat_bot(srv_table *t, int seat, const char *level, bool took_over)
 {
     srv_seat *st = &t->seats[seat];
@@ -306,6 +370,8 @@ int srv_seat_bot(srv_table *t, int seat, const char *level, bool took_over)
         *st = saved;
         return -1;
     }
+    /* Without memory for its bot, each of its jobs tries again. */
+    srv_seat_ai_make(t, seat);
     srv_log(t->srv, "table %lld: a %s computer player sits %s", (long long)t->id, level,
             barbu_seat_name(seat));
     return 0;
@@ -401,13 +467,19 @@ void srv_table_detach(srv_session *s)
 
 /* ------------------------------------------------------------- the game */
 
-int srv_table_init_game(srv_table *t, bool no_game)
+/* The table's game as it starts, into *state. */
+static int init_game(const srv_table *t, barbu_state *state, bool no_game)
 {
     if (no_game)
-        return barbu_init(&t->state, &t->rules, 0);
+        return barbu_init(state, &t->rules, 0);
     if (t->keyed)
-        return barbu_init_keyed(&t->state, &t->rules, t->key);
-    return barbu_init(&t->state, &t->rules, t->seed);
+        return barbu_init_keyed(state, &t->rules, t->key);
+    return barbu_init(state, &t->rules, t->seed);
+}
+
+int srv_table_init_game(srv_table *t, bool no_game)
+{
+    return init_game(t, &t->state, no_game);
 }
 
 void srv_table_key_json(const srv_table *t, json_t *o)
@@ -599,6 +671,12 @@ static void submit_job(srv_table *t)
     job->seed = bot_seed(t->seed, t->n, seat);
     job->people = !srv_table_bots_only(t);
     snprintf(job->kind, sizeof job->kind, "%s", t->seats[seat].level);
+    /* The seat's own bot goes with the job (a fresh one when it could not
+     * be made: think's fallback). */
+    if (t->seats[seat].ai == NULL)
+        srv_seat_ai_make(t, seat);
+    job->bot = t->seats[seat].ai;
+    t->seats[seat].ai = NULL;
     job->rules = t->rules;
     barbu_view_of(&t->state, seat, &job->view);
     job->view.rules = &job->rules;
@@ -725,8 +803,21 @@ void srv_table_schedule(srv_table *t)
 
 static void drop_held(srv_table *t)
 {
-    free(t->held);
+    srv_job_free(t->held);
     t->held = NULL;
+}
+
+/* The job's bot goes back to its seat, or is freed when the seat has no
+ * computer player of its kind any more, or has a newer bot (a person took
+ * the seat and left it again meanwhile). */
+static void give_back(srv_table *t, srv_job *job)
+{
+    srv_seat *st = &t->seats[job->seat];
+    if (st->bot && st->ai == NULL && strcmp(barbu_bot_kind(job->bot), st->level) == 0)
+        st->ai = job->bot;
+    else
+        barbu_bot_free(job->bot);
+    job->bot = NULL;
 }
 
 /* What the people at a table hear while its next action cannot be saved. */
@@ -775,7 +866,13 @@ void srv_bots_drain(srv_server *srv)
     while ((job = srv_bots_done(srv->bots)) != NULL) {
         srv_table *t = srv_table_find(srv, job->table);
         if (t == NULL || srv->stopping) {
-            free(job);
+            srv_job_free(job); /* with its bot: the table went */
+            continue;
+        }
+        if (job->bot != NULL)
+            give_back(t, job);
+        if (job->hint) {
+            srv_hint_answer(t, job);
             continue;
         }
         if (job->clock) {
@@ -872,6 +969,8 @@ json_t *srv_table_json(const srv_table *t, const srv_session *you)
         json_object_set_new(m, "ladder", json_true());
     if (t->rated)
         json_object_set_new(m, "rated", json_true());
+    if (t->hints)
+        json_object_set_new(m, "hints", json_true());
     json_object_set_new(m, "credit",
                         json_string(t->credit == PROTO_CREDIT_DEALS ? "deals" : "record"));
     json_object_set_new(m, "state", json_string(srv_table_state_name(t)));
