@@ -410,8 +410,10 @@ void srv_cmd_create(srv_conn *c, const proto_msg *msg)
                   (long long)s->table->id);
         return;
     }
-    if (!srv_ladder_create_ok(c, msg) || !srv_club_create_ok(c, msg) ||
-        !srv_hint_create_ok(c, msg) || !srv_create_allowed(c, msg, msg->bots == 0xF))
+    /* Hints with a ladder or rated table is refused first, whoever asks:
+     * the two never go together. */
+    if (!srv_hint_create_ok(c, msg) || !srv_ladder_create_ok(c, msg) ||
+        !srv_club_create_ok(c, msg) || !srv_create_allowed(c, msg, msg->bots == 0xF))
         return;
     bool sat = false;
     srv_table *t = srv_table_make(c, msg, &sat);
