@@ -1179,6 +1179,29 @@ static void test_result_json(void **unused)
     free(list);
 }
 
+/* hint (issue 26): no field but the id; create's hints is a boolean. */
+static void test_hint(void **unused)
+{
+    (void)unused;
+    decode_ok("{\"type\": \"hint\", \"id\": 7}");
+    assert_int_equal(msg.type, PROTO_HINT);
+    assert_true(msg.has_id);
+    assert_int_equal(msg.id, 7);
+    decode_ok("{\"type\": \"hint\"}");
+    refused("{\"type\": \"hint\", \"table\": 3}", "bad_field");
+    decode_ok("{\"type\": \"create\", \"rules\": \"uk\", \"hints\": true}");
+    assert_true(msg.hints);
+    decode_ok("{\"type\": \"create\", \"rules\": \"uk\"}");
+    assert_false(msg.hints);
+    refused("{\"type\": \"create\", \"rules\": \"uk\", \"hints\": 1}", "bad_field");
+    /* Every field of create at once: the most any message has. */
+    decode_ok("{\"type\": \"create\", \"rules\": \"uk\", \"house\": \"\", \"seed\": \"5\", "
+              "\"kibitz\": \"all\", \"grace\": 30, \"takeover\": \"bot\", \"bots\": [\"E\"], "
+              "\"level\": \"easy\", \"delay\": 0, \"sit\": \"N\", \"household\": true, "
+              "\"kibitz_chat\": true, \"clock\": 60, \"ladder\": false, \"rated\": false, "
+              "\"credit\": \"deals\", \"hints\": true}");
+}
+
 /* preferences (issue 24): every field optional and checked, an unknown one
  * refused with a sentence, the fields read back as sent, and the JSON the
  * server keeps read by the same checks. */
@@ -1278,7 +1301,7 @@ int main(void)
         cmocka_unit_test(test_table_rules),     cmocka_unit_test(test_rules_json),
         cmocka_unit_test(test_round_trips),     cmocka_unit_test(test_fife_kinds),
         cmocka_unit_test(test_view_refusals),   cmocka_unit_test(test_result_json),
-        cmocka_unit_test(test_preferences),
+        cmocka_unit_test(test_preferences),     cmocka_unit_test(test_hint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
