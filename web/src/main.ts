@@ -22,6 +22,7 @@ import { settingsButton } from './ui/settings-dialog';
 import { turnTitle } from './turn';
 import { sentence } from './text';
 import { applySuggestion, suggestRefused } from './ui/chinese';
+import { applyHint, hintRefused } from './ui/hint';
 import { AccountMenu } from './account';
 import { AdminPanel } from './admin';
 import { applyServerPrefs, sendPrefsSoon, setPrefsSender } from './settings';
@@ -549,6 +550,9 @@ function onMessage(msg: ServerMsg): void {
     case 'suggestion':
       if (state.table && msg.table === state.table.id) applySuggestion(state, msg);
       break;
+    case 'hint':
+      if (state.table && msg.table === state.table.id) applyHint(state, msg);
+      break;
     case 'record':
       // A record asked for quietly (the review of the last deal) is not a download.
       if (msg.id !== undefined && quietIds.has(msg.id)) break;
@@ -561,6 +565,7 @@ function onMessage(msg: ServerMsg): void {
         return;
       }
       if (msg.re === 'suggest') suggestRefused();
+      if (msg.re === 'hint') hintRefused();
       const forAct = msg.re === 'act' || msg.re === undefined || (msg.id !== undefined && msg.id === actId);
       if (forAct && state.actPending) {
         state.actPending = false;

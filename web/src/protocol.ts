@@ -269,6 +269,8 @@ export interface TableSummary {
   handed_over?: boolean;
   /** A ladder table: registered players only, no chosen seed, no computer players. */
   ladder?: boolean;
+  /** Its players may ask for hints. */
+  hints?: boolean;
 }
 
 export interface SeatInfo {
@@ -375,6 +377,8 @@ export interface TableMsg {
   creator?: string;
   /** A ladder table: registered players only. */
   ladder?: boolean;
+  /** Its players may ask for hints. */
+  hints?: boolean;
   /** The hash (BLAKE2b-256, hex) of the key that deals this game, from its creation. */
   commitment?: string;
   /** The key (hex), once the game is over. */
@@ -442,6 +446,17 @@ export interface SuggestionMsg {
   table: number;
   at: number;
   action: ArrangeAction;
+  id?: number;
+}
+
+/** The computer's choice for this seat's next decision, at a table with
+ * hints (`hint`): the action as a view's `legal` lists it. */
+export interface HintMsg {
+  type: 'hint';
+  table: number;
+  at: number;
+  action: Action;
+  level: string;
   id?: number;
 }
 
@@ -531,6 +546,7 @@ export type ServerMsg =
   | DoneMsg
   | ReportedMsg
   | SuggestionMsg
+  | HintMsg
   | WelcomeMsg
   | MovedMsg
   | ByeMsg
@@ -572,6 +588,8 @@ export interface CreateOptions {
   rated?: boolean;
   /** Who a seat's points go to: its player of record (the default) or, deal by deal, who held it. */
   credit?: 'record' | 'deals';
+  /** The players may ask for hints (never with ladder or rated). */
+  hints?: boolean;
 }
 
 export type ClientMsg =
@@ -601,6 +619,7 @@ export type ClientMsg =
   | { type: 'score'; table?: number; id?: number }
   | { type: 'record'; table: number; id?: number }
   | { type: 'suggest'; id?: number }
+  | { type: 'hint'; id?: number }
   | { type: 'logout'; everywhere?: boolean; id?: number }
   | { type: 'register'; password: string; id?: number }
   | { type: 'password'; password: string; new_password: string; id?: number }

@@ -14,6 +14,7 @@ import type { BidAction, BySeat, Seat, View } from '../protocol';
 import { SEATS } from '../protocol';
 import { seatAndName, seatsFrom, who } from './declare';
 import { appRulesLink } from './rules';
+import { hintedDouble } from './hint';
 
 function list(seats: readonly Seat[], name: (s: Seat) => string = (s) => SEAT_NAME[s]): string {
   const names = seats.map(name);
@@ -177,7 +178,7 @@ export function renderBid(app: App): HTMLElement | null {
             'button',
             {
               type: 'button',
-              class: `btn toggle bid-toggle${locked ? ' is-locked' : ''}`,
+              class: `btn toggle bid-toggle${locked ? ' is-locked' : ''}${hintedDouble(app.state, s) ? ' hinted' : ''}`,
               'data-double': s,
               'data-focus': `double-${s}`,
               'data-compulsory': locked ? 'true' : null,

@@ -53,6 +53,8 @@ export class CreateView {
   private household: HTMLInputElement;
   private kibitzChat: HTMLInputElement;
   private ladder: HTMLInputElement;
+  /** Hints (issue 26): never with a ladder or rated game. */
+  private hints: HTMLInputElement;
   private ladderBox: HTMLElement;
   private rated: HTMLInputElement;
   private ratedBox: HTMLElement;
@@ -175,6 +177,11 @@ export class CreateView {
     this.household = h('input', { type: 'checkbox', id: 'create-household', name: 'household', 'data-focus': 'create-household' });
     this.kibitzChat = h('input', { type: 'checkbox', id: 'create-kibitz-chat', name: 'kibitz_chat', 'data-focus': 'create-kibitz-chat' });
 
+    // Hints: the players may ask the computer for their next decision.
+    // Off by default, and never at a ladder or rated table, whose games
+    // must be the players' own.
+    this.hints = h('input', { type: 'checkbox', id: 'create-hints', name: 'hints', 'data-focus': 'create-hints', 'aria-describedby': 'create-hints-hint' });
+
     // A ladder table (registered players only): no chosen seed, no
     // computer players at the start; shown only to a registered player.
     this.ladder = h('input', { type: 'checkbox', id: 'create-ladder', name: 'ladder', 'data-focus': 'create-ladder', 'aria-describedby': 'create-ladder-hint' });
@@ -207,6 +214,7 @@ export class CreateView {
     this.rated.addEventListener('change', () => {
       this.seed.disabled = this.rated.checked || this.ladder.checked;
       if (this.rated.checked) this.seed.value = '';
+      this.hintsAllowed();
     });
     this.credit = select(
       'create-credit',
@@ -286,6 +294,16 @@ export class CreateView {
           ),
         ),
         h(
+          'div',
+          { class: 'field span2 hints-field' },
+          h('label', { class: 'check', for: 'create-hints' }, this.hints, ' Hints'),
+          h(
+            'p',
+            { class: 'hint', id: 'create-hints-hint' },
+            "Each player may ask the computer (medium) for its choice at their turn, from their own hand only. Not at a ladder or rated table: a game with hints is not rated.",
+          ),
+        ),
+        h(
           'fieldset',
           { class: 'field bots span2' },
           h('legend', null, 'Computer players'),
@@ -353,6 +371,7 @@ export class CreateView {
       this.ladderChanged();
     }
     this.seed.disabled = this.ladder.checked || this.rated.checked;
+    this.hintsAllowed();
     this.el.hidden = false;
     this.rules.focus();
   }
@@ -381,6 +400,17 @@ export class CreateView {
       if (on) box.checked = false;
       box.disabled = on || s === this.sit.value;
     }
+    this.hintsAllowed();
+  }
+
+  /** Hints go with neither a ladder nor a rated game: unticked and
+   * disabled while either is. */
+  private hintsAllowed(): void {
+    const off = (this.ladder.checked && !this.ladderBox.hidden) || (this.rated.checked && !this.ratedBox.hidden);
+    if (off) this.hints.checked = false;
+    this.hints.disabled = off;
+    if (off) this.hints.title = 'A ladder or rated game takes no hints.';
+    else this.hints.removeAttribute('title');
   }
 
   /** The creator's seat has no computer player: moving to a seat moves its
@@ -474,6 +504,7 @@ export class CreateView {
       o.rated = true;
     }
     o.credit = this.credit.value === 'deals' ? 'deals' : 'record';
+    if (this.hints.checked && !o.ladder && !o.rated) o.hints = true;
     return o;
   }
 

@@ -11,6 +11,7 @@ import { appRulesLink } from './rules';
 import { h } from '../dom';
 import { absenceText } from './seatnews';
 import { declareOptions } from '../legal';
+import { hintedContract } from './hint';
 import { contractInfo, contractName, RANK_NAME, RED, SEAT_NAME, SUIT_NAME, SUIT_SYMBOL, isSuit } from '../names';
 import type { DeclareAction, Seat, Suit, TableRules, View } from '../protocol';
 import { SEATS } from '../protocol';
@@ -259,7 +260,7 @@ function renderContracts(app: App, v: View, me: Seat, opts: DeclareAction[]): HT
       'button',
       {
         type: 'button',
-        class: 'btn contract',
+        class: `btn contract${hintedContract(app.state, k) ? ' hinted' : ''}`,
         'data-contract': k,
         'data-focus': `contract-${k}`,
         onclick: () => {

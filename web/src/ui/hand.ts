@@ -10,6 +10,7 @@ import { findLegal, playableCards } from '../legal';
 import { cardLabel, sortHand } from '../names';
 import { setting } from '../settings';
 import { cardFace } from './cards';
+import { hintedCard } from './hint';
 import { offlineDisabled } from './offline';
 import type { Ctx } from './table';
 
@@ -113,6 +114,7 @@ export function renderHand(ctx: Ctx): HTMLElement {
   const cards = handCards(ctx);
   const playable = mode === 'play' ? playableCards(vm) : new Set<Card>();
   const advice = new Set(v?.advice ?? []);
+  const hinted = hintedCard(ctx);
   const picked = new Set(ui.picked);
   const max = mode === 'pass_on' ? 3 : 13;
 
@@ -138,6 +140,7 @@ export function renderHand(ctx: Ctx): HTMLElement {
     if (mode === 'play' && enabled) cls.push('playable');
     if (isPicked && mode !== 'play' && mode !== 'none') cls.push('picked');
     if (advice.has(c)) cls.push('advised');
+    if (hinted === c) cls.push('hinted');
     if (isRaised) cls.push('raised');
     const onclick = (e: Event): void => {
       if (!enabled || offlineDisabled(e.currentTarget)) return;

@@ -32,6 +32,7 @@ import { absenceText, seatAbsence } from './seatnews';
 import { guestMark } from '../account';
 import { reportNameButton, reportTableButton } from '../report';
 import { ladderBanner, renderFair } from './fair';
+import { hintButton, hintNote } from './hint';
 
 /** What every part of the table is drawn from. */
 export interface Ctx {
@@ -160,6 +161,7 @@ function bar(ctx: Ctx): HTMLElement {
       { class: 'bar-buttons' },
       h('button', { type: 'button', id: 'score-btn', 'data-focus': 'score-btn', onclick: () => openScore(app) }, 'Scores'),
       showdownButton(ctx),
+      hintButton(ctx),
       h(
         'button',
         {
@@ -765,6 +767,7 @@ function drawTable(app: App): HTMLElement {
       seatBox(ctx, ctx.bottom),
       handNotes(ctx),
       tapNote(ctx),
+      hintNote(ctx),
       v && v.phase !== 'over' ? renderHand(ctx) : null,
     ),
   );
