@@ -433,6 +433,16 @@ set_tests_properties(nodes_basic nodes_basic_partition nodes_basic_registered no
                      PROPERTIES FIXTURES_REQUIRED pg ENVIRONMENT "${BARBU_PG_ENV}" LABELS "e2e;pg"
                                 TIMEOUT 120)
 
+# Issue 26's hint in the browser (tests/e2e/browser/lib/hint.mjs): the
+# create dialog's Hints box, the Hint button and the hinted card.
+if(BARBU_WEB)
+  add_test(NAME browser_hint
+           COMMAND node ${CMAKE_SOURCE_DIR}/tests/e2e/browser/run.mjs --barbu $<TARGET_FILE:barbu>
+                   --web ${CMAKE_BINARY_DIR}/web --shots ${CMAKE_BINARY_DIR}/browser-shots
+                   --only hint)
+  set_tests_properties(browser_hint PROPERTIES LABELS browser TIMEOUT 240)
+endif()
+
 # Issue 26 on a real server (tests/e2e/hint.c): the computer players keep a
 # bot each for the game, through a restart (botseats), and hints (hint,
 # hint_rows).

@@ -20,6 +20,7 @@ import { TLS_SCENARIOS } from './lib/tls.mjs';
 import { CLUB_PAGES, CLUB_PAGES_ARGS } from './lib/club_pages.mjs';
 import { CLUB_VIEWER } from './lib/club_viewer.mjs';
 import { PREFS } from './lib/prefs.mjs';
+import { HINT } from './lib/hint.mjs';
 import { NODES } from './lib/nodes.mjs';
 
 Object.assign(SCENARIOS, { evening_a: eveningA, evening_again: eveningAgain }, EVENING_D, ACCOUNTS);
@@ -28,6 +29,7 @@ Object.assign(SCENARIOS, CLUB_PAGES);
 Object.assign(SERVER_ARGS, { club_pages: CLUB_PAGES_ARGS });
 Object.assign(SCENARIOS, CLUB_VIEWER);
 Object.assign(SCENARIOS, PREFS);
+Object.assign(SCENARIOS, HINT);
 Object.assign(SCENARIOS, NODES);
 
 const here = dirname(fileURLToPath(import.meta.url));
