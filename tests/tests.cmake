@@ -140,6 +140,10 @@ target_link_libraries(bench_nodes PRIVATE barbu_e2e PkgConfig::PQ)
 add_test(NAME cli_connect
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/connect.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_connect PROPERTIES LABELS cli TIMEOUT 300)
+# Its hint (issue 26): the create form's Hints field, the ? key at one's turn.
+add_test(NAME cli_connect_hint
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/connect_hint.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_connect_hint PROPERTIES LABELS cli TIMEOUT 180)
 
 # The browser client (web/) in Debian's Chromium, driven by playwright-core
 # from web/node_modules (tests/e2e/browser): a person joins, makes a table

@@ -198,7 +198,7 @@ cn *cn_new(void)
     c->ui.sheet = &c->sheet;
     c->ui.quit_note = "Your seat is kept while the game is on: run barbu connect again to "
                       "come back.";
-    c->ui.help_more[0] = "  q  quit (asks first; your seat is kept for you)";
+    c->ui.help_more[0] = "  q  quit (seat kept)   ?  a hint, at your turn (tables with hints)";
     c->ui.help_more[1] = "  /  chat     !  the table's menu: score, record, computer, leave";
     return c;
 }

@@ -122,6 +122,7 @@ typedef struct cn_table {
     int kibitz_next;     /* the seat watched from the next deal, or -1 */
     long long received;  /* ms: when the table message came (away counts on) */
     bool ladder;         /* registered players only */
+    bool hints;          /* its players may ask for hints (the ? key) */
     char commitment[65]; /* the hash of the deals' key, from the start */
     char key[65];        /* the key, once the game is over */
 } cn_table;
@@ -147,6 +148,7 @@ enum {
     CN_F_KIBITZ_CHAT,
     CN_F_HOUSE,
     CN_F_LADDER,
+    CN_F_HINTS,
     CN_F_CREATE,
     CN_F_COUNT
 };
@@ -166,6 +168,7 @@ typedef struct cn_form {
     bool kibitz_chat; /* kibitzers may talk to the players in the game */
     char house[256];  /* a rules file to send as the house rules, "" for none */
     bool ladder;      /* a ladder table: registered players only */
+    bool hints;       /* its players may ask for hints (never with ladder) */
 } cn_form;
 
 typedef struct cn_net cn_net; /* net.c */
@@ -225,7 +228,10 @@ typedef struct cn {
     cn_table table;
     barbu_rules rules; /* the table's rules: the view points at them */
     bool have_rules, have_view;
-    uint32_t at;            /* the latest view's action count */
+    uint32_t at; /* the latest view's action count */
+    /* The hint asked (the ? key) or shown, for the view at hint_at. */
+    bool hint_asked, hint_shown;
+    uint32_t hint_at;
     int64_t rejoin_id;      /* after a welcome: the table the session may get back */
     long long rejoin_until; /* ms: and until when the table screen waits for it */
     bool leaving;           /* leave sent: the next lobby message is ours */
@@ -377,6 +383,8 @@ void cn_send_kibitz(cn *c, int64_t table, int seat);
 void cn_send_leave(cn *c);
 void cn_send_bot(cn *c, int seat);
 void cn_send_act(cn *c, const barbu_action *action);
+/* Asks for a hint for the view we have (a table with hints, our turn). */
+void cn_send_hint(cn *c);
 void cn_send_chat(cn *c, const char *text);
 void cn_send_score(cn *c);
 void cn_send_record(cn *c);

@@ -217,6 +217,7 @@ static int on_table(cn *c, const json_t *m, char *why, size_t cap)
     copy(t->commitment, sizeof t->commitment, get_str(m, "commitment"));
     copy(t->key, sizeof t->key, get_str(m, "key"));
     t->ladder = get_bool(m, "ladder");
+    t->hints = get_bool(m, "hints");
     if (t->commitment[0] && !had_commitment && !t->key[0])
         cn_note(c,
                 "The deals of table %lld come from a secret key whose hash is %s: it is shown "
@@ -703,6 +704,8 @@ static int on_error(cn *c, const json_t *m, char *why, size_t cap)
     }
     if (re != NULL && strcmp(re, "score") == 0)
         c->want_score = false;
+    if (re != NULL && strcmp(re, "hint") == 0)
+        c->hint_asked = false;
     c->hops = 0;
     cn_status(c, true, "%s%s%s", re ? re : "", re ? ": " : "", text);
     return 0;
@@ -775,6 +778,8 @@ void cn_on_closed(cn *c, const char *why)
     c->want_score = false;
 }
 
+static int on_hint(cn *c, const json_t *m, char *why, size_t cap);
+
 void cn_on_message(cn *c, const char *text, size_t len)
 {
     json_error_t jerr;
@@ -811,6 +816,8 @@ void cn_on_message(cn *c, const char *text, size_t len)
         cn_status(c, false, "Table %lld is created.", (long long)get_int(m, "table", 0));
     } else if (strcmp(type, "table") == 0)
         rc = on_table(c, m, why, sizeof why);
+    else if (strcmp(type, "hint") == 0)
+        rc = on_hint(c, m, why, sizeof why);
     else if (strcmp(type, "view") == 0)
         rc = on_view(c, m, why, sizeof why);
     else if (strcmp(type, "chat") == 0)
@@ -921,6 +928,8 @@ void cn_send_create(cn *c)
         json_object_set_new(m, "sit", json_string(barbu_seat_name(f->seat)));
     if (f->ladder)
         json_object_set_new(m, "ladder", json_true());
+    if (f->hints && !f->ladder)
+        json_object_set_new(m, "hints", json_true());
     if (send(c, m))
         cn_status(c, false, "Creating a table (%s)...", preset);
 }
@@ -985,6 +994,35 @@ void cn_send_act(cn *c, const barbu_action *action)
     json_object_set_new(m, "action", a);
     json_object_set_new(m, "at", json_integer(c->at));
     send(c, m);
+}
+
+void cn_send_hint(cn *c)
+{
+    c->hint_asked = true;
+    c->hint_shown = false;
+    c->hint_at = c->at;
+    send(c, msg_new(c, "hint"));
+}
+
+/* The computer's choice for our decision: said in the message line, as
+ * barbu play says an action, while the view it was asked for is shown. */
+static int on_hint(cn *c, const json_t *m, char *why, size_t cap)
+{
+    c->hint_asked = false;
+    json_int_t table = get_int(m, "table", -1), at = get_int(m, "at", -1);
+    if (c->screen != CN_TABLE || table != c->table.id || !c->have_view || at != (json_int_t)c->at)
+        return 0; /* the table moved on meanwhile */
+    barbu_action a;
+    const json_t *aj = json_object_get(m, "action");
+    if (!json_is_object(aj) || read_action(aj, &c->rules, &a) != 0)
+        return fail(why, cap, "a hint whose action does not read");
+    char text[200];
+    play_describe(&c->ui, &c->ui.view.t, &a, text, sizeof text);
+    const char *level = get_str(m, "level");
+    play_message(&c->ui, false, "Hint (%s): %s", level ? level : "medium", text);
+    c->hint_shown = true;
+    c->dirty = true;
+    return 0;
 }
 
 void cn_send_chat(cn *c, const char *text)

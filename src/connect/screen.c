@@ -200,7 +200,7 @@ static void draw_form(const cn *c)
     static const char *const LABEL[CN_F_COUNT] = {
         "Rules",    "Seed",    "Your seat", "Computer players", "Their level", "Kibitzers",
         "Delay ms", "Grace s", "Takeover",  "Household",        "Kibitz chat", "House rules file",
-        "Ladder",   ""};
+        "Ladder",   "Hints",   ""};
     for (int i = 0; i < CN_F_COUNT; i++) {
         int row = y + 2 + i;
         bool on = f->field == i;
@@ -277,6 +277,12 @@ static void draw_form(const cn *c)
             snprintf(note, sizeof note, "%s",
                      f->ladder ? "registered players only; no seed, no computer players"
                                : "anyone may sit");
+            break;
+        case CN_F_HINTS:
+            snprintf(value, sizeof value, "%s", f->hints ? "yes" : "no");
+            snprintf(note, sizeof note, "%s",
+                     f->hints ? "a player may ask the computer at their turn (the ? key)"
+                              : "no hints");
             break;
         default:
             snprintf(value, sizeof value, "%s", f->house);
@@ -945,8 +951,14 @@ static void form_key(cn *c, int key)
             if (f->ladder) {
                 f->seed[0] = '\0';
                 f->bots = 0;
+                f->hints = false;
             }
         }
+        break;
+    case CN_F_HINTS:
+        /* A ladder table takes no hints. */
+        if (step)
+            f->hints = !f->hints && !f->ladder;
         break;
     case CN_F_HOUSE:
         if (key != ' ' || f->house[0])
@@ -1174,6 +1186,21 @@ static void table_key(cn *c, int key)
     if (!c->have_view) {
         if (key == 'q')
             c->quit = true;
+        return;
+    }
+    /* At a table with hints, ? asks for one at our turn; asked again once
+     * the hint is shown, it shows the keys as everywhere else. */
+    if (free_key && key == '?' && c->table.hints && c->table.you_seat >= 0 &&
+        ui->view.t.to_move == ui->view.seat && strcmp(c->table.state, "playing") == 0 &&
+        !(c->hint_shown && c->hint_at == c->at)) {
+        if (c->hint_asked && c->hint_at == c->at)
+            play_message(ui, false, "The hint is being thought: a moment.");
+        else if (c->conn != CN_READY)
+            play_message(ui, true, "Not connected: no hint can be asked.");
+        else {
+            cn_send_hint(c);
+            play_message(ui, false, "Asking the computer for a hint...");
+        }
         return;
     }
     int was_overlay = ui->overlay;

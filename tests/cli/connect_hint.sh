@@ -1,0 +1,155 @@
+#!/bin/sh
+# barbu connect's hint (issue 26) in a real terminal (tmux) against a real
+# barbu serve: alice creates a table with hints and three easy computer
+# players from the lobby's form (its Hints field), and at her turn the ?
+# key asks the server for a hint, which the message line says; ? again
+# shows the keys, which name it.  Every wait has a deadline.
+# usage: connect_hint.sh BARBU SOURCE_DIR
+set -u
+barbu=$1
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "FAIL tmux is not installed: barbu connect needs a terminal to be tested (scripts/setup.sh installs it)"
+    exit 1
+fi
+tmp=$(mktemp -d)
+unset TMUX
+T() { tmux -S "$tmp/tmux.sock" "$@"; }
+server_pid=
+cleanup() {
+    T kill-server 2>/dev/null
+    if [ -n "$server_pid" ]; then
+        kill "$server_pid" 2>/dev/null
+        wait "$server_pid" 2>/dev/null
+    fi
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail=0
+ok() { echo "ok   $1"; }
+bad() { echo "FAIL $1"; fail=1; }
+# The whole script gives up after this (four minutes).
+deadline=$(($(date +%s) + 120))
+
+# shows NAME PATTERN SECONDS: waits until the screen shows PATTERN (grep -E);
+# the screen is then in $tmp/screen.
+shows() {
+    i=0
+    while [ "$i" -lt $(($3 * 10)) ] && [ "$(date +%s)" -lt "$deadline" ]; do
+        T capture-pane -p -t "$1" >"$tmp/screen" 2>/dev/null || return 1
+        grep -Eq "$2" "$tmp/screen" && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+
+# key NAME KEYS...: sends keys, then waits for the screen to change (1 s at most).
+key() {
+    name=$1
+    shift
+    T capture-pane -p -t "$name" >"$tmp/before" 2>/dev/null
+    T send-keys -t "$name" "$@"
+    j=0
+    while [ $j -lt 50 ]; do
+        sleep 0.02
+        T capture-pane -p -t "$name" >"$tmp/screen" 2>/dev/null || return 0
+        cmp -s "$tmp/screen" "$tmp/before" || return 0
+        j=$((j + 1))
+    done
+}
+
+# ------------------------------------------------------------------ server
+"$barbu" serve --listen 127.0.0.1:0 --db "$tmp/server.db" >"$tmp/serve.out" 2>"$tmp/serve.err" &
+server_pid=$!
+port=
+i=0
+while [ $i -lt 100 ] && [ -z "$port" ]; do
+    port=$(sed -n 's|^barbu serve: listening on ws://127\.0\.0\.1:\([0-9]*\)/ws$|\1|p' "$tmp/serve.out")
+    [ -n "$port" ] && break
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.1
+    i=$((i + 1))
+done
+if [ -z "$port" ]; then
+    bad "barbu serve starts and says its port"
+    cat "$tmp/serve.err"
+    exit 1
+fi
+ok "barbu serve listens on port $port"
+url="ws://127.0.0.1:$port"
+
+# start NAME WIDTH HEIGHT ARGS...: barbu connect ARGS in a new terminal, in
+# $tmp (where a saved record goes), with its state (the token) in
+# $tmp/state; its process id goes to $tmp/NAME.pid, its exit status to
+# $tmp/NAME.rc and its errors to $tmp/NAME.err.
+start() {
+    name=$1 width=$2 height=$3
+    shift 3
+    rm -f "$tmp/$name.rc"
+    T new-session -d -s "$name" -x "$width" -y "$height" \
+        "cd '$tmp' && XDG_STATE_HOME='$tmp/state' timeout --foreground 200 sh -c 'echo \$\$ >\"$tmp/$name.pid\"; exec \"$barbu\" connect $*' 2>'$tmp/$name.err'; echo \$? >'$tmp/$name.rc'"
+}
+finished() {
+    i=0
+    while [ $i -lt $(($2 * 10)) ] && [ ! -s "$tmp/$1.rc" ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    [ -s "$tmp/$1.rc" ]
+}
+
+# ------------------------------------------------------------------- lobby
+start alice 120 40 "$url" --name alice
+shows alice "barbu connect .* alice .*connected" 10 && ok "alice connects" || bad "alice connects"
+
+# The form: seed 12, South, easy computer players (medium, then Right
+# through hard, random, easy), delay 0, and Hints yes.
+key alice n
+if shows alice "A new table" 5; then
+    grep -Eq "Hints .*no" "$tmp/screen" && ok "the form has a Hints field, no by default" ||
+        bad "the form has a Hints field, no by default"
+    key alice Down
+    key alice 1 2
+    key alice Down Down Down
+    key alice Right
+    key alice Right
+    key alice Right
+    key alice Down Down
+    key alice BSpace BSpace BSpace 0
+    key alice Down Down Down Down Down Down Down
+    key alice Right
+    grep -Eq "Hints .*yes" "$tmp/screen" && ok "the form's Hints field says yes" ||
+        bad "the form's Hints field says yes"
+    cp "$tmp/screen" "$tmp/form.screen"
+    key alice Enter
+fi
+if shows alice "South \(alice, you\)" 10; then
+    ok "the form creates the table and seats alice South"
+else
+    bad "the form creates the table and seats alice South"
+    cat "$tmp/form.screen" "$tmp/screen"
+fi
+
+# The computer players play at once: then it is alice's turn.
+sleep 2
+key alice "?"
+if shows alice "Hint \(medium\): " 10; then
+    ok "? at her turn: the message line says the hint"
+    echo "     $(grep -o "Hint (medium): [^│|]*" "$tmp/screen" | head -n 1)"
+else
+    bad "? at her turn: the message line says the hint"
+    cat "$tmp/screen"
+fi
+key alice "?"
+if shows alice "a hint, at your turn" 5; then
+    ok "? again shows the keys, which name the hint"
+else
+    bad "? again shows the keys, which name the hint"
+    cat "$tmp/screen"
+fi
+key alice Escape
+key alice q
+key alice y
+finished alice 10 && ok "alice quits" || bad "alice quits"
+[ $fail -eq 0 ] && echo "connect_hint: all passed"
+exit $fail
