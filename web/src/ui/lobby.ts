@@ -211,6 +211,7 @@ export class LobbyView {
         t.house ? h('span', { class: 'tag house-tag', title: 'House rules apply' }, 'house rules') : null,
         t.ladder ? h('span', { class: 'tag ladder-tag', title: 'A ladder table: registered players only' }, 'ladder') : null,
         t.ladder ? h('span', { class: 'sr-only' }, ' (registered players only)') : null,
+        t.hints ? h('span', { class: 'tag hints-tag', title: 'Its players may ask the computer for a hint' }, 'hints') : null,
         about ? h('span', { class: 'rules-about' }, about) : null,
         t.seed_chosen_by ? seedMark(t.seed_chosen_by) : null,
       ),
