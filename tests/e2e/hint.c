@@ -12,10 +12,12 @@
  *             as the uninterrupted ones
  *   hint      at a table with hints: a hint at the player's turn is one of
  *             the seat's legal actions and the only card when there is one,
- *             carries nothing but the action, reaches nobody else; not your
+ *             carries nothing but the action, reaches nobody else, and is
+ *             dropped when the table moved on before it was ready; not your
  *             turn, busy, a kibitzer, a table without hints and a ladder
- *             table are refused with their codes; at Chinese Poker the hint
- *             is a setting of the rows
+ *             table are refused with their codes
+ *   hint_rows at Chinese Poker the hint is a setting of the rows, which the
+ *             server takes as the player's act
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,6 +327,29 @@ static void scenario_hint(void)
              off_turn);
     CHECK(hints >= 6 && forced >= 1 && off_turn == 3, "hint: hints were given through a deal");
     CHECK(e2e_peek(k, "hint") == NULL, "hint: the kibitzer never receives a hint");
+
+    /* A hint asked and the card played before it is ready: the table moved
+     * on, so it is dropped (a choice among several cards takes the medium
+     * player many milliseconds, the act none). */
+    bool stale_tried = false;
+    for (long t0 = e2e_now_ms(); !stale_tried && e2e_now_ms() - t0 < 30000;) {
+        e2e_pump(20);
+        if (!e2e_to_move(p) || p->acted_at == p->at)
+            continue;
+        if (json_array_size(json_object_get(p->view, "legal")) < 2) {
+            e2e_act(p);
+            continue;
+        }
+        e2e_clear(p);
+        ask_hint(p);
+        e2e_act(p);
+        stale_tried = true;
+    }
+    CHECK(stale_tried, "hint: a turn with a choice comes");
+    for (long t0 = e2e_now_ms(); e2e_now_ms() - t0 < 1500;)
+        e2e_pump(20);
+    CHECK(e2e_peek(p, "hint") == NULL && e2e_peek(p, "error") == NULL,
+          "hint: a hint whose table moved on before it was ready is dropped");
     CHECK(e2e_server_stop(&srv) == 0, "hint: the server exits 0 on SIGTERM");
 }
 
