@@ -244,12 +244,17 @@ static void scenario_hint(void)
     e2e_client *p = e2e_client_new("hint-N", srv.port);
     e2e_hello(p, "hint-N");
 
-    /* A ladder table takes no hints, whoever asks. */
+    /* A ladder table takes no hints, whoever asks (the refusal comes before
+     * the ladder's own checks). */
     e2e_send(p, json_pack("{s:s, s:s, s:b, s:b, s:i}", "type", "create", "rules", "uk", "ladder", 1,
                           "hints", 1, "id", 1));
     json_t *e = e2e_expect_error(p, "bad_value", "create", 5000);
     e2e_refusal_check(p, e);
     json_decref(e);
+    /* Nor a rated one: a game with hints is never rated. */
+    e2e_send(p, json_pack("{s:s, s:s, s:b, s:b, s:i}", "type", "create", "rules", "uk", "rated", 1,
+                          "hints", 1, "id", 2));
+    json_decref(e2e_expect_error(p, "bad_value", "create", 5000));
 
     /* No hints at a table without them. */
     int off = e2e_create(p, "uk", json_pack("{s:s}", "sit", "N"));
