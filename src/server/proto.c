@@ -21,7 +21,6 @@ static const char *const TYPE_NAMES[PROTO_N_TYPES] = {
 /* The fields each message may carry, besides "type" and "id": at most
  * PROTO_MAX_FIELDS (create has the most). */
 #define PROTO_MAX_FIELDS 20
-/* The fields each message may carry, besides "type" and "id". */
 static const char *const TYPE_FIELDS[PROTO_N_TYPES][PROTO_MAX_FIELDS] = {
     [PROTO_HELLO] = {"version", "name", "token", "device", "lobby_chat", "password", "register"},
     [PROTO_TABLES] = {0},
