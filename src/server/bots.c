@@ -57,8 +57,9 @@ static srv_job *pop(srv_job **head, srv_job **tail)
 /*
  * A seat's own bot keeps what it saw; it chooses with the rng the decision's
  * seed gives it, as a fresh bot did before the seats kept theirs, so that a
- * table rebuilt after a restart plays on as it would have.  The clock's and
- * the hints' jobs think with a fresh bot of their kind.
+ * table rebuilt after a restart plays on as it would have.  A hint's job
+ * brings its own bot (hint.c); the clock's jobs think with a fresh bot of
+ * their kind.
  */
 static void think(srv_job *job)
 {

@@ -5,10 +5,11 @@
  * played.
  *
  * The hint is thought on the computer players' worker threads, on the queue
- * of the tables where people sit (bots.c), by a fresh medium expert seeded
- * from getrandom: never from the table's seed, which deals every hand of a
- * seeded table.  It sees only the seat's own view (barbu_view_of), the view
- * the person has, so a hint can tell nothing of the hidden cards that the
+ * of the tables where people sit (bots.c), by a medium expert seeded from
+ * getrandom: never from the table's seed, which deals every hand of a
+ * seeded table.  It is shown the seat's own views of the deal under way, as
+ * a computer player of the seat is, and sees only those (barbu_view_of), the
+ * views the person had, so a hint can tell nothing of the hidden cards that the
  * person could not work out.  One hint is thought at a time for a seat; the
  * last one is kept, so that asking again at the same action costs nothing.
  * An answer that arrives after the table moved on is dropped.
@@ -101,6 +102,13 @@ void srv_cmd_hint(srv_conn *c, const proto_msg *msg)
     job->rules = t->rules;
     barbu_view_of(&t->state, seat, &job->view);
     job->view.rules = &job->rules;
+    /* The hint's bot is shown the views of this deal the seat had, as the
+     * seat's computer player is (srv_seat_views_feed), so that it knows the
+     * deal's tricks as a player there would: the hint is that player's
+     * choice.  Without memory the worker makes a fresh one (think). */
+    job->bot = barbu_bot_new(HINT_LEVEL, job->seed);
+    if (job->bot != NULL)
+        srv_seat_views_feed(t, job->bot, seat);
     t->hint_out |= 1u << seat;
     srv_bots_submit(srv->bots, job);
 }
@@ -120,7 +128,7 @@ void srv_hint_answer(srv_table *t, srv_job *job)
     msg.type = PROTO_HINT;
     msg.has_id = job->has_id;
     msg.id = job->id;
-    free(job);
+    srv_job_free(job);
     if (!fresh || s->conn == NULL)
         return;
     if (err != 0) {

@@ -566,15 +566,17 @@ int srv_options_revision(const char *text);
 
 /* The seat's computer player gets its own bot (an older one is freed),
  * seeded from the table's seed and the seat, and shown the views of the
- * game so far at the seat's turns (barbu_bot_observe), so that it knows the
- * deal's tricks as one that played through.  0 or -1 (no memory, or no
+ * deal under way at the seat's turns (srv_seat_views_feed), so that it knows
+ * the deal's tricks as one that played through.  0 or -1 (no memory, or no
  * such kind: the seat's next job then makes one). */
 int srv_seat_ai_make(srv_table *t, int seat);
 /* Frees the seat's own bot (a person took the seat). */
 void srv_seat_ai_drop(srv_table *t, int seat);
-/* The computer player of the seat to move in `state` (a replay of t's game)
- * sees its view, as it would have when it chose there. */
-void srv_seat_ai_see(srv_table *t, const barbu_state *state);
+/* The bot sees the views of the deal under way that the seat had at its
+ * turns (barbu_bot_observe), as a player of the seat that played through
+ * this deal: a seat's computer player rebuilt or coming in mid-deal, or the
+ * hint's bot, which thinks as the seat's computer player would. */
+void srv_seat_views_feed(const srv_table *t, barbu_bot *bot, int seat);
 
 /* Writes a seat to the store; 0 or -1. */
 int srv_seat_store(srv_table *t, int seat);
@@ -709,8 +711,9 @@ typedef struct srv_job {
     bool has_id;
     int32_t id;
     /* The seat's own bot (srv_seat.ai), which the job holds while it thinks;
-     * NULL for the clock's and the hints' jobs, which make a fresh bot of
-     * `kind`.  The loop gives it back to the seat, or frees it. */
+     * or a hint's own bot, shown the seat's views of the deal (hint.c);
+     * NULL for the clock's jobs, which make a fresh bot of `kind`.  The loop
+     * gives a seat's bot back to the seat, or frees it. */
     barbu_bot *bot;
     char kind[16];
     barbu_rules rules; /* the view points at this copy */

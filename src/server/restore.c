@@ -247,9 +247,6 @@ static void on_action(void *ctx, uint32_t n, const char *text)
         return;
     }
     t->actions[t->n++] = act;
-    /* The computer player to move sees its view, as it did when it was to
-     * choose there: a restored one knows the deal's tricks (bb_record). */
-    srv_seat_ai_see(t, &t->state);
     if (t->state.t.deal != deal) {
         if (t->n_results == t->cap_results) {
             int cap = t->cap_results ? t->cap_results * 2 : 32;
@@ -395,8 +392,7 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
             snprintf(st->level, sizeof st->level, "%s", ls->level);
             snprintf(st->name, sizeof st->name, "%s", ls->name);
             st->took_over = started && strcmp(ls->player, ls->name) != 0;
-            /* Before the replay: it sees the game's views as they are
-             * replayed (on_action), as it saw them when it played. */
+            /* Made now, shown the deal under way after the replay. */
             srv_seat_ai_make(t, k);
         }
         if (s && started) {
@@ -427,7 +423,6 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
             return;
         }
         t->started = true;
-        srv_seat_ai_see(t, &t->state);
         action_ctx a = {.t = t};
         if (no_game)
             a.bad = true; /* no replay: nothing in it would be true */
@@ -437,6 +432,12 @@ static void restore_table(srv_server *srv, loaded_table *lt, int64_t now)
         }
         if (a.bad)
             t->broken = true;
+        /* The computer players see the views of the deal under way they
+         * saw when they played it (only this deal's tricks count), so that
+         * they go on as the ones that played through. */
+        for (int k = 0; k < 4; k++)
+            if (t->seats[k].bot && t->seats[k].ai != NULL)
+                srv_seat_views_feed(t, t->seats[k].ai, k);
         if (lt->state == STORE_OVER && (!barbu_over(&t->state) || t->broken)) {
             /* Closed before its game began (abandoned while waiting), or
              * closed before its end (abandoned), or broken: it must not

@@ -302,7 +302,7 @@ int srv_seat_store(srv_table *t, int seat)
 static uint64_t bot_seed(uint64_t seed, uint32_t at, int seat);
 static int init_game(const srv_table *t, barbu_state *state, bool no_game);
 
-/* The seat's bot sees the view of `state` when its seat is to move there. */
+/* The bot sees the view of `state` when `seat` is to move there. */
 static void ai_see(barbu_bot *ai, const barbu_state *state, int seat)
 {
     if (barbu_to_move(state) != seat)
@@ -312,11 +312,27 @@ static void ai_see(barbu_bot *ai, const barbu_state *state, int seat)
     barbu_bot_observe(ai, &view);
 }
 
-void srv_seat_ai_see(srv_table *t, const barbu_state *state)
+void srv_seat_views_feed(const srv_table *t, barbu_bot *bot, int seat)
 {
-    int seat = barbu_to_move(state);
-    if (seat >= 0 && t->seats[seat].bot && t->seats[seat].ai != NULL)
-        ai_see(t->seats[seat].ai, state, seat);
+    if (!t->started || t->no_game || t->n == 0)
+        return;
+    /* Only the tricks of the deal under way count (a bot's record starts
+     * again with each deal), so only its views are shown: the game is
+     * replayed from its start to reach them.  The engine replays a game of
+     * a few thousand actions in well under a millisecond. */
+    barbu_state *replay = malloc(sizeof *replay);
+    if (replay == NULL || init_game(t, replay, false) != 0) {
+        free(replay);
+        return; /* it plays on without the deal's tricks */
+    }
+    uint16_t deal = t->state.t.deal;
+    for (uint32_t i = 0; i < t->n; i++) {
+        if (replay->t.deal == deal)
+            ai_see(bot, replay, seat);
+        if (barbu_apply(replay, &t->actions[i]) != 0)
+            break;
+    }
+    free(replay);
 }
 
 int srv_seat_ai_make(srv_table *t, int seat)
@@ -328,27 +344,11 @@ int srv_seat_ai_make(srv_table *t, int seat)
     st->ai = barbu_bot_new(st->level, bot_seed(t->seed, 0, seat));
     if (st->ai == NULL)
         return -1;
-    if (!t->started || t->no_game || t->n == 0)
-        return 0;
     /* A computer player that comes in during a game (for a person who
      * left) is shown the deal under way at its seat's turns, as one rebuilt
      * after a restart is (restore.c), so that it knows what a player there
-     * would: only the tricks of the deal under way count, so only its views
-     * are shown.  The engine replays a game of a few thousand actions in
-     * well under a millisecond. */
-    barbu_state *replay = malloc(sizeof *replay);
-    if (replay == NULL || init_game(t, replay, false) != 0) {
-        free(replay);
-        return 0; /* it plays on without the deal's tricks */
-    }
-    uint16_t deal = t->state.t.deal;
-    for (uint32_t i = 0; i < t->n; i++) {
-        if (replay->t.deal == deal)
-            ai_see(st->ai, replay, seat);
-        if (barbu_apply(replay, &t->actions[i]) != 0)
-            break;
-    }
-    free(replay);
+     * would. */
+    srv_seat_views_feed(t, st->ai, seat);
     return 0;
 }
 
@@ -869,7 +869,8 @@ void srv_bots_drain(srv_server *srv)
             srv_job_free(job); /* with its bot: the table went */
             continue;
         }
-        if (job->bot != NULL)
+        /* A hint's bot is the hint's own (hint.c): freed with its job. */
+        if (job->bot != NULL && !job->hint)
             give_back(t, job);
         if (job->hint) {
             srv_hint_answer(t, job);
