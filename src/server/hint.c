@@ -48,6 +48,8 @@ void srv_cmd_hint(srv_conn *c, const proto_msg *msg)
 {
     srv_session *s = c->session;
     srv_table *t = s->table;
+    if (t == NULL && srv_node_moved_again(c, msg))
+        return; /* sent before it heard its table went to another node */
     /* Kibitzers have no seat: they never ask. */
     if (t == NULL || s->seat < 0 || t->seats[s->seat].person != s || t->seats[s->seat].bot) {
         srv_error(c, msg, "not_seated",
@@ -56,7 +58,9 @@ void srv_cmd_hint(srv_conn *c, const proto_msg *msg)
         return;
     }
     int seat = s->seat;
-    if (!t->hints) {
+    /* A ladder or rated table never has hints (srv_hint_create_ok refuses
+     * them at create); refused here too, should one ever carry both. */
+    if (!t->hints || t->ladder || t->rated) {
         srv_error(c, msg, "hints_off",
                   "Table %lld gives no hints: its creator did not choose \"hints\". Play on by "
                   "yourself, or create a table with hints.",
@@ -67,7 +71,9 @@ void srv_cmd_hint(srv_conn *c, const proto_msg *msg)
         srv_error(c, msg, "over", "The game is over, so there is no decision left to hint at.");
         return;
     }
-    if (!t->started || t->broken || barbu_to_move(&t->state) != seat) {
+    /* A broken table plays no more, nor does one whose lease another node
+     * took: no decision of theirs is to be made here. */
+    if (!t->started || t->broken || t->lost || barbu_to_move(&t->state) != seat) {
         srv_error(c, msg, "not_your_turn",
                   "It is not your turn: ask for a hint when you are to play, bid or declare.");
         return;
