@@ -135,7 +135,14 @@ void srv_hint_answer(srv_table *t, srv_job *job)
     msg.has_id = job->has_id;
     msg.id = job->id;
     srv_job_free(job);
-    if (!fresh || s->conn == NULL)
+    if (!fresh)
+        return;
+    /* Kept even when its asker is away (the connection dropped while it was
+     * thought): asking again after reconnecting, at the same action, is
+     * answered at once instead of being lost. */
+    if (err == 0)
+        t->hint_last[a.seat] = (struct srv_hint_last){.have = true, .at = t->n, .action = a};
+    if (s->conn == NULL)
         return;
     if (err != 0) {
         srv_log(t->srv, "table %lld: no hint for %s: %s", (long long)t->id, barbu_seat_name(a.seat),
@@ -144,6 +151,5 @@ void srv_hint_answer(srv_table *t, srv_job *job)
                   barbu_strerror(err));
         return;
     }
-    t->hint_last[a.seat] = (struct srv_hint_last){.have = true, .at = t->n, .action = a};
     send_hint(s->conn, &msg, t, &a);
 }
