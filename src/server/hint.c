@@ -78,7 +78,7 @@ void srv_cmd_hint(srv_conn *c, const proto_msg *msg)
                   "It is not your turn: ask for a hint when you are to play, bid or declare.");
         return;
     }
-    if (t->hint_out & (1u << seat)) {
+    if ((t->hint_out & (1u << seat)) && strcmp(t->hint_asker[seat], s->token) == 0) {
         srv_error(c, msg, "busy",
                   "Your last hint is still being thought: wait for it before asking again.");
         return;
@@ -116,12 +116,16 @@ void srv_cmd_hint(srv_conn *c, const proto_msg *msg)
     if (job->bot != NULL)
         srv_seat_views_feed(t, job->bot, seat);
     t->hint_out |= 1u << seat;
+    snprintf(t->hint_asker[seat], sizeof t->hint_asker[seat], "%s", s->token);
     srv_bots_submit(srv->bots, job);
 }
 
 void srv_hint_answer(srv_table *t, srv_job *job)
 {
-    t->hint_out &= ~(1u << job->seat);
+    /* Only the last asker's hint frees the seat's: an earlier person's,
+     * asked before they gave up the seat, leaves the newer one in flight. */
+    if (strcmp(t->hint_asker[job->seat], job->token) == 0)
+        t->hint_out &= ~(1u << job->seat);
     srv_session *s = t->seats[job->seat].person;
     /* The table moved on, or the seat changed hands: nobody wants it. */
     bool fresh = job->at == t->n && s != NULL && !t->seats[job->seat].bot &&

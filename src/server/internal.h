@@ -479,9 +479,12 @@ struct srv_table {
     bool ladder;                    /* registered players only (ladder.c) */
     bool rated;                     /* its game changes ratings: persons registered (club.c) */
     bool hints;                     /* its players may ask for hints (hint.c); never rated */
-    /* The seats whose hint is being thought (a bit per seat): one at a time;
-     * and each seat's last hint, given again when asked at the same action. */
+    /* The seats whose hint is being thought (a bit per seat): one at a time,
+     * for the person who asked it (hint_asker, a session token): a person
+     * who takes the seat meanwhile is not kept waiting by another's hint.
+     * And each seat's last hint, given again when asked at the same action. */
     unsigned hint_out;
+    char hint_asker[4][PROTO_TOKEN_LEN + 1];
     struct srv_hint_last {
         bool have;
         uint32_t at;
