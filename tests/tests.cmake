@@ -449,10 +449,10 @@ endif()
 
 # Issue 26 on a real server (tests/e2e/hint.c): the computer players keep a
 # bot each for the game, through a restart (botseats), and hints (hint,
-# hint_rows).
+# hint_rows, hint_away).
 add_executable(hint_e2e ${CMAKE_SOURCE_DIR}/tests/e2e/hint.c)
 target_link_libraries(hint_e2e PRIVATE barbu_e2e barbu_ai)
-foreach(scenario botseats hint hint_rows)
+foreach(scenario botseats hint hint_rows hint_away)
   add_test(NAME hint_${scenario} COMMAND hint_e2e $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(hint_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
 endforeach()

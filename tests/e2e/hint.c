@@ -18,6 +18,8 @@
  *             table are refused with their codes
  *   hint_rows at Chinese Poker the hint is a setting of the rows, which the
  *             server takes as the player's act
+ *   hint_away a hint thought while its asker is offline is kept for them;
+ *             a person taking the seat is not busy with another's hint
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -358,6 +360,88 @@ static void scenario_hint(void)
     CHECK(e2e_server_stop(&srv) == 0, "hint: the server exits 0 on SIGTERM");
 }
 
+/* Waits up to ms for c's turn at a view after action `after`. */
+static void wait_turn_after(e2e_client *c, long after, int ms)
+{
+    for (long t = e2e_now_ms(); e2e_now_ms() - t < ms && !(e2e_to_move(c) && c->at > after);)
+        e2e_pump(20);
+    REQUIRE(e2e_to_move(c) && c->at > after, "%s: its turn comes after action %ld", c->label,
+            after);
+}
+
+/* A hint thought while its asker's connection is down is kept: asked again
+ * after reconnecting, at the same action, it is answered at once (twice in
+ * a row, without busy, since no second one is thought).  And a person who
+ * takes a seat whose previous person's hint is still being thought is not
+ * refused as busy: the one in flight was another's. */
+static void scenario_hint_away(void)
+{
+    e2e_server srv;
+    e2e_server_start(&srv, "hint-away.db");
+    e2e_client *p = e2e_client_new("away-N", srv.port);
+    e2e_hello(p, "away-N");
+    int t = e2e_create(p, "uk",
+                       json_pack("{s:s, s:b, s:[s,s,s], s:s, s:i, s:s}", "seed", "2602", "hints", 1,
+                                 "bots", "E", "S", "W", "level", "easy", "delay", 0, "sit", "N"));
+    wait_turn(p, 20000);
+
+    /* Asked, and the connection drops before the answer. */
+    long at = p->at;
+    ask_hint(p);
+    e2e_client_drop(p);
+    e2e_pump(3000); /* the hint is thought meanwhile (the game waits) */
+    e2e_client_reconnect(p, srv.port);
+    e2e_resume(p);
+    for (long t0 = e2e_now_ms(); e2e_now_ms() - t0 < 10000 && !(e2e_to_move(p) && p->at == at);)
+        e2e_pump(20);
+    REQUIRE(e2e_to_move(p) && p->at == at, "away: back at its turn at action %ld", at);
+    e2e_clear(p);
+    int id1 = ask_hint(p), id2 = ask_hint(p);
+    json_t *h1 = e2e_expect(p, "hint", 10000);
+    hint_ok(h1, p, id1, "away, the kept hint");
+    json_t *h2 = e2e_expect(p, "hint", 10000);
+    hint_ok(h2, p, id2, "away, the kept hint again");
+    CHECK(e2e_peek(p, "error") == NULL,
+          "away: the hint thought while the player was away is kept, and given at once");
+    CHECK(h1 && h2 && json_equal(json_object_get(h1, "action"), json_object_get(h2, "action")),
+          "away: both answers are the same kept hint");
+    json_decref(h1);
+    json_decref(h2);
+
+    /* At the next turn: asked, and the player leaves at once; another
+     * person, waiting in the lobby, takes the seat and asks at once, in the
+     * few milliseconds the medium player thinks the first hint. */
+    e2e_client *q = e2e_client_new_from("away-sub", srv.port, "127.0.0.3");
+    e2e_hello(q, "away-sub");
+    /* A turn of the play with a choice of several cards, where the medium
+     * player thinks longest (it samples the hidden hands). */
+    for (long t0 = e2e_now_ms(); e2e_now_ms() - t0 < 30000;) {
+        e2e_act(p);
+        wait_turn_after(p, p->at, 20000);
+        const char *phase = e2e_view_str(p->view, "phase");
+        if (phase && strcmp(phase, "play") == 0 &&
+            json_array_size(json_object_get(p->view, "legal")) >= 4)
+            break;
+    }
+    e2e_clear(q);
+    long asked = e2e_now_ms();
+    ask_hint(p);
+    e2e_send(p, json_pack("{s:s}", "type", "leave"));
+    json_decref(e2e_expect(p, "lobby", 5000));
+    e2e_send(q, json_pack("{s:s, s:i, s:s}", "type", "sit", "table", t, "seat", "N"));
+    int id = ask_hint(q);
+    json_decref(e2e_expect(q, "table", 5000));
+    q->seat = 0;
+    q->table = t;
+    json_t *h = e2e_expect(q, "hint", 10000);
+    e2e_note("the substitute's hint came %ld ms after the first was asked", e2e_now_ms() - asked);
+    hint_ok(h, q, id, "away, the substitute's hint");
+    CHECK(e2e_peek(q, "error") == NULL,
+          "away: the substitute is not refused for the previous person's hint");
+    json_decref(h);
+    CHECK(e2e_server_stop(&srv) == 0, "away: the server exits 0 on SIGTERM");
+}
+
 /* Chinese Poker: the hint is a setting of the player's rows. */
 static void scenario_hint_rows(void)
 {
@@ -407,6 +491,7 @@ int main(int argc, char **argv)
         {"botseats", scenario_botseats},
         {"hint", scenario_hint},
         {"hint_rows", scenario_hint_rows},
+        {"hint_away", scenario_hint_away},
         {NULL, NULL},
     };
     return e2e_main("hint", argc, argv, SCENARIOS);
