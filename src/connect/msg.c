@@ -776,6 +776,9 @@ void cn_on_closed(cn *c, const char *why)
         cn_note(c, "Connection lost: %s.", why ? why : "?");
     c->was_ready = false;
     c->want_score = false;
+    /* A hint asked is answered on this connection or never: the server
+     * does not send it again, so ? asks anew once connected. */
+    c->hint_asked = false;
 }
 
 static int on_hint(cn *c, const json_t *m, char *why, size_t cap);
