@@ -2,8 +2,9 @@
 # barbu connect's hint (issue 26) in a real terminal (tmux) against a real
 # barbu serve: alice creates a table with hints and three easy computer
 # players from the lobby's form (its Hints field), and at her turn the ?
-# key asks the server for a hint, which the message line says; ? again
-# shows the keys, which name it.  Every wait has a deadline.
+# key asks the server for a hint, which the message line says (asked again
+# after the server died before answering and came back); ? again shows the
+# keys, which name it.  Every wait has a deadline.
 # usage: connect_hint.sh BARBU SOURCE_DIR
 set -u
 barbu=$1
@@ -132,6 +133,27 @@ fi
 
 # The computer players play at once: then it is alice's turn.
 sleep 2
+
+# A hint asked while the server is stopped is lost with the connection
+# when the server dies: ? once alice is connected again asks anew (it is
+# not "being thought" for ever).
+kill -STOP "$server_pid"
+key alice "?"
+shows alice "Asking the computer for a hint" 5 && ok "? with the server stopped: asked" ||
+    bad "? with the server stopped: asked"
+kill -KILL "$server_pid"
+wait "$server_pid" 2>/dev/null
+shows alice "offline" 20 && ok "the server killed: alice is offline" ||
+    bad "the server killed: alice is offline"
+"$barbu" serve --listen "127.0.0.1:$port" --db "$tmp/server.db" >"$tmp/serve2.out" 2>"$tmp/serve2.err" &
+server_pid=$!
+if shows alice "Connected as alice\." 40 && shows alice "South \(alice, you\)" 10; then
+    ok "the server started again: alice is back at her table"
+else
+    bad "the server started again: alice is back at her table"
+    cat "$tmp/screen" "$tmp/serve2.err"
+fi
+sleep 1
 key alice "?"
 if shows alice "Hint \(medium\): " 10; then
     ok "? at her turn: the message line says the hint"
