@@ -22,7 +22,7 @@ import { settingsButton } from './ui/settings-dialog';
 import { turnTitle } from './turn';
 import { sentence } from './text';
 import { applySuggestion, suggestRefused } from './ui/chinese';
-import { applyHint, hintRefused } from './ui/hint';
+import { applyHint, hintRefused, hintReset } from './ui/hint';
 import { AccountMenu } from './account';
 import { AdminPanel } from './admin';
 import { applyServerPrefs, sendPrefsSoon, setPrefsSender } from './settings';
@@ -244,6 +244,7 @@ function resetTable(): void {
   state.tableChat = [];
   state.ui = emptyUi();
   state.actPending = false;
+  hintReset();
   pace.reset();
   uiKey = '';
   actId = null;
@@ -400,6 +401,8 @@ function onMessage(msg: ServerMsg): void {
       resumingAs = null;
       loginError = null;
       state.actPending = false;
+      // A hint asked on the connection that ended is never answered.
+      hintReset();
       if (redo) {
         // Net is open by now: the welcome is handled after it says so.
         const again = redo;

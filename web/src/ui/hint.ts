@@ -98,7 +98,9 @@ export function hintButton(ctx: Ctx): HTMLElement | null {
       type: 'button',
       id: 'hint',
       'data-focus': 'hint',
-      disabled: !turn || waiting,
+      // Not while one's move is on its way: the hint would be for a
+      // decision already made.
+      disabled: !turn || waiting || ctx.app.state.actPending,
       title: 'The computer’s choice (medium) for your decision, from your own hand',
       onclick: () => {
         if (!ctx.vm) return;
@@ -123,6 +125,15 @@ export function applyHint(state: AppState, msg: HintMsg): void {
   asking = null;
   hint = msg;
   if (msg.action.type === 'arrange' && mySeat(state)) applySuggestion(state, { type: 'suggestion', table: msg.table, at: msg.at, action: msg.action });
+}
+
+/** Forgets the hint and the one being asked: the table was left, or the
+ * connection was made again (welcome).  A hint asked before is never
+ * answered then (the server does not send it on a new connection), and
+ * the button must not wait for it. */
+export function hintReset(): void {
+  asking = null;
+  hint = null;
 }
 
 /** The server refused a hint (its error is shown as a notice). */
