@@ -6,13 +6,16 @@
 //   She plays by clicking (the agent) until she is to play a card, clicks
 //   Hint: one card of her hand gets the class `hinted`, a playable one, and
 //   the line #hint-note says it; clicking that card plays it.  A table
-//   made without the box has no Hint button at all.
+//   made without the box has no Hint button at all.  A hint whose answer
+//   never comes (the page's message eaten), the network cut and given
+//   back: the button is "Hint" again, not stuck on "Thinking…".
 
 import { Agent } from './agent.mjs';
 import { check, fail } from './harness.mjs';
 
 async function hint(sc) {
   const p = await sc.person('hana');
+  await hintEatingNet(p);
   await p.open();
   await p.login('Hana');
 
@@ -55,7 +58,58 @@ async function hint(sc) {
   await p.until((x) => x.at !== at, 'the game to move on after the hinted card', 10000);
   check((await p.count('#hand button.card.hinted')) === 0, 'hana: after her card no card is hinted any more', { page: p });
   check((await p.count(`#hand button.card[data-card="${hinted[0].card}"]`)) === 0, 'hana: the hinted card left her hand', { page: p });
+
+  // A hint whose answer never comes (the server never heard it), then the
+  // connection drops and comes back: the button is "Hint" again, not stuck
+  // on "Thinking…", and asks anew.
+  const s2 = await agent.run((x) => x.phase === 'play' && x.toMove === 'N' && x.at !== at && x.hand.some((c) => !c.disabled), { what: 'North to play a card again', limitMs: 60000 });
+  if (s2.phase !== 'play') fail('hana: the game ended before her next card', { actual: s2, page: p });
+  p.net.eatHints = true;
+  await p.click('button#hint');
+  await page.waitForFunction(() => document.querySelector('button#hint')?.textContent === 'Thinking…', null, { timeout: 5000 }).catch(() => fail('hana: the Hint button says Thinking… once clicked', { page: p }));
+  await p.net.cut(true);
+  await p.until((x) => x.conn !== 'open', '#conn[data-state] to leave "open" once the network is cut', 15000);
+  p.net.eatHints = false;
+  await p.net.cut(false);
+  await p.until((x) => x.conn === 'open' && x.table && x.toMove === 'N', '#conn[data-state=open] again, at the table, at her turn', 20000);
+  const back = await page
+    .waitForFunction(() => {
+      const b = document.querySelector('button#hint');
+      return b && b.textContent === 'Hint' && !b.disabled;
+    }, null, { timeout: 5000 })
+    .then(() => true, () => false);
+  check(back, 'hana: after the connection came back the Hint button is "Hint" again, enabled', { actual: await page.locator('button#hint').textContent(), page: p });
+  await p.click('button#hint');
+  await p.visible('#hint-note', 'the hint\'s line (#hint-note) for the hint asked anew');
   sc.stats.deals = 0;
+}
+
+/** The page's connection goes through Playwright, so that the test can eat
+ * the page's hint messages (`p.net.eatHints`: the server never hears them,
+ * as when an answer is lost) and cut the network (`p.net.cut(true)`) and
+ * give it back. */
+async function hintEatingNet(p) {
+  const live = new Set();
+  let cut = false;
+  p.net = { eatHints: false };
+  await p.page.routeWebSocket(/\/ws$/, (ws) => {
+    if (cut) {
+      ws.close({ code: 4000, reason: 'the test cut the network' });
+      return;
+    }
+    live.add(ws);
+    ws.onClose(() => live.delete(ws));
+    const server = ws.connectToServer();
+    ws.onMessage((m) => {
+      if (p.net.eatHints && typeof m === 'string' && JSON.parse(m).type === 'hint') return;
+      server.send(m);
+    });
+  });
+  p.net.cut = async (on) => {
+    cut = on;
+    await p.context.setOffline(on);
+    if (on) for (const ws of [...live]) await ws.close({ code: 4000, reason: 'the test cut the network' });
+  };
 }
 
 export const HINT = { hint };
