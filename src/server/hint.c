@@ -89,9 +89,19 @@ void srv_cmd_hint(srv_conn *c, const proto_msg *msg)
         return;
     }
     srv_server *srv = c->srv;
-    srv_job *job = srv->bots && !srv->stopping ? calloc(1, sizeof *job) : NULL;
+    /* The workers are gone only while the server shuts down: asking again
+     * here is of no use, but the server it comes back as may answer. */
+    if (srv->bots == NULL || srv->stopping) {
+        srv_error(c, msg, "server",
+                  "The server is shutting down, so no hint can be thought: ask again once it is "
+                  "back and you are connected again.");
+        return;
+    }
+    srv_job *job = calloc(1, sizeof *job);
     if (job == NULL) {
-        srv_error(c, msg, "server", "No hint can be thought now: try again in a moment.");
+        srv_error(c, msg, "server",
+                  "The server is short of memory, so no hint can be thought now: play on by "
+                  "yourself.");
         return;
     }
     job->table = t->id;
