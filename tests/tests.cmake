@@ -272,6 +272,18 @@ foreach(scenario finished abandoned restart credit ladder retry)
   set_tests_properties(club_core_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
 endforeach()
 
+# Game analyses through the server (issue 26, tests/e2e/club_analysis.c):
+# a short game analysed, kept in the store and served again after a
+# restart, an uploaded record, the refusals; the limits (--analyses 0,
+# --analyses-queued 0), a computer players' table playing on meanwhile, a
+# clean stop in the middle of one.
+add_executable(club_analysis ${CMAKE_SOURCE_DIR}/tests/e2e/club_analysis.c)
+target_link_libraries(club_analysis PRIVATE barbu_e2e)
+foreach(scenario game limits)
+  add_test(NAME club_analysis_${scenario} COMMAND club_analysis $<TARGET_FILE:barbu> ${scenario})
+  set_tests_properties(club_analysis_${scenario} PROPERTIES LABELS e2e TIMEOUT 300 PROCESSORS 2)
+endforeach()
+
 # make check runs the release tests two to a core (ctest -j twice the cores):
 # most end-to-end tests wait on their clients' pacing, not on the CPU.  The
 # tests that keep cores busy (a browser, whole games of computer players) or
