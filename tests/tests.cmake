@@ -262,6 +262,18 @@ add_test(NAME cli_connect_accounts
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/connect_accounts.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_connect_accounts PROPERTIES LABELS cli TIMEOUT 240)
 
+# Issue 26's analysis in the hand viewer (tests/e2e/browser/lib/
+# club_analysis.mjs): a finished game analysed from the viewer's button, the
+# worst mistake clicked, the decision panel at its position; the same
+# record uploaded and analysed.
+if(BARBU_WEB)
+  add_test(NAME browser_club_analysis
+           COMMAND node ${CMAKE_SOURCE_DIR}/tests/e2e/browser/run.mjs --barbu $<TARGET_FILE:barbu>
+                   --web ${CMAKE_BINARY_DIR}/web --shots ${CMAKE_BINARY_DIR}/browser-shots
+                   --only club_analysis)
+  set_tests_properties(browser_club_analysis PROPERTIES LABELS browser TIMEOUT 300 PROCESSORS 2)
+endif()
+
 # The club (issue 24, tests/e2e/club_core.c): games played through the
 # server kept in the store (results, abandoned games, the catch-up after a
 # kill, credit by record and by deals), read after the server stops.

@@ -19,6 +19,7 @@ import { ACCOUNTS, SERVER_ARGS } from './lib/accounts.mjs';
 import { TLS_SCENARIOS } from './lib/tls.mjs';
 import { CLUB_PAGES, CLUB_PAGES_ARGS } from './lib/club_pages.mjs';
 import { CLUB_VIEWER } from './lib/club_viewer.mjs';
+import { CLUB_ANALYSIS } from './lib/club_analysis.mjs';
 import { PREFS } from './lib/prefs.mjs';
 import { NODES } from './lib/nodes.mjs';
 
@@ -27,6 +28,7 @@ Object.assign(SCENARIOS, TLS_SCENARIOS);
 Object.assign(SCENARIOS, CLUB_PAGES);
 Object.assign(SERVER_ARGS, { club_pages: CLUB_PAGES_ARGS });
 Object.assign(SCENARIOS, CLUB_VIEWER);
+Object.assign(SCENARIOS, CLUB_ANALYSIS);
 Object.assign(SCENARIOS, PREFS);
 Object.assign(SCENARIOS, NODES);
 
