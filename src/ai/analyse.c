@@ -331,6 +331,32 @@ static int judge_by_playouts(const bb_level *level, barbu_rng *rng, const decisi
     return playout_values(level, rng, view, o->action, o->n, o->value);
 }
 
+/*
+ * The seat's settled score from the tricks of the deal complete: what the
+ * solver's values leave out (bb_solve_value), the same for every option.
+ * The solver plays only trick contracts whose score is a sum over the
+ * tricks (a trick's worth by its place, the penalty cards in it), settled
+ * linearly by the doubles, so this is that sum over the tricks taken.
+ */
+static double settled_so_far(const barbu_view *v)
+{
+    const barbu_table *t = &v->t;
+    int me = v->seat, n = barbu_rules_hand_size(v->rules);
+    bb_tables tab;
+    bb_h_tables(v->rules, t->contracts, &tab);
+    double raw[4] = {0};
+    for (int k = 0; k < t->ntricks && k < n; k++)
+        raw[t->winner[k] & 3] += tab.per_trick + tab.from_end[n - 1 - k];
+    for (int b = 0; b < 4; b++)
+        for (barbu_cards d = t->taken[b] & t->penalty; d; d &= d - 1)
+            raw[b] += tab.card[bb_h_lowest(d)];
+    double s = raw[me];
+    for (int b = 0; b < 4; b++)
+        if (b != me)
+            s += barbu_business(t->dbl, t->rdbl, me, b) * (raw[me] - raw[b]);
+    return s;
+}
+
 /* The options of a decision the expert searches, with its own means. */
 static int judge_by_search(const bb_level *level, int threads, barbu_rng *rng, const decision *d,
                            options *o, bool *searched)
@@ -342,11 +368,14 @@ static int judge_by_search(const bb_level *level, int threads, barbu_rng *rng, c
     int err = bb_expert_estimate(level, threads, rng, &d->view, &d->rec, est);
     *searched = err == 0 && est->n > 0;
     if (*searched) {
+        /* Solved values are of the tricks to play: the whole deal's score
+         * is theirs plus what the tricks complete gave. */
+        double base = est->solved ? settled_so_far(&d->view) : 0.0;
         o->chosen = -1;
         for (int c = 0; c < est->n && o->n < BARBU_ANALYSIS_OPTIONS; c++) {
             int i = o->n++;
             o->action[i] = est->cand[c];
-            o->value[i] = est->value[c];
+            o->value[i] = est->value[c] + base;
             o->alike[i] = est->alike[c];
             bool card = d->chosen.type == BARBU_ACT_PLAY && barbu_count(d->chosen.cards) == 1;
             if (barbu_action_equal(&est->cand[c], &d->chosen) ||
