@@ -43,6 +43,12 @@ add_test(NAME cli_verify
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/verify.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_verify PROPERTIES LABELS cli)
 
+# barbu analyse: the text and the JSON of an analysis of a golden record,
+# --help, records that do not replay or parse, bad options (easy level: fast).
+add_test(NAME cli_analyse
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/analyse.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_analyse PROPERTIES LABELS cli TIMEOUT 120)
+
 # barbu arena: duplicate matches, their JSON, and the same figures whatever
 # the number of threads.
 add_test(NAME cli_arena

@@ -266,6 +266,19 @@ static int option_add(options *o, const barbu_action *a)
     return o->n++;
 }
 
+/* Whether two settings of one hand's rows play alike: each row the same
+ * poker value (only the suits of cards of one rank moved between rows), so
+ * against any other rows they score the same. */
+static bool rows_alike(barbu_cards hand, const barbu_action *a, const barbu_action *b)
+{
+    barbu_cards ra[3] = {a->cards, a->middle, hand & ~a->cards & ~a->middle};
+    barbu_cards rb[3] = {b->cards, b->middle, hand & ~b->cards & ~b->middle};
+    for (int i = 0; i < 3; i++)
+        if (barbu_poker_value(ra[i]) != barbu_poker_value(rb[i]))
+            return false;
+    return true;
+}
+
 /* Pass-ons: the heuristic's own candidates, the cards that hurt most, this
  * many of them (plus its choice and the player's). */
 #define PASS_OPTIONS 8
@@ -279,15 +292,24 @@ static int judge_by_playouts(const bb_level *level, barbu_rng *rng, const decisi
 {
     const barbu_view *view = &d->view;
     if (view->t.phase == BARBU_PHASE_ARRANGE) {
-        bb_rows top[ROWS_OPTIONS];
-        int k = bb_h_arrange_top(view->hand[view->seat], scoop_of(view), ROWS_OPTIONS, top);
-        for (int i = 0; i < k; i++) {
+        /* The scorer's best settings, those alike counted once, and the
+         * player's is the one it is alike to if any. */
+        barbu_cards hand = view->hand[view->seat];
+        bb_rows top[BB_ROWS_TOP];
+        int k = bb_h_arrange_top(hand, scoop_of(view), BB_ROWS_TOP, top);
+        for (int i = 0; i < k && o->n < ROWS_OPTIONS; i++) {
             barbu_action a = barbu_act(BARBU_ACT_ARRANGE, view->seat);
             a.cards = top[i].back;
             a.middle = top[i].middle;
-            if (barbu_view_check(view, &a) == 0)
+            bool dup = barbu_view_check(view, &a) != 0;
+            for (int j = 0; j < o->n && !dup; j++)
+                dup = rows_alike(hand, &o->action[j], &a);
+            if (!dup)
                 option_add(o, &a);
         }
+        for (int j = 0; j < o->n && o->chosen < 0; j++)
+            if (rows_alike(hand, &o->action[j], &d->chosen))
+                o->chosen = j;
     } else if (view->t.phase == BARBU_PHASE_PASS_ON) {
         int idx[PASS_OPTIONS];
         int k = bb_h_pass_candidates(view, legal, n, idx, PASS_OPTIONS);
@@ -300,12 +322,39 @@ static int judge_by_playouts(const bb_level *level, barbu_rng *rng, const decisi
         for (int i = 0; i < n && o->n < BARBU_ANALYSIS_OPTIONS - 1; i++)
             option_add(o, &legal[i]);
     }
-    o->chosen = option_add(o, &d->chosen);
+    if (o->chosen < 0)
+        o->chosen = option_add(o, &d->chosen);
     if (o->chosen < 0) {
         o->n--;
         o->chosen = option_add(o, &d->chosen);
     }
     return playout_values(level, rng, view, o->action, o->n, o->value);
+}
+
+/*
+ * The seat's settled score from the tricks of the deal complete: what the
+ * solver's values leave out (bb_solve_value), the same for every option.
+ * The solver plays only trick contracts whose score is a sum over the
+ * tricks (a trick's worth by its place, the penalty cards in it), settled
+ * linearly by the doubles, so this is that sum over the tricks taken.
+ */
+static double settled_so_far(const barbu_view *v)
+{
+    const barbu_table *t = &v->t;
+    int me = v->seat, n = barbu_rules_hand_size(v->rules);
+    bb_tables tab;
+    bb_h_tables(v->rules, t->contracts, &tab);
+    double raw[4] = {0};
+    for (int k = 0; k < t->ntricks && k < n; k++)
+        raw[t->winner[k] & 3] += tab.per_trick + tab.from_end[n - 1 - k];
+    for (int b = 0; b < 4; b++)
+        for (barbu_cards d = t->taken[b] & t->penalty; d; d &= d - 1)
+            raw[b] += tab.card[bb_h_lowest(d)];
+    double s = raw[me];
+    for (int b = 0; b < 4; b++)
+        if (b != me)
+            s += barbu_business(t->dbl, t->rdbl, me, b) * (raw[me] - raw[b]);
+    return s;
 }
 
 /* The options of a decision the expert searches, with its own means. */
@@ -319,11 +368,14 @@ static int judge_by_search(const bb_level *level, int threads, barbu_rng *rng, c
     int err = bb_expert_estimate(level, threads, rng, &d->view, &d->rec, est);
     *searched = err == 0 && est->n > 0;
     if (*searched) {
+        /* Solved values are of the tricks to play: the whole deal's score
+         * is theirs plus what the tricks complete gave. */
+        double base = est->solved ? settled_so_far(&d->view) : 0.0;
         o->chosen = -1;
         for (int c = 0; c < est->n && o->n < BARBU_ANALYSIS_OPTIONS; c++) {
             int i = o->n++;
             o->action[i] = est->cand[c];
-            o->value[i] = est->value[c];
+            o->value[i] = est->value[c] + base;
             o->alike[i] = est->alike[c];
             bool card = d->chosen.type == BARBU_ACT_PLAY && barbu_count(d->chosen.cards) == 1;
             if (barbu_action_equal(&est->cand[c], &d->chosen) ||
@@ -363,8 +415,12 @@ static void item_fill(barbu_analysis_item *it, const decision *d, const options 
         it->options[i].action = o->action[order[i]];
         it->options[i].value = forced ? 0.0 : o->value[order[i]];
         it->options[i].cards = o->alike[order[i]];
-        if (order[i] == o->chosen)
+        if (order[i] == o->chosen) {
+            /* The option stands for the card played among those alike. */
             it->chosen_index = i;
+            if (d->chosen.type == BARBU_ACT_PLAY)
+                it->options[i].action = d->chosen;
+        }
     }
     it->forced = forced;
     it->cost = forced ? 0.0 : it->options[0].value - it->options[it->chosen_index].value;

@@ -1064,6 +1064,7 @@ static void estimates_fill(const search *x, const barbu_action *legal, int n, in
     est->n = x->nc;
     est->pick = pick;
     est->searched = x->nc > 1;
+    est->solved = x->mode == EVAL_SOLVE;
     for (int c = 0; c < x->nc; c++) {
         est->cand[c] = x->cand[c];
         est->alike[c] = x->cand[c].type == BARBU_ACT_PLAY ? x->cand[c].cards : 0;

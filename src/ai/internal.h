@@ -108,6 +108,8 @@ int bb_expert_choose_from(const bb_level *level, int threads, barbu_rng *rng,
 typedef struct bb_estimates {
     const barbu_action *also; /* in: a declaration to weigh too (may be NULL) */
     int n, pick, searched;
+    int solved; /* the last tricks solved exactly: the means are of the tricks still
+                   to play (bb_solve_value), not the whole deal */
     barbu_action cand[BB_EST_MAX];
     double value[BB_EST_MAX];
     barbu_cards alike[BB_EST_MAX]; /* a card's candidate: the legal cards it stood for */
