@@ -181,6 +181,8 @@ static void *worker(void *arg)
      * takes what CPU they leave (Linux gives each thread its own
      * niceness). */
     setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), SRV_ANALYSIS_NICE);
+    /* Named, so that top -H and the tests tell it from the others. */
+    pthread_setname_np(pthread_self(), "barbu-analysis");
     pthread_mutex_lock(&an->lock);
     for (;;) {
         srv_analysis_job *job = NULL;

@@ -9,16 +9,20 @@
  *            (200); the same after a restart (kept in the store); the game's
  *            record uploaded (POST /club/api/analysis) analysed and read
  *            again by its key; a record that does not replay refused (400)
- *   limits   --analyses 0 refuses (503); with --analyses-queued 0 a second
+ *   limits   --analyses 0 refuses (503) and starts no thread; --analyses 1
+ *            starts one, at niceness 10; with --analyses-queued 0 a second
  *            analysis while one runs is refused (503), the same one joins
  *            it; a table of computer players keeps playing while an
  *            analysis runs; the server stops cleanly in the middle of one
  *
- * Games are short: uk-32 with Domino only (4 deals of 8 cards), computer
- * players without delay.
+ * The game analysed in game is short: uk-32 with Domino only (4 deals of 8
+ * cards), computer players without delay.  The one of limits is a whole uk
+ * game of computer players, whose hard analysis takes minutes: it is still
+ * running when the server stops.
  */
 #define _GNU_SOURCE /* strcasestr */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -361,6 +365,80 @@ static void analysis_game(void)
 
 /* ------------------------------------------------------------ limits */
 
+/* The server's threads named barbu-analysis, and how many of them run at
+ * niceness 10 (/proc/PID/task/TID/stat's 19th field). */
+static int analysis_threads(pid_t pid, int *niced)
+{
+    char path[96];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *d = opendir(path);
+    int n = 0;
+    *niced = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        char file[512], comm[64] = "", stat[1024] = "";
+        snprintf(file, sizeof file, "%s/%s/comm", path, e->d_name);
+        FILE *f = fopen(file, "r");
+        if (f) {
+            if (!fgets(comm, sizeof comm, f))
+                comm[0] = '\0';
+            fclose(f);
+        }
+        if (strncmp(comm, "barbu-analysis", 14) != 0)
+            continue;
+        n++;
+        snprintf(file, sizeof file, "%s/%s/stat", path, e->d_name);
+        f = fopen(file, "r");
+        if (f) {
+            if (!fgets(stat, sizeof stat, f))
+                stat[0] = '\0';
+            fclose(f);
+        }
+        /* After the command's closing parenthesis: state is field 3, nice
+         * field 19. */
+        const char *p = strrchr(stat, ')');
+        int field = 2;
+        while (p && *p && field < 19) {
+            p = strchr(p + 1, ' ');
+            if (p)
+                field++;
+        }
+        if (p && atoi(p + 1) == 10)
+            (*niced)++;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* A whole uk game of four computer players without delay (over within
+ * seconds), so that its hard analysis takes minutes: the table. */
+static int long_game(e2e_client *c, int port)
+{
+    e2e_send(c, json_pack("{s:s, s:s, s:[s,s,s,s], s:s, s:i, s:s}", "type", "create", "rules", "uk",
+                          "bots", "N", "E", "S", "W", "level", "easy", "delay", 0, "seed", "26"));
+    json_t *created = e2e_expect(c, "created", 5000);
+    REQUIRE(created != NULL, "%s creates a table of computer players", c->label);
+    int table = (int)json_integer_value(json_object_get(created, "table"));
+    json_decref(created);
+    char path[64];
+    snprintf(path, sizeof path, "/club/api/game/%d", table);
+    long deadline = e2e_now_ms() + 120000;
+    for (;;) {
+        int status;
+        json_t *g = http_json(port, "GET", path, NULL, &status);
+        bool over = status == 200 && strcmp(str_of(g, "status"), "over") == 0;
+        json_decref(g);
+        if (over)
+            break;
+        REQUIRE(e2e_now_ms() < deadline, "the computer players' game %d ends", table);
+        e2e_pump(200);
+    }
+    return table;
+}
+
 static void analysis_limits(void)
 {
     /* --analyses 0: refused, with why. */
@@ -369,10 +447,12 @@ static void analysis_limits(void)
     e2e_server_start_with(&srv, "analysis_limits.db", off);
     e2e_client *ann = e2e_client_new("ann", srv.port);
     e2e_hello(ann, "ann");
-    int table = short_game(ann, srv.port, false);
+    int table = long_game(ann, srv.port);
     char path[128];
     snprintf(path, sizeof path, "/club/api/game/%d/analysis?seat=S&level=hard", table);
     refused(srv.port, "POST", path, NULL, 503, "--analyses 0");
+    int none_niced, none = analysis_threads(srv.pid, &none_niced);
+    CHECK(none == 0, "--analyses 0: no analysis thread (%d)", none);
     e2e_client_free(ann);
     CHECK(e2e_server_stop(&srv) == 0, "the server stops cleanly");
 
@@ -383,6 +463,17 @@ static void analysis_limits(void)
     const char *one[] = {"--listen", "127.0.0.1:0",       "--db", db,  "--quiet", "--analyses",
                          "1",        "--analyses-queued", "0",    NULL};
     e2e_server_start_args(&srv, db, one);
+    /* The thread names itself and lowers its priority as it starts: it
+     * may not have run yet when the server listens. */
+    int niced = 0, threads = 0;
+    for (long until = e2e_now_ms() + 10000; e2e_now_ms() < until; e2e_pump(50)) {
+        threads = analysis_threads(srv.pid, &niced);
+        if (threads == 1 && niced == 1)
+            break;
+    }
+    CHECK(threads == 1 && niced == 1,
+          "--analyses 1: one analysis thread, at niceness 10 (%d threads, %d at 10)", threads,
+          niced);
     int status;
     json_t *o = http_json(srv.port, "POST", path, NULL, &status);
     CHECK(status == 202, "POST S at hard: 202 (%d)", status);
