@@ -1,7 +1,7 @@
 // The hand viewer's analysis (issue 26, point 1): a finished game of four
 // computer players (club_viewer's short seeded uk-32 game) opened at
 // /club/viewer#game=ID; Analyse for the seat offered (South: nobody signed
-// in played), its progress, then the mistakes worst first; the worst one
+// in played; West once the player of West is the one signed in), its progress, then the mistakes worst first; the worst one
 // clicked moves the viewer to its position, where the decision panel shows
 // the options with their values and the cost.  Then the same game's record
 // picked from disk and analysed as an upload.  Screenshots; axe.
@@ -81,6 +81,15 @@ async function club_analysis(sc) {
   // Asked again: the kept analysis at once.
   const again = await analyse(page, `game ${id} again`);
   check(JSON.stringify(again.mistakes) === JSON.stringify(got.mistakes), 'the analysis asked again should be the same', { actual: again.mistakes.length });
+
+  // Signed in as a player of the game (the session the client keeps after
+  // its welcome, as it keeps it): that player's seat is offered.
+  await page.evaluate(() => localStorage.setItem('barbu.last', JSON.stringify({ name: 'Easy Bot W', token: 'a'.repeat(64) })));
+  await page.reload();
+  await page.locator('#viewer[data-state=shown]').waitFor({ timeout: 10000 });
+  const mine = await page.locator('#viewer-analyse-seat').inputValue();
+  check(mine === 'W', 'the seat offered should be the signed-in player\'s when they played (any case)', { actual: mine });
+  await page.evaluate(() => localStorage.removeItem('barbu.last'));
 
   // The record picked from disk: analysed as an upload.
   const rec = await fetchText(page, `/club/api/game/${id}/record`);
