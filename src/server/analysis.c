@@ -383,9 +383,11 @@ int srv_analyses_submit(srv_server *srv, const char *key, int seat, const char *
     if (an == NULL) {
         free(record);
         out->status = 503;
-        snprintf(out->error, sizeof out->error,
-                 "This server makes no analyses (it was started with --analyses 0): ask its "
-                 "keeper, or analyse the record with barbu analyse.");
+        snprintf(out->error, sizeof out->error, "%s",
+                 srv->stopping ? "The server is stopping: ask for the analysis again once it is "
+                                 "back."
+                               : "This server makes no analyses (it was started with --analyses "
+                                 "0): ask its keeper, or analyse the record with barbu analyse.");
         return 1;
     }
     /* The same analysis asked again while the store was read: join it. */

@@ -666,7 +666,11 @@ export function mountViewer(root: HTMLElement): void {
     anSummary.hidden = false;
     anSummary.textContent =
       `${a.decisions} decision${a.decisions === 1 ? '' : 's'} judged; together they are expected to cost ${pts(a.total_cost)} points. ` +
-      (costly ? `${costly} cost something: the worst first${costly > ANALYSIS_LISTED ? ` (the ${ANALYSIS_LISTED} costliest listed)` : ''}.` : 'None of them cost anything by the expert\u2019s estimate.');
+      (costly === 0
+        ? 'None of them cost anything by the expert\u2019s estimate.'
+        : costly === 1
+          ? 'One of them cost something:'
+          : `${costly} cost something, the worst first${costly > ANALYSIS_LISTED ? ` (the ${ANALYSIS_LISTED} costliest listed)` : ''}:`);
     anList.replaceChildren(
       ...a.worst.slice(0, ANALYSIS_LISTED).map((k) => {
         const it = a.items[k];
