@@ -296,7 +296,7 @@ endforeach()
 # --analyses-queued 0), a computer players' table playing on meanwhile, a
 # clean stop in the middle of one.
 add_executable(club_analysis ${CMAKE_SOURCE_DIR}/tests/e2e/club_analysis.c)
-target_link_libraries(club_analysis PRIVATE barbu_e2e)
+target_link_libraries(club_analysis PRIVATE barbu_e2e barbu_pg_test)
 foreach(scenario game limits)
   add_test(NAME club_analysis_${scenario} COMMAND club_analysis $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(club_analysis_${scenario} PROPERTIES LABELS e2e TIMEOUT 300 PROCESSORS 2)
@@ -441,6 +441,12 @@ set_property(TEST nodes_lobby nodes_redirect nodes_leak APPEND PROPERTY LABELS l
 # The club's store tests again on PostgreSQL: the same program and the same
 # assertions with --pg (a fresh database in the cluster for each case), and
 # the fencing of game_begin and game_end by a table's lease.
+# Game analyses on PostgreSQL (tests/e2e/club_analysis.c's pg): kept by the
+# loop's connection, read back by the club's reader's, after a restart too.
+add_test(NAME club_analysis_pg COMMAND club_analysis $<TARGET_FILE:barbu> pg)
+set_tests_properties(club_analysis_pg PROPERTIES LABELS "e2e;pg" TIMEOUT 300 PROCESSORS 2
+                     FIXTURES_REQUIRED pg ENVIRONMENT "${BARBU_PG_ENV}")
+
 target_link_libraries(test_store_club PRIVATE barbu_pg_test)
 add_test(NAME test_store_club_pg COMMAND test_store_club --pg)
 set_tests_properties(test_store_club_pg PROPERTIES LABELS "unit;pg" FIXTURES_REQUIRED pg

@@ -9,6 +9,7 @@
  *            (200); the same after a restart (kept in the store); the game's
  *            record uploaded (POST /club/api/analysis) analysed and read
  *            again by its key; a record that does not replay refused (400)
+ *   pg       game on a PostgreSQL database (tests/pg/cluster.sh's)
  *   limits   --analyses 0 refuses (503) and starts no thread; --analyses 1
  *            starts one, at niceness 10; with --analyses-queued 0 a second
  *            analysis while one runs is refused (503), the same one joins
@@ -32,6 +33,7 @@
 #include <unistd.h>
 
 #include "e2e.h"
+#include "pg_test.h"
 
 /* Four deals of Domino with the 32-card pack. */
 #define SHORT_HOUSE                                                                                \
@@ -254,10 +256,23 @@ static void check_shape(const json_t *a, const char *seat, const char *level, co
 
 /* ------------------------------------------------------------ game */
 
+/* The pg scenario's database (a PostgreSQL URL), NULL for a SQLite file. */
+static char *pg_url;
+
+static void start(e2e_server *srv, const char *dbname)
+{
+    if (pg_url == NULL) {
+        e2e_server_start(srv, dbname);
+        return;
+    }
+    const char *args[] = {"--listen", "127.0.0.1:0", "--db", pg_url, "--quiet", NULL};
+    e2e_server_start_args(srv, pg_url, args);
+}
+
 static void analysis_game(void)
 {
     e2e_server srv;
-    e2e_server_start(&srv, "analysis_game.db");
+    start(&srv, "analysis_game.db");
     e2e_client *ann = e2e_client_new("ann", srv.port);
     e2e_hello(ann, "ann");
     int table = short_game(ann, srv.port, true);
@@ -517,8 +532,20 @@ static void analysis_limits(void)
     CHECK(e2e_server_stop(&srv) == 0, "the server stops cleanly");
 }
 
+/* game on PostgreSQL: kept by the loop's connection, read by the club's
+ * reader's. */
+static void analysis_pg(void)
+{
+    pg_url = pg_test_db("club_analysis");
+    REQUIRE(pg_url != NULL, "a PostgreSQL database (is BARBU_TEST_PG set?)");
+    analysis_game();
+    free(pg_url);
+    pg_url = NULL;
+}
+
 static const e2e_scenario SCENARIOS[] = {
     {"game", analysis_game},
+    {"pg", analysis_pg},
     {"limits", analysis_limits},
     {NULL, NULL},
 };
