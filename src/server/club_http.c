@@ -15,6 +15,12 @@
  * (":memory:", tests) has no second handle: its queries are answered on
  * the loop from the loop's own store.
  *
+ * An analysis (analysis.c) is asked for here too: one the loop has in
+ * memory (waiting, running, just done) is answered at once; otherwise the
+ * reader answers a kept one, or refuses, or hands back the record's text
+ * (club_answer.record), and the loop starts the analysis as it writes the
+ * answer: the analyses' jobs and the store's writes are the loop's.
+ *
  * A request lives in the connection's slot (srv_http_pss.club) and on the
  * club's list of requests until its answer is written.  When the
  * connection closes first, the request forgets the connection and its
