@@ -768,6 +768,25 @@ export function mountViewer(root: HTMLElement): void {
     await analysisAnswer(res, run, seat, level);
   }
 
+  /** A game opened: its analysis for the seat and level offered is shown at
+   * once when the server keeps it (or followed when it runs); nothing is
+   * started. */
+  async function peekAnalysis(): Promise<void> {
+    if (!source || !('game' in source)) return;
+    const run = analysisRun;
+    const seat = seatPick.value as Seat;
+    const level = levelPick.value;
+    const url = analysisUrl(false, seat, level, null);
+    if (!url) return;
+    let res: Response;
+    try {
+      res = await fetch(url, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+    } catch {
+      return;
+    }
+    if (run === analysisRun && (res.status === 200 || res.status === 202)) await analysisAnswer(res, run, seat, level);
+  }
+
   analyseBtn.addEventListener('click', () => void startAnalysis());
   seatPick.addEventListener('change', resetAnalysis);
   levelPick.addEventListener('change', resetAnalysis);
@@ -831,6 +850,7 @@ export function mountViewer(root: HTMLElement): void {
     fillSeats();
     drawGame();
     go(place.deal, place.step);
+    void peekAnalysis();
   }
 
   async function answer(res: Response): Promise<{ ok: true; data: Replay } | { ok: false; error: string }> {

@@ -3,7 +3,8 @@
 // /club/viewer#game=ID; Analyse for the seat offered (South: nobody signed
 // in played; West once the player of West is the one signed in), its progress, then the mistakes worst first; the worst one
 // clicked moves the viewer to its position, where the decision panel shows
-// the options with their values and the cost.  Then the same game's record
+// the options with their values and the cost; opened again, the kept
+// analysis shows without asking.  Then the same game's record
 // picked from disk and analysed as an upload.  Screenshots; axe.
 
 import { writeFileSync } from 'node:fs';
@@ -81,6 +82,13 @@ async function club_analysis(sc) {
   // Asked again: the kept analysis at once.
   const again = await analyse(page, `game ${id} again`);
   check(JSON.stringify(again.mistakes) === JSON.stringify(got.mistakes), 'the analysis asked again should be the same', { actual: again.mistakes.length });
+
+  // The game opened again: its kept analysis shows without asking.
+  await page.reload();
+  await page.locator('#viewer[data-state=shown]').waitFor({ timeout: 10000 });
+  await page.locator('#viewer-analysis li').first().waitFor({ timeout: 10000 });
+  const kept = await state(page);
+  check(kept.statusState === 'done' && JSON.stringify(kept.mistakes) === JSON.stringify(got.mistakes), 'the game opened again should show its kept analysis at once', { actual: kept.status });
 
   // Signed in as a player of the game (the session the client keeps after
   // its welcome, as it keeps it): that player's seat is offered.
