@@ -244,7 +244,9 @@ static int playout_values(const bb_level *level, barbu_rng *rng, const barbu_vie
                     rows[seat] = barbu_act(BARBU_ACT_ARRANGE, seat);
             }
         uint64_t chance = barbu_rng_next(&dr);
-        for (int c = 0; c < nc; c++) {
+        double got[BARBU_ANALYSIS_OPTIONS];
+        bool refused = false;
+        for (int c = 0; c < nc && !refused; c++) {
             barbu_state s = base;
             barbu_rng cr;
             barbu_rng_seed(&cr, chance);
@@ -256,10 +258,16 @@ static int playout_values(const bb_level *level, barbu_rng *rng, const barbu_vie
                 err = quick_passes(&s);
             if (err == 0)
                 spent += bb_expert_rollout(level, &s, &cr, me);
-            /* An option the engine refuses here cannot be judged: it is
-             * worth the deal's worst. */
-            value[c] += err == 0 ? s.t.last.score[me] : -1e6;
+            got[c] = s.t.last.score[me];
+            refused = err != 0;
         }
+        /* Every option is legal on every deal the view allows; should the
+         * engine refuse one all the same, the deal is left out for all of
+         * them, so that they keep meeting the same deals. */
+        if (refused)
+            continue;
+        for (int c = 0; c < nc; c++)
+            value[c] += got[c];
         deals++;
     }
     if (deals == 0)
