@@ -463,8 +463,8 @@ static void item_fill(barbu_analysis_item *it, const decision *d, const options 
         it->cost = 0.0;
 }
 
-static int analyse_one(const bb_level *level, const barbu_analysis_opts *opts, const decision *d,
-                       barbu_analysis_item *it)
+static int analyse_one(const bb_level *level, const barbu_analysis_opts *opts, int threads,
+                       const decision *d, barbu_analysis_item *it)
 {
     barbu_rng rng;
     barbu_rng_seed(&rng, mix(opts->seed, (uint64_t)d->deal << 16 | (uint64_t)d->step));
@@ -495,7 +495,7 @@ static int analyse_one(const bb_level *level, const barbu_analysis_opts *opts, c
     }
     bool searched = false;
     if (phase == BARBU_PHASE_PLAY || phase == BARBU_PHASE_DECLARE || phase == BARBU_PHASE_BID)
-        err = judge_by_search(level, opts->threads, &rng, d, o, &searched);
+        err = judge_by_search(level, threads, &rng, d, o, &searched);
     if (err == 0 && !searched)
         err = judge_by_playouts(level, &rng, d, legal, n, o);
     if (err == 0)
@@ -517,6 +517,16 @@ int barbu_analyse_record(const barbu_record *rec, int seat, const barbu_analysis
     bb_level level;
     if (rec == NULL || seat < 0 || seat > 3 || level_of(opts->level, &level) != 0)
         return BARBU_EINVAL;
+    /*
+     * Hard's max^n endings keep a transposition table in each thread's
+     * solver across the deals that thread evaluates, and its means move (in
+     * the second decimal, measured) with how the deals fall to the threads;
+     * so a level that solves by max^n is analysed on one thread, which
+     * keeps the analysis the same for a seed whatever opts->threads says.
+     */
+    int threads = opts->threads > 1 ? opts->threads : 1;
+    if (level.maxn || level.maxn_from > 0)
+        threads = 1;
     walk w;
     int err = walk_record(rec, seat, true, &w);
     if (err != 0) {
@@ -536,7 +546,7 @@ int barbu_analyse_record(const barbu_record *rec, int seat, const barbu_analysis
             err = BARBU_EINVAL;
             break;
         }
-        err = analyse_one(&level, opts, &w.v[i], &a->items[i]);
+        err = analyse_one(&level, opts, threads, &w.v[i], &a->items[i]);
         if (err == 0) {
             a->n_items = i + 1;
             a->total_cost += a->items[i].cost;
