@@ -167,6 +167,31 @@ static int chinese_deals(const bb_level *level)
 #define DRAW_COST 100 /* a deal drawn, in plays of the fast policy */
 
 /*
+ * The Pass-ons and cuts of a state's deal until its play, for the
+ * play-outs of a Pass-on: every Pass-on (the others' now, anyone's later)
+ * by the heuristic's quick rule, its three most dangerous cards, which is
+ * what the heuristic itself assumes of the others (its whole choice, some
+ * 16 sampled deals of 24 candidates, would make each play-out a hundred
+ * times dearer).  Returns 0, or the engine's refusal.
+ */
+static int quick_passes(barbu_state *s)
+{
+    int deal = s->t.deal, err = 0;
+    while (err == 0 && !barbu_over(s) && s->t.deal == deal &&
+           (s->t.phase == BARBU_PHASE_PASS_ON || s->t.phase == BARBU_PHASE_CUT)) {
+        barbu_action a = barbu_act(
+            s->t.phase == BARBU_PHASE_CUT ? BARBU_ACT_CUT : BARBU_ACT_PASS_ON, s->t.to_move);
+        if (a.type == BARBU_ACT_PASS_ON) {
+            barbu_view v;
+            barbu_view_of(s, s->t.to_move, &v);
+            a.cards = bb_h_quick_pass(&v);
+        }
+        err = barbu_apply(s, &a);
+    }
+    return err;
+}
+
+/*
  * Each candidate played out on deals sampled from the view: the rest of the
  * deal by the expert's play-outs, the others' Pass-ons and rows by the
  * heuristic.  Every candidate meets the same deals and the same draws of
@@ -219,7 +244,9 @@ static int playout_values(const bb_level *level, barbu_rng *rng, const barbu_vie
                     rows[seat] = barbu_act(BARBU_ACT_ARRANGE, seat);
             }
         uint64_t chance = barbu_rng_next(&dr);
-        for (int c = 0; c < nc; c++) {
+        double got[BARBU_ANALYSIS_OPTIONS];
+        bool refused = false;
+        for (int c = 0; c < nc && !refused; c++) {
             barbu_state s = base;
             barbu_rng cr;
             barbu_rng_seed(&cr, chance);
@@ -227,12 +254,20 @@ static int playout_values(const bb_level *level, barbu_rng *rng, const barbu_vie
             while (err == 0 && chinese && s.t.phase == BARBU_PHASE_ARRANGE && !barbu_over(&s) &&
                    s.t.deal == base.t.deal && s.t.to_move >= 0 && s.t.to_move != me)
                 err = barbu_apply(&s, &rows[s.t.to_move]);
+            if (err == 0 && base.t.phase == BARBU_PHASE_PASS_ON)
+                err = quick_passes(&s);
             if (err == 0)
                 spent += bb_expert_rollout(level, &s, &cr, me);
-            /* An option the engine refuses here cannot be judged: it is
-             * worth the deal's worst. */
-            value[c] += err == 0 ? s.t.last.score[me] : -1e6;
+            got[c] = s.t.last.score[me];
+            refused = err != 0;
         }
+        /* Every option is legal on every deal the view allows; should the
+         * engine refuse one all the same, the deal is left out for all of
+         * them, so that they keep meeting the same deals. */
+        if (refused)
+            continue;
+        for (int c = 0; c < nc; c++)
+            value[c] += got[c];
         deals++;
     }
     if (deals == 0)
@@ -428,8 +463,8 @@ static void item_fill(barbu_analysis_item *it, const decision *d, const options 
         it->cost = 0.0;
 }
 
-static int analyse_one(const bb_level *level, const barbu_analysis_opts *opts, const decision *d,
-                       barbu_analysis_item *it)
+static int analyse_one(const bb_level *level, const barbu_analysis_opts *opts, int threads,
+                       const decision *d, barbu_analysis_item *it)
 {
     barbu_rng rng;
     barbu_rng_seed(&rng, mix(opts->seed, (uint64_t)d->deal << 16 | (uint64_t)d->step));
@@ -460,7 +495,7 @@ static int analyse_one(const bb_level *level, const barbu_analysis_opts *opts, c
     }
     bool searched = false;
     if (phase == BARBU_PHASE_PLAY || phase == BARBU_PHASE_DECLARE || phase == BARBU_PHASE_BID)
-        err = judge_by_search(level, opts->threads, &rng, d, o, &searched);
+        err = judge_by_search(level, threads, &rng, d, o, &searched);
     if (err == 0 && !searched)
         err = judge_by_playouts(level, &rng, d, legal, n, o);
     if (err == 0)
@@ -482,6 +517,16 @@ int barbu_analyse_record(const barbu_record *rec, int seat, const barbu_analysis
     bb_level level;
     if (rec == NULL || seat < 0 || seat > 3 || level_of(opts->level, &level) != 0)
         return BARBU_EINVAL;
+    /*
+     * Hard's max^n endings keep a transposition table in each thread's
+     * solver across the deals that thread evaluates, and its means move (in
+     * the second decimal, measured) with how the deals fall to the threads;
+     * so a level that solves by max^n is analysed on one thread, which
+     * keeps the analysis the same for a seed whatever opts->threads says.
+     */
+    int threads = opts->threads > 1 ? opts->threads : 1;
+    if (level.maxn || level.maxn_from > 0)
+        threads = 1;
     walk w;
     int err = walk_record(rec, seat, true, &w);
     if (err != 0) {
@@ -501,7 +546,7 @@ int barbu_analyse_record(const barbu_record *rec, int seat, const barbu_analysis
             err = BARBU_EINVAL;
             break;
         }
-        err = analyse_one(&level, opts, &w.v[i], &a->items[i]);
+        err = analyse_one(&level, opts, threads, &w.v[i], &a->items[i]);
         if (err == 0) {
             a->n_items = i + 1;
             a->total_cost += a->items[i].cost;

@@ -340,6 +340,15 @@ static int pass_candidates(const bb_know *k, const barbu_rules *rules, const pas
     return nc;
 }
 
+barbu_cards bb_h_quick_pass(const barbu_view *view)
+{
+    double odds[BARBU_CALLS];
+    barbu_call_odds(view->rules, &view->t, odds);
+    pass_weights w;
+    pass_weights_init(view->rules, odds, &w);
+    return quick_pass(view->rules, &w, view->hand[view->seat]);
+}
+
 int bb_h_pass_candidates(const barbu_view *view, const barbu_action *legal, int n, int *cand,
                          int max)
 {

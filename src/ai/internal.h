@@ -306,6 +306,10 @@ int bb_h_patience(const bb_know *k, const barbu_action *legal, int n, barbu_rng 
  * back on sampled deals) at the Call, or at the Calls likely to be cut; the
  * index of the legal action, or -1. */
 int bb_h_pass_on(barbu_rng *rng, const barbu_view *view, const barbu_action *legal, int n);
+/* The quick rule it takes for the other seats' Pass-ons on its sampled
+ * deals: the view's seat's three most dangerous cards (for an analysis's
+ * play-outs, where the whole choice for every seat would cost too much). */
+barbu_cards bb_h_quick_pass(const barbu_view *view);
 /* Its candidates, the passes whose cards hurt most first: up to max
  * (at most 24) indices into legal; how many (for an analysis). */
 int bb_h_pass_candidates(const barbu_view *view, const barbu_action *legal, int n, int *cand,

@@ -29,7 +29,8 @@ static void usage(FILE *out)
             "               default, about 0.1 s a decision) or hard (about 1 s)\n"
             "  --json       the analysis as one JSON object (docs/club.md, \"Analysis\")\n"
             "  --seed S     the expert's sampling (default 1): the same seed, the same analysis\n"
-            "  --threads T  threads for each decision (default 1; the result is the same)\n"
+            "  --threads T  threads for each decision at medium and easy (default 1; the\n"
+            "               result is the same); hard runs on one, which keeps it the same\n"
             "  --all        every decision in the game's order too, not only the mistakes\n\n"
             "A record that cannot be read or replayed: its line and fault, exit status 2.\n");
 }
