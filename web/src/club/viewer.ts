@@ -602,7 +602,9 @@ export function mountViewer(root: HTMLElement): void {
             item.options.map((o, i) => {
               const chosen = o.action === item.chosen;
               const best = i === 0;
-              const same = o.cards && o.cards.length > 1 ? ` (or ${o.cards.filter((c) => c !== o.action).map(cardShort).join(', ')}, alike)` : '';
+              // A card stands for the seat's cards that play alike to it (a Pass-on's cards are its own).
+              const alike = /^[2-9TJQKA][CDHS]$/.test(o.action) && o.cards ? o.cards.filter((c) => c !== o.action) : [];
+              const same = alike.length ? ` (or ${alike.map(cardShort).join(', ')}, alike)` : '';
               return h(
                 'tr',
                 { class: `${chosen ? 'chosen' : ''}${best ? ' best' : ''}`, 'data-action': o.action },
