@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "e2e.h"
@@ -454,8 +455,28 @@ static int long_game(e2e_client *c, int port)
     return table;
 }
 
+/* barbu serve with these arguments refuses them: its exit status and
+ * what it printed, which must say want. */
+static void serve_refuses(const char *args, const char *want)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' serve --listen 127.0.0.1:0 --db :memory: %s 2>&1", e2e_barbu(),
+             args);
+    FILE *p = popen(cmd, "r");
+    char out[4096] = "";
+    size_t n = p ? fread(out, 1, sizeof out - 1, p) : 0;
+    out[n] = '\0';
+    int rc = p ? pclose(p) : -1;
+    CHECK(WIFEXITED(rc) && WEXITSTATUS(rc) == 2 && strstr(out, want) != NULL,
+          "barbu serve %s: refused with \"%s\" (status %d: %.200s)", args, want,
+          WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, out);
+}
+
 static void analysis_limits(void)
 {
+    serve_refuses("--analyses 65", "--analyses takes 0 to 64, not '65'");
+    serve_refuses("--analyses-queued -1", "--analyses-queued takes 0 to 10000, not '-1'");
+
     /* --analyses 0: refused, with why. */
     e2e_server srv;
     const char *off[] = {"--analyses", "0", NULL};
