@@ -1210,15 +1210,41 @@ int pg_analysis_put(store *s, const char *key, int seat, const char *level, cons
     }
     if (refuse_reader(p, "keep the analysis"))
         return -1;
-    char seat_text[24], now[24];
+    char seat_text[24], now[24], keep[24];
     const char *params[5] = {key, pg_i64(seat, seat_text), level, body,
                              pg_i64((int64_t)time(NULL), now)};
-    return pg_do(p, "could not keep the analysis",
-                 "INSERT INTO analyses(key, seat, level, body, created) "
-                 "VALUES ($1, $2::integer, $3, $4, $5::bigint) "
-                 "ON CONFLICT (key, seat, level) DO UPDATE SET body = excluded.body, "
-                 "created = excluded.created",
-                 5, params);
+    /* The put and the cap of the uploads' analyses together (store.h,
+     * STORE_ANALYSIS_RECORDS): the table never holds more than the cap,
+     * whatever fails.  Two nodes putting at once may each keep theirs:
+     * the next put trims again. */
+    bool upload = strncmp(key, "record:", 7) == 0;
+    if (upload && pg_begin(p))
+        return -1;
+    if (pg_do(p, "could not keep the analysis",
+              "INSERT INTO analyses(key, seat, level, body, created) "
+              "VALUES ($1, $2::integer, $3, $4, $5::bigint) "
+              "ON CONFLICT (key, seat, level) DO UPDATE SET body = excluded.body, "
+              "created = excluded.created",
+              5, params) < 0) {
+        if (upload)
+            pg_rollback(p);
+        return -1;
+    }
+    if (!upload)
+        return 0;
+    const char *trim[4] = {key, seat_text, level, pg_i64(STORE_ANALYSIS_RECORDS - 1, keep)};
+    /* "record:" keys are the range ['record:', 'record;') in the key's
+     * C collation, walked in the primary key. */
+    if (pg_do(p, "could not keep the uploads' analyses to their cap",
+              "DELETE FROM analyses WHERE (key, seat, level) IN (SELECT key, seat, level "
+              "FROM analyses WHERE key >= 'record:' AND key < 'record;' "
+              "AND NOT (key = $1 AND seat = $2::integer AND level = $3) "
+              "ORDER BY created DESC, key DESC, seat DESC, level DESC OFFSET $4::bigint)",
+              4, trim) < 0) {
+        pg_rollback(p);
+        return -1;
+    }
+    return pg_commit(p);
 }
 
 int pg_analysis_get(store *s, const char *key, int seat, const char *level, char **body)

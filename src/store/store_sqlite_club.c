@@ -149,6 +149,7 @@ struct sqlite_club {
     sqlite3_stmt *point_get;
     sqlite3_stmt *analysis_put;
     sqlite3_stmt *analysis_get;
+    sqlite3_stmt *analysis_trim;
 };
 
 #define GAME_COLUMNS                                                                               \
@@ -220,6 +221,13 @@ static const struct {
      "created = excluded.created"},
     {offsetof(sqlite_club, analysis_get),
      "SELECT body FROM analyses WHERE key = ?1 AND seat = ?2 AND level = ?3"},
+    {offsetof(sqlite_club, analysis_trim),
+     /* The uploaded records' analyses beyond the newest ?4 others than
+      * the one just put (store.h, STORE_ANALYSIS_RECORDS): "record:" keys
+      * are the range ['record:', 'record;'), walked in the primary key. */
+     "DELETE FROM analyses WHERE (key, seat, level) IN (SELECT key, seat, level FROM analyses "
+     "WHERE key >= 'record:' AND key < 'record;' AND NOT (key = ?1 AND seat = ?2 AND level = ?3) "
+     "ORDER BY created DESC, key DESC, seat DESC, level DESC LIMIT -1 OFFSET ?4)"},
 };
 
 #define N_CLUB_STATEMENTS (sizeof CLUB_STATEMENTS / sizeof CLUB_STATEMENTS[0])
@@ -1096,10 +1104,29 @@ int sqlite_analysis_put(store *s, const char *key, int seat, const char *level, 
         cfail(c, "an analysis is text of at most %ld bytes", (long)STORE_ANALYSIS_MAX);
         return -1;
     }
+    /* The put and the cap of the uploads' analyses together: the table
+     * never holds more than the cap, whatever fails. */
+    bool upload = strncmp(key, "record:", 7) == 0;
+    if (upload && begin(c, "keep the analysis"))
+        return -1;
     if (text(st, 1, key) || sqlite3_bind_int(st, 2, seat) || text(st, 3, level) ||
-        text(st, 4, body) || sqlite3_bind_int64(st, 5, (sqlite3_int64)time(NULL)))
-        return sql_fail(c, st, "keep the analysis");
-    return step_done(c, st, "keep the analysis");
+        text(st, 4, body) || sqlite3_bind_int64(st, 5, (sqlite3_int64)time(NULL))) {
+        sql_fail(c, st, "keep the analysis");
+        return upload ? rollback(c) : -1;
+    }
+    if (step_done(c, st, "keep the analysis"))
+        return upload ? rollback(c) : -1;
+    if (!upload)
+        return 0;
+    sqlite3_stmt *trim = c->analysis_trim;
+    if (text(trim, 1, key) || sqlite3_bind_int(trim, 2, seat) || text(trim, 3, level) ||
+        sqlite3_bind_int(trim, 4, STORE_ANALYSIS_RECORDS - 1)) {
+        sql_fail(c, trim, "keep the uploads' analyses to their cap");
+        return rollback(c);
+    }
+    if (step_done(c, trim, "keep the uploads' analyses to their cap"))
+        return rollback(c);
+    return commit(c, "keep the analysis");
 }
 
 int sqlite_analysis_get(store *s, const char *key, int seat, const char *level, char **body)

@@ -705,6 +705,113 @@ static void test_analyses(void **state)
     store_close(s);
 }
 
+/* The number a query of one integer answers, asked of the database at
+ * path by a connection of its own (SQLite or PostgreSQL, as the store). */
+static long long sql_count(const char *path, const char *sql)
+{
+    long long n = -1;
+    if (use_pg) {
+        PGconn *c = PQconnectdb(path);
+        PGresult *r = PQexec(c, sql);
+        if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+            n = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+        else
+            fail_msg("%s: %s", sql, PQerrorMessage(c));
+        PQclear(r);
+        PQfinish(c);
+        return n;
+    }
+    sqlite3 *db;
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW)
+        fail_msg("%s: %s", sql, sqlite3_errmsg(db));
+    n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
+}
+
+/* The uploaded records' analyses held to STORE_ANALYSIS_RECORDS: a put of
+ * one past the cap removes the oldest (in the same transaction), the one
+ * just put stays even when its key sorts first, and a game's analyses,
+ * however old, are never removed.  The table is filled to just below
+ * the cap by one statement (a put each would take seconds). */
+static void test_analyses_capped(void **state)
+{
+    (void)state;
+    char path[256];
+    store *s = open_at("analyses_capped", path, sizeof path);
+    char *body = NULL;
+    for (int g = 0; g < 3; g++) {
+        char key[32];
+        snprintf(key, sizeof key, "game:%d", g + 1);
+        assert_int_equal(s->ops->analysis_put(s, key, g, "medium", "{\"game\":true}"), 0);
+    }
+    /* Rows 1 to cap + 9, kept at seconds 1001, 1002, ...: older than
+     * anything put now, the games' too, and in the order of their keys. */
+    char fill[512];
+    snprintf(fill, sizeof fill,
+             use_pg ? "WITH n(i) AS (SELECT generate_series(1, %d)) "
+                      "INSERT INTO analyses(key, seat, level, body, created) "
+                      "SELECT 'record:' || lpad(i::text, 64, '0'), i %% 4, 'easy', '{}', 1000 + i "
+                      "FROM n"
+                    : "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < "
+                      "%d) INSERT INTO analyses(key, seat, level, body, created) "
+                      "SELECT 'record:' || printf('%%064d', i), i %% 4, 'easy', '{}', 1000 + i "
+                      "FROM n",
+             STORE_ANALYSIS_RECORDS + 9);
+    if (use_pg) {
+        PGconn *c = PQconnectdb(path);
+        PGresult *r = PQexec(c, fill);
+        if (PQresultStatus(r) != PGRES_COMMAND_OK)
+            fail_msg("%s: %s", fill, PQerrorMessage(c));
+        PQclear(r);
+        PQfinish(c);
+    } else {
+        sqlite3 *db;
+        assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+        if (sqlite3_exec(db, fill, NULL, NULL, NULL) != SQLITE_OK)
+            fail_msg("%s: %s", fill, sqlite3_errmsg(db));
+        sqlite3_close(db);
+    }
+    const char *records = "SELECT count(*) FROM analyses WHERE key LIKE 'record:%'";
+    assert_int_equal(sql_count(path, records), STORE_ANALYSIS_RECORDS + 9);
+    /* One put, its key before all the others: down to the cap, the oldest
+     * gone, the new one there. */
+    char key[80];
+    snprintf(key, sizeof key, "record:%064d", 0);
+    assert_int_equal(s->ops->analysis_put(s, key, 1, "hard", "{\"last\":true}"), 0);
+    assert_int_equal(sql_count(path, records), STORE_ANALYSIS_RECORDS);
+    assert_int_equal(s->ops->analysis_get(s, key, 1, "hard", &body), 1);
+    assert_string_equal(body, "{\"last\":true}");
+    free(body);
+    for (int i = 1; i <= 11; i++) {
+        snprintf(key, sizeof key, "record:%064d", i);
+        int got = s->ops->analysis_get(s, key, i % 4, "easy", &body);
+        free(body);
+        body = NULL;
+        /* The first ten (1 to 10) went: 9 over, and the new one's room. */
+        if (got != (i <= 10 ? 0 : 1))
+            fail_msg("record %d: %s", i, got == 1 ? "still kept" : "gone");
+    }
+    /* Another: the oldest left (11) goes, the cap holds. */
+    snprintf(key, sizeof key, "record:%064d", STORE_ANALYSIS_RECORDS + 100);
+    assert_int_equal(s->ops->analysis_put(s, key, 0, "easy", "{}"), 0);
+    assert_int_equal(sql_count(path, records), STORE_ANALYSIS_RECORDS);
+    snprintf(key, sizeof key, "record:%064d", 11);
+    assert_int_equal(s->ops->analysis_get(s, key, 11 % 4, "easy", &body), 0);
+    /* The games' analyses are all there. */
+    assert_int_equal(sql_count(path, "SELECT count(*) FROM analyses WHERE key LIKE 'game:%'"), 3);
+    for (int g = 0; g < 3; g++) {
+        snprintf(key, sizeof key, "game:%d", g + 1);
+        assert_int_equal(s->ops->analysis_get(s, key, g, "medium", &body), 1);
+        assert_string_equal(body, "{\"game\":true}");
+        free(body);
+    }
+    store_close(s);
+}
+
 /* ------------------------------------------------------ migration, reader */
 
 static int version_of(const char *path)
@@ -1226,7 +1333,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_ratings),        cmocka_unit_test(test_games_find),
         cmocka_unit_test(test_prefs),          cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_ties),           cmocka_unit_test(test_reader),
-        cmocka_unit_test(test_analyses),
+        cmocka_unit_test(test_analyses),       cmocka_unit_test(test_analyses_capped),
     };
     const struct CMUnitTest sqlite_only[] = {
         cmocka_unit_test(test_migrate_2),
