@@ -11,6 +11,10 @@
  * loop and the computer players' threads the CPU first; at most
  * --analyses-queued wait for a thread, and beyond that a request is
  * refused (503) rather than held: memory stays bounded whatever is asked.
+ * One client address has at most SRV_ANALYSES_ADDR waiting or running
+ * (429 beyond), so that one client cannot take the whole queue; the
+ * store keeps at most STORE_ANALYSIS_RECORDS analyses of uploaded records
+ * (store.h), so that uploads cannot fill the disk either.
  *
  * A job is known by its key ("game:ID" or "record:SHA256HEX"), seat and
  * level, in a map of the loop's: the same request while it waits or runs
@@ -49,15 +53,16 @@ struct srv_analysis_job {
     char key[SRV_ANALYSIS_KEY_CAP];
     int seat;
     char level[16];
-    char *record;      /* the record's text: the thread's until the job is done */
-    atomic_int state;  /* JOB_*: the thread sets RUNNING, DONE or FAILED */
-    atomic_int done;   /* decisions judged so far */
-    atomic_int total;  /* decisions to judge (0 until known) */
-    atomic_int cancel; /* set when the server stops */
-    char *body;        /* DONE: the analysis's JSON with "status":"done" */
-    char error[300];   /* FAILED: why, a sentence */
-    bool drained;      /* the loop has taken it from the done queue */
-    int64_t finished;  /* srv_now() when the loop took it */
+    char addr[SRV_ADDR_CAP]; /* the client address that asked for it */
+    char *record;            /* the record's text: the thread's until the job is done */
+    atomic_int state;        /* JOB_*: the thread sets RUNNING, DONE or FAILED */
+    atomic_int done;         /* decisions judged so far */
+    atomic_int total;        /* decisions to judge (0 until known) */
+    atomic_int cancel;       /* set when the server stops */
+    char *body;              /* DONE: the analysis's JSON with "status":"done" */
+    char error[300];         /* FAILED: why, a sentence */
+    bool drained;            /* the loop has taken it from the done queue */
+    int64_t finished;        /* srv_now() when the loop took it */
 };
 
 struct srv_analyses {
@@ -376,7 +381,7 @@ int srv_analyses_find(srv_server *srv, const char *key, int seat, const char *le
 }
 
 int srv_analyses_submit(srv_server *srv, const char *key, int seat, const char *level, char *record,
-                        srv_analysis_answer *out)
+                        const char *addr, srv_analysis_answer *out)
 {
     memset(out, 0, sizeof *out);
     srv_analyses *an = srv->analyses;
@@ -396,11 +401,32 @@ int srv_analyses_submit(srv_server *srv, const char *key, int seat, const char *
         free(record);
         return found;
     }
+    /* A new analysis: one address may have only so many waiting or
+     * running (SRV_ANALYSES_ADDR), so that one client, looping on
+     * uploads, cannot fill the queue for everybody else. */
+    int mine = 0;
+    for (size_t b = 0; b < an->jobs.n_buckets; b++)
+        for (srv_map_entry *e = an->jobs.buckets[b]; e; e = e->next) {
+            const srv_analysis_job *other = e->value;
+            int state = atomic_load(&other->state);
+            if (!other->drained && (state == JOB_QUEUED || state == JOB_RUNNING) &&
+                strcmp(other->addr, addr) == 0)
+                mine++;
+        }
+    if (mine >= SRV_ANALYSES_ADDR) {
+        free(record);
+        out->status = 429;
+        snprintf(out->error, sizeof out->error,
+                 "You already have %d analyses waiting: wait for one to finish.",
+                 SRV_ANALYSES_ADDR);
+        return 1;
+    }
     srv_analysis_job *job = calloc(1, sizeof *job);
     if (job == NULL) {
         free(record);
         return -1;
     }
+    snprintf(job->addr, sizeof job->addr, "%s", addr);
     snprintf(job->key, sizeof job->key, "%s", key);
     job->seat = seat;
     snprintf(job->level, sizeof job->level, "%s", level);

@@ -45,6 +45,7 @@ typedef struct srv_club_req {
     bool too_big;                             /* ... and it is longer than it said */
     size_t body_len_said;                     /* its Content-Length */
     size_t body_cap;                          /* q.body's room, grown as the body comes */
+    char addr[SRV_ADDR_CAP];                  /* the client's address (srv_addr_key) */
     club_query q;
     club_answer a;
 } club_req;
@@ -93,6 +94,8 @@ static club_req *req_new(srv_club *club, struct lws *wsi)
     if (r == NULL)
         return NULL;
     r->wsi = wsi;
+    /* For the per-address limit of analyses (analysis.c). */
+    srv_addr_key(lws_get_socket_fd(wsi), r->addr);
     r->q.status = -1;
     r->q.ladder = -1;
     r->q.page = 1;
@@ -239,7 +242,8 @@ static int answer(srv_club *club, club_req *r, bool close)
         char *record = r->a.record;
         r->a.record = NULL;
         srv_analysis_answer an;
-        if (srv_analyses_submit(club->srv, r->q.akey, r->q.seat, r->q.level, record, &an) < 0)
+        if (srv_analyses_submit(club->srv, r->q.akey, r->q.seat, r->q.level, record, r->addr, &an) <
+            0)
             club_answer_error(&r->a, 500,
                               "The analysis could not be started (out of memory): "
                               "try again.");

@@ -989,6 +989,8 @@ static void answer_analysis(store *db, const club_query *q, club_answer *a)
     free(a->body);
     a->body = NULL;
     a->len = 0;
+    /* Whole: answer_replay_post refused a body with a NUL byte, so the
+     * text read is every byte the key (its SHA-256, club_http.c) hashed. */
     a->record = strdup(q->body);
     if (a->record == NULL)
         club_answer_error(a, 500, "The analysis could not be started (out of memory): try again.");

@@ -697,6 +697,10 @@ int srv_bots_threads(const srv_bots *bots);
 #define SRV_ANALYSES_DEFAULT 1  /* threads (--analyses) */
 #define SRV_ANALYSES_QUEUED  16 /* analyses waiting at most (--analyses-queued) */
 #define SRV_ANALYSIS_NICE    10 /* the threads' niceness: the loop and the players (0) first */
+/* Analyses waiting or running that one client address may have asked
+ * for: one address cannot take the whole queue from the others.  Joining
+ * an analysis already asked counts for nothing. */
+#define SRV_ANALYSES_ADDR    2
 /* Seconds a finished analysis stays in memory after it is kept, so that a
  * request that read the store just before it was written joins it. */
 #define SRV_ANALYSIS_LINGER  60
@@ -709,7 +713,7 @@ typedef struct srv_analyses srv_analyses;
 typedef struct srv_analysis_job srv_analysis_job;
 
 /* What the HTTP side answers about an analysis: the status (200 done, 202
- * waiting or running, 500 failed, 503 refused) and the JSON body
+ * waiting or running, 500 failed, 429 or 503 refused) and the JSON body
  * (malloc'd), or for an error the sentence. */
 typedef struct srv_analysis_answer {
     int status;
@@ -733,11 +737,12 @@ bool srv_analyses_on(const srv_server *srv);
  * memory. */
 int srv_analyses_find(srv_server *srv, const char *key, int seat, const char *level, bool post,
                       srv_analysis_answer *out);
-/* Starts it (or joins the one under way) with the record's text (taken):
- * 1 with *out filled (202, or 503 when analyses are off or too many
- * wait), -1 out of memory. */
+/* Starts it (or joins the one under way) with the record's text (taken),
+ * for the client at address addr (srv_addr_key): 1 with *out filled (202;
+ * 429 when addr has SRV_ANALYSES_ADDR waiting or running; 503 when
+ * analyses are off or too many wait), -1 out of memory. */
 int srv_analyses_submit(srv_server *srv, const char *key, int seat, const char *level, char *record,
-                        srv_analysis_answer *out);
+                        const char *addr, srv_analysis_answer *out);
 
 /* ------------------------------------------------------------------ auth.c */
 

@@ -8,13 +8,16 @@
  *            to done, its JSON's shape; asked again, the same body at once
  *            (200); the same after a restart (kept in the store); the game's
  *            record uploaded (POST /club/api/analysis) analysed and read
- *            again by its key; a record that does not replay refused (400)
+ *            again by its key; a record that does not replay refused (400),
+ *            and one with a NUL byte (400)
  *   pg       game on a PostgreSQL database (tests/pg/cluster.sh's)
  *   limits   --analyses 0 refuses (503) and starts no thread; --analyses 1
  *            starts one, at niceness 10; with --analyses-queued 0 a second
  *            analysis while one runs is refused (503), the same one joins
  *            it; a table of computer players keeps playing while an
- *            analysis runs; the server stops cleanly in the middle of one
+ *            analysis runs; the server stops cleanly in the middle of one;
+ *            a third analysis from one address while two wait or run is
+ *            refused (429), the same asked again joins
  *
  * The game analysed in game is short: uk-32 with Domino only (4 deals of 8
  * cards), computer players without delay.  The one of limits is a whole uk
@@ -54,7 +57,17 @@ typedef struct reply {
 /* One request with an optional body; false when the server did not
  * answer.  The clients' sockets are not read meanwhile: an answer comes in
  * milliseconds. */
+static bool http_n(int port, const char *method, const char *path, const char *body, size_t len,
+                   reply *r);
+
 static bool http(int port, const char *method, const char *path, const char *body, reply *r)
+{
+    return http_n(port, method, path, body, body ? strlen(body) : 0, r);
+}
+
+/* http with a body of len bytes (a NUL among them too). */
+static bool http_n(int port, const char *method, const char *path, const char *body, size_t len,
+                   reply *r)
 {
     memset(r, 0, sizeof *r);
     int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -72,10 +85,10 @@ static bool http(int port, const char *method, const char *path, const char *bod
     int n = snprintf(head, sizeof head,
                      "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n", method, path);
     if (body)
-        n += snprintf(head + n, sizeof head - (size_t)n, "Content-Length: %zu\r\n", strlen(body));
+        n += snprintf(head + n, sizeof head - (size_t)n, "Content-Length: %zu\r\n", len);
     n += snprintf(head + n, sizeof head - (size_t)n, "\r\n");
     bool ok = write(fd, head, (size_t)n) == n;
-    for (size_t off = 0, len = body ? strlen(body) : 0; ok && off < len;) {
+    for (size_t off = 0; body && ok && off < len;) {
         ssize_t w = write(fd, body + off, len - off);
         if (w <= 0)
             break;
@@ -371,6 +384,25 @@ static void analysis_game(void)
     refused(srv.port, "POST", "/club/api/analysis?seat=S", "[Rules \"uk\"]\n1. XX\n", 400,
             "could not be replayed");
     refused(srv.port, "POST", "/club/api/analysis?seat=S", "", 400, "no record");
+    /* The record with a NUL byte after its first line: no text, refused
+     * (its key would hash bytes the analysis never read). */
+    {
+        size_t len = strlen(rec.body);
+        char *nul = malloc(len + 1);
+        REQUIRE(nul != NULL, "memory for the record");
+        memcpy(nul, rec.body, len + 1);
+        char *eol = strchr(nul, '\n');
+        *(eol ? eol + 1 : nul) = '\0';
+        reply z;
+        REQUIRE(http_n(srv.port, "POST", "/club/api/analysis?seat=S", nul, len, &z),
+                "a record with a NUL byte is answered");
+        json_t *zo = json_loads(z.body, 0, NULL);
+        CHECK(z.status == 400 && strstr(str_of(zo, "error"), "NUL byte") != NULL,
+              "a record with a NUL byte: 400 saying so (%d: %s)", z.status, str_of(zo, "error"));
+        json_decref(zo);
+        free(z.body);
+        free(nul);
+    }
     refused(srv.port, "GET", "/club/api/analysis/abc?seat=S", NULL, 400, "64 hexadecimal");
 
     free(rec.body);
@@ -548,8 +580,27 @@ static void analysis_limits(void)
     /* Stopped in the middle of it: a clean exit (no leak under the
      * sanitizers), and nothing kept. */
     CHECK(e2e_server_stop(&srv) == 0, "the server stops cleanly during an analysis");
-    e2e_server_start_args(&srv, db, one);
+
+    /* One thread and room to wait, but one address has two analyses at
+     * most, waiting or running: a third is refused (429), the same one
+     * asked again joins it. */
+    const char *queue[] = {"--listen", "127.0.0.1:0", "--db", db,
+                           "--quiet",  "--analyses",  "1",    NULL};
+    e2e_server_start_args(&srv, db, queue);
     refused(srv.port, "GET", path, NULL, 404, "not been analysed");
+    o = http_json(srv.port, "POST", path, NULL, &status);
+    CHECK(status == 202, "POST S at hard: 202 (%d)", status);
+    json_decref(o);
+    o = http_json(srv.port, "POST", path_n, NULL, &status);
+    CHECK(status == 202 && strcmp(str_of(o, "status"), "queued") == 0,
+          "POST N at hard: 202, queued (%d %s)", status, str_of(o, "status"));
+    json_decref(o);
+    char path_e[128];
+    snprintf(path_e, sizeof path_e, "/club/api/game/%d/analysis?seat=E&level=hard", table);
+    refused(srv.port, "POST", path_e, NULL, 429, "You already have 2 analyses waiting");
+    o = http_json(srv.port, "POST", path_n, NULL, &status);
+    CHECK(status == 202, "POST N again: 202, it joins the one waiting (%d)", status);
+    json_decref(o);
     CHECK(e2e_server_stop(&srv) == 0, "the server stops cleanly");
 }
 
