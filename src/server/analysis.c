@@ -28,7 +28,8 @@
  * it again; later requests read it from the store (club_json.c).
  *
  * Stopping sets every job's cancel flag (the analysis polls it between
- * decisions), joins the threads and frees every job.
+ * decisions), joins the threads, keeps the analyses that finished since
+ * the loop's last drain, and frees every job.
  */
 #define _GNU_SOURCE /* syscall(SYS_gettid), for the thread's niceness */
 #include <jansson.h>
@@ -264,6 +265,9 @@ void srv_analyses_stop(srv_server *srv)
             atomic_store(&((srv_analysis_job *)e->value)->cancel, 1);
     for (int i = 0; i < an->n_threads; i++)
         pthread_join(an->threads[i], NULL);
+    /* An analysis that finished after the loop's last drain is on the
+     * done queue: kept now, as it would have been, rather than lost. */
+    srv_analyses_drain(srv);
     for (size_t b = 0; b < an->jobs.n_buckets; b++)
         for (srv_map_entry *e = an->jobs.buckets[b]; e; e = e->next)
             job_free(e->value);
@@ -298,7 +302,10 @@ void srv_analyses_drain(srv_server *srv)
              * from memory while it lingers. */
             if (srv->store->ops->analysis_put(srv->store, job->key, job->seat, job->level,
                                               job->body) != 0)
-                srv_log(srv, "analysis %s: not kept: %s", job->map_key, store_error(srv->store));
+                srv_log(srv,
+                        "analysis %s: not kept (%s): served from memory for %d s, then made "
+                        "again when asked",
+                        job->map_key, store_error(srv->store), SRV_ANALYSIS_LINGER);
             else
                 srv_log(srv, "analysis %s: done and kept", job->map_key);
         } else {

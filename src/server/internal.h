@@ -724,7 +724,8 @@ typedef struct srv_analysis_answer {
 /* Starts the threads of --analyses (none for --analyses 0); 0 or -1
  * (printed). */
 int srv_analyses_start(srv_server *srv);
-/* Cancels the running analyses, joins the threads, frees every job. */
+/* Cancels the running analyses, joins the threads, keeps the ones that
+ * finished since the last drain, frees every job. */
 void srv_analyses_stop(srv_server *srv);
 /* Keeps the finished analyses in the store (LWS_CALLBACK_EVENT_WAIT_CANCELLED). */
 void srv_analyses_drain(srv_server *srv);

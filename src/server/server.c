@@ -454,7 +454,8 @@ int barbu_serve(const barbu_serve_options *options)
     srv_auth_stop(srv->auth);
     srv->auth = NULL;
     /* An analysis under way is cancelled at its next decision: nothing of
-     * it is kept, and it is made again when asked. */
+     * it is kept, and it is made again when asked.  One that finished
+     * meanwhile is kept. */
     srv_analyses_stop(srv);
     /* A node gives its tables up before its clients go: they find them on
      * another node at once. */
