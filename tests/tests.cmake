@@ -43,6 +43,12 @@ add_test(NAME cli_verify
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/verify.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_verify PROPERTIES LABELS cli)
 
+# barbu analyse: the text and the JSON of an analysis of a golden record,
+# --help, records that do not replay or parse, bad options (easy level: fast).
+add_test(NAME cli_analyse
+         COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/analyse.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli_analyse PROPERTIES LABELS cli TIMEOUT 120)
+
 # barbu arena: duplicate matches, their JSON, and the same figures whatever
 # the number of threads.
 add_test(NAME cli_arena
@@ -266,6 +272,18 @@ add_test(NAME cli_connect_accounts
          COMMAND sh ${CMAKE_SOURCE_DIR}/tests/cli/connect_accounts.sh $<TARGET_FILE:barbu> ${CMAKE_SOURCE_DIR})
 set_tests_properties(cli_connect_accounts PROPERTIES LABELS cli TIMEOUT 240)
 
+# Issue 26's analysis in the hand viewer (tests/e2e/browser/lib/
+# club_analysis.mjs): a finished game analysed from the viewer's button, the
+# worst mistake clicked, the decision panel at its position; the same
+# record uploaded and analysed.
+if(BARBU_WEB)
+  add_test(NAME browser_club_analysis
+           COMMAND node ${CMAKE_SOURCE_DIR}/tests/e2e/browser/run.mjs --barbu $<TARGET_FILE:barbu>
+                   --web ${CMAKE_BINARY_DIR}/web --shots ${CMAKE_BINARY_DIR}/browser-shots
+                   --only club_analysis)
+  set_tests_properties(browser_club_analysis PROPERTIES LABELS browser TIMEOUT 300 PROCESSORS 2)
+endif()
+
 # The club (issue 24, tests/e2e/club_core.c): games played through the
 # server kept in the store (results, abandoned games, the catch-up after a
 # kill, credit by record and by deals), read after the server stops.
@@ -274,6 +292,18 @@ target_link_libraries(club_core PRIVATE barbu_e2e barbu_store)
 foreach(scenario finished abandoned restart credit ladder retry)
   add_test(NAME club_core_${scenario} COMMAND club_core $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(club_core_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
+endforeach()
+
+# Game analyses through the server (issue 26, tests/e2e/club_analysis.c):
+# a short game analysed, kept in the store and served again after a
+# restart, an uploaded record, the refusals; the limits (--analyses 0,
+# --analyses-queued 0), a computer players' table playing on meanwhile, a
+# clean stop in the middle of one.
+add_executable(club_analysis ${CMAKE_SOURCE_DIR}/tests/e2e/club_analysis.c)
+target_link_libraries(club_analysis PRIVATE barbu_e2e barbu_pg_test)
+foreach(scenario game limits)
+  add_test(NAME club_analysis_${scenario} COMMAND club_analysis $<TARGET_FILE:barbu> ${scenario})
+  set_tests_properties(club_analysis_${scenario} PROPERTIES LABELS e2e TIMEOUT 300 PROCESSORS 2)
 endforeach()
 
 # make check runs the release tests two to a core (ctest -j twice the cores):
@@ -415,6 +445,12 @@ set_property(TEST nodes_lobby nodes_redirect nodes_leak APPEND PROPERTY LABELS l
 # The club's store tests again on PostgreSQL: the same program and the same
 # assertions with --pg (a fresh database in the cluster for each case), and
 # the fencing of game_begin and game_end by a table's lease.
+# Game analyses on PostgreSQL (tests/e2e/club_analysis.c's pg): kept by the
+# loop's connection, read back by the club's reader's, after a restart too.
+add_test(NAME club_analysis_pg COMMAND club_analysis $<TARGET_FILE:barbu> pg)
+set_tests_properties(club_analysis_pg PROPERTIES LABELS "e2e;pg" TIMEOUT 300 PROCESSORS 2
+                     FIXTURES_REQUIRED pg ENVIRONMENT "${BARBU_PG_ENV}")
+
 target_link_libraries(test_store_club PRIVATE barbu_pg_test)
 add_test(NAME test_store_club_pg COMMAND test_store_club --pg)
 set_tests_properties(test_store_club_pg PROPERTIES LABELS "unit;pg" FIXTURES_REQUIRED pg

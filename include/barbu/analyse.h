@@ -25,6 +25,10 @@ typedef struct barbu_analysis_option {
     /* The expected settled score of the deal for the seat, in points, had
      * it taken this option (the expert's estimate over sampled deals). */
     double value;
+    /* A card: the seat's cards that play alike to it (the same suit and
+     * score, no card another seat may hold between them), which this one
+     * option stands for, the card itself among them; 0 for other kinds. */
+    barbu_cards cards;
 } barbu_analysis_option;
 
 typedef struct barbu_analysis_item {

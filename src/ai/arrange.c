@@ -13,6 +13,8 @@
  * the 1287 rows of 5 and 286 rows of 3 are computed once, and the 72072
  * splits only look them up.
  */
+#include <string.h>
+
 #include "arrange_tables.h"
 #include "internal.h"
 
@@ -63,17 +65,29 @@ static barbu_cards cards_at(const barbu_card pos[13], unsigned mask)
 /* The arranger with the quantiles given: q[BARBU_ROW_*] of steps + 1 each.
  * Returns the units the split expects against one opponent (0 and no rows
  * for a hand that is not 13 cards). */
-static double arrange_with(barbu_cards hand, int scoop, const uint32_t *const q[3], int steps,
-                           barbu_cards *back, barbu_cards *middle)
+/* The units against one opponent of rows winning with these chances. */
+static double units_of(int scoop, double pb, double pm, double pf)
+{
+    return 2.0 * (pb + pm + pf) - 3.0 +
+           scoop * (pb * pm * pf - (1.0 - pb) * (1.0 - pm) * (1.0 - pf));
+}
+
+/*
+ * The k best splits (k <= BB_ROWS_TOP) into top[], best first, ties in the
+ * order found; returns how many (0 for a hand of another size).  With k = 1
+ * it is the heuristic's choice.
+ */
+static int arrange_with(barbu_cards hand, int scoop, const uint32_t *const q[3], int steps, int k,
+                        bb_rows *top)
 {
     barbu_card pos[13];
     int n = 0;
     for (barbu_cards rest = hand & BARBU_ALL_CARDS; rest && n < 13; rest &= rest - 1)
         pos[n++] = (barbu_card)__builtin_ctzll(rest);
-    if (n < 13 || barbu_count(hand) != 13) {
-        *back = *middle = 0;
-        return 0.0;
-    }
+    if (n < 13 || barbu_count(hand) != 13 || k < 1)
+        return 0;
+    if (k > BB_ROWS_TOP)
+        k = BB_ROWS_TOP;
 
     /* The index of a row of 3 or 5 in its arrays: only those entries are
      * written and read. */
@@ -110,15 +124,16 @@ static double arrange_with(barbu_cards hand, int scoop, const uint32_t *const q[
      * all three rows win and lost when all three lose; the constant parts
      * and the factor 2 do not change which split is best.  Some split is
      * always in order (the best back, then the best middle of the rest). */
-    float half_scoop = (float)scoop / 2.0f, best = -1e9f;
-    unsigned best_back = 0x1f, best_middle = 0x3e0;
-    float best_p[3] = {0.5f, 0.5f, 0.5f};
+    float half_scoop = (float)scoop / 2.0f, worst = -1e9f;
+    int kept = 0;
+    float kept_score[BB_ROWS_TOP], kept_p[BB_ROWS_TOP][3];
+    unsigned kept_back[BB_ROWS_TOP], kept_middle[BB_ROWS_TOP];
     for (int b = 0; b < N_FIVES; b++) {
         unsigned left = 0x1fffu & ~five_mask[b], rest = left;
         uint16_t low[16], high[16];
         unsigned bit[8];
-        for (int k = 0; k < 8; k++, rest &= rest - 1)
-            bit[k] = rest & -rest;
+        for (int j = 0; j < 8; j++, rest &= rest - 1)
+            bit[j] = rest & -rest;
         for (unsigned x = 0; x < 16; x++) {
             low[x] = (uint16_t)((x & 1 ? bit[0] : 0) | (x & 2 ? bit[1] : 0) | (x & 4 ? bit[2] : 0) |
                                 (x & 8 ? bit[3] : 0));
@@ -134,25 +149,50 @@ static double arrange_with(barbu_cards hand, int scoop, const uint32_t *const q[
             float pm = p_middle[m], pf = p_front[f];
             float score = pb + pm + pf +
                           half_scoop * (pb * pm * pf - (1.0f - pb) * (1.0f - pm) * (1.0f - pf));
-            if (vm <= vb && three_value[f] <= vm && score > best) {
-                best = score;
-                best_back = five_mask[b];
-                best_middle = mid;
-                best_p[0] = pb;
-                best_p[1] = pm;
-                best_p[2] = pf;
+            if (vm <= vb && three_value[f] <= vm && score > worst) {
+                /* Into the list kept, after those scoring as much. */
+                int at = kept < k ? kept++ : k - 1;
+                while (at > 0 && kept_score[at - 1] < score) {
+                    kept_score[at] = kept_score[at - 1];
+                    kept_back[at] = kept_back[at - 1];
+                    kept_middle[at] = kept_middle[at - 1];
+                    memcpy(kept_p[at], kept_p[at - 1], sizeof kept_p[at]);
+                    at--;
+                }
+                kept_score[at] = score;
+                kept_back[at] = five_mask[b];
+                kept_middle[at] = mid;
+                kept_p[at][0] = pb;
+                kept_p[at][1] = pm;
+                kept_p[at][2] = pf;
+                if (kept == k)
+                    worst = kept_score[k - 1];
             }
         }
     }
-    *back = cards_at(pos, best_back);
-    *middle = cards_at(pos, best_middle);
-    double pb = best_p[0], pm = best_p[1], pf = best_p[2];
-    return 2.0 * (pb + pm + pf) - 3.0 +
-           scoop * (pb * pm * pf - (1.0 - pb) * (1.0 - pm) * (1.0 - pf));
+    for (int t = 0; t < kept; t++) {
+        top[t].back = cards_at(pos, kept_back[t]);
+        top[t].middle = cards_at(pos, kept_middle[t]);
+        top[t].units = units_of(scoop, kept_p[t][0], kept_p[t][1], kept_p[t][2]);
+    }
+    return kept;
 }
 
 double bb_h_arrange(barbu_cards hand, int scoop, barbu_cards *back, barbu_cards *middle)
 {
     static const uint32_t *const q[3] = {bb_arrange_back, bb_arrange_middle, bb_arrange_front};
-    return arrange_with(hand, scoop, q, BB_ARRANGE_STEPS, back, middle);
+    bb_rows top;
+    if (arrange_with(hand, scoop, q, BB_ARRANGE_STEPS, 1, &top) == 0) {
+        *back = *middle = 0;
+        return 0.0;
+    }
+    *back = top.back;
+    *middle = top.middle;
+    return top.units;
+}
+
+int bb_h_arrange_top(barbu_cards hand, int scoop, int k, bb_rows *top)
+{
+    static const uint32_t *const q[3] = {bb_arrange_back, bb_arrange_middle, bb_arrange_front};
+    return arrange_with(hand, scoop, q, BB_ARRANGE_STEPS, k, top);
 }

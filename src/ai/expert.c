@@ -70,7 +70,7 @@ const bb_level BB_HARD = {
 };
 /* clang-format on */
 
-#define MAX_CAND 48
+#define MAX_CAND BB_EST_MAX
 
 /* The transposition table of each thread's solver, and what a node of its
  * search costs in plays of the fast policy. */
@@ -96,10 +96,23 @@ typedef struct search {
     int nc;
     int loud; /* EVAL_BID: the candidate the deal is played out after */
     int deals;
-    double *value;  /* [deal][candidate] */
-    double *weight; /* [deal]; 0 for a deal that could not be made */
-    long *cost;     /* [deal]: the work it took (see rollout) */
+    double *value;            /* [deal][candidate] */
+    double *weight;           /* [deal]; 0 for a deal that could not be made */
+    long *cost;               /* [deal]: the work it took (see rollout) */
+    double *means;            /* [candidate]: what the choice weighed, for an analysis
+                                 (bb_expert_estimate); NULL when only choosing */
+    const barbu_action *also; /* an analysis: a declaration to weigh too (the
+                                 one a player chose); NULL when only choosing */
 } search;
+
+/* Whether a is one of x's candidates. */
+static bool is_candidate(const search *x, const barbu_action *a)
+{
+    for (int c = 0; c < x->nc; c++)
+        if (barbu_action_equal(&x->cand[c], a))
+            return true;
+    return false;
+}
 
 static uint64_t mix(uint64_t a, uint64_t b)
 {
@@ -853,7 +866,7 @@ static int choose_play(search *x, int threads, const barbu_action *legal, int n)
     if (!alloc_search(x))
         return -1;
     run(x, threads);
-    int best = best_candidate(x, NULL, NULL);
+    int best = best_candidate(x, NULL, x->means);
     free_search(x);
     return best;
 }
@@ -877,6 +890,8 @@ static int choose_over(search *x, int threads, const double *bonus, int keep)
     double mean[MAX_CAND];
     int best = best_candidate(x, bonus, mean);
     free_search(x);
+    if (x->means)
+        memcpy(x->means, mean, sizeof *mean * (size_t)x->nc);
     double margin = x->level->declare_margin / 100.0 * mean_points(x->view->rules);
     if (keep >= 0 && mean[best] - mean[keep] < margin)
         return keep;
@@ -929,6 +944,13 @@ static int choose_declare(search *x, int threads, const barbu_action *legal, int
         hc = x->nc;
         x->cand[x->nc++] = legal[h];
     }
+    /* An analysis weighs the declaration the player chose, as any other. */
+    if (x->also != NULL && !is_candidate(x, x->also) && x->nc < MAX_CAND) {
+        bonus[x->nc] = 0.0;
+        for (unsigned m = x->also->contracts; m; m &= m - 1)
+            bonus[x->nc] -= bb_h_baseline(rules, __builtin_ctz(m));
+        x->cand[x->nc++] = *x->also;
+    }
     if (x->nc == 0)
         return -1;
     if (x->nc == 1)
@@ -975,6 +997,12 @@ static int choose_fife_calls(search *x, int threads, const barbu_action *legal, 
         x->cand[c] = legal[idx[c]];
         bonus[c] = rest[idx[c]];
     }
+    /* An analysis weighs the Calls the player chose, as any other. */
+    for (int i = 0; i < n && x->also != NULL && !is_candidate(x, x->also); i++)
+        if (barbu_action_equal(&legal[i], x->also)) {
+            x->cand[x->nc] = legal[i];
+            bonus[x->nc++] = rest[i];
+        }
     if (x->nc == 1)
         return 0;
     return choose_over(x, threads, bonus, 0);
@@ -1020,16 +1048,45 @@ static int choose_bid(search *x, int threads, const barbu_action *legal, int n)
         if ((x->cand[c].doubles >> t->declarer) & 1)
             bonus[c] += push;
     }
-    int best = best_candidate(x, bonus, NULL);
+    int best = best_candidate(x, bonus, x->means);
     free_search(x);
     return best;
 }
 
 /* ------------------------------------------------------------ the entry */
 
-int bb_expert_choose_from(const bb_level *level, int threads, barbu_rng *rng,
-                          const barbu_view *view, const bb_record *rec, const barbu_state *truth,
-                          const barbu_action *legal, int n, barbu_action *out)
+/* What the search weighed, for an analysis: its candidates and their means
+ * (the bonus included), and for each single card the legal cards that play
+ * alike to it (it stood for them). */
+static void estimates_fill(const search *x, const barbu_action *legal, int n, int pick,
+                           bb_estimates *est)
+{
+    est->n = x->nc;
+    est->pick = pick;
+    est->searched = x->nc > 1;
+    est->solved = x->mode == EVAL_SOLVE;
+    for (int c = 0; c < x->nc; c++) {
+        est->cand[c] = x->cand[c];
+        est->alike[c] = x->cand[c].type == BARBU_ACT_PLAY ? x->cand[c].cards : 0;
+    }
+    for (int i = 0; i < n; i++) {
+        if (legal[i].type != BARBU_ACT_PLAY || barbu_count(legal[i].cards) != 1 ||
+            is_candidate(x, &legal[i]))
+            continue;
+        int card = bb_h_lowest(legal[i].cards);
+        for (int c = 0; c < x->nc; c++)
+            if (x->cand[c].type == BARBU_ACT_PLAY && barbu_count(x->cand[c].cards) == 1 &&
+                alike(&x->know, bb_h_lowest(x->cand[c].cards), card)) {
+                est->alike[c] |= legal[i].cards;
+                break;
+            }
+    }
+}
+
+/* The decision, and with est (may be NULL) what the search weighed. */
+static int expert_decide(const bb_level *level, int threads, barbu_rng *rng, const barbu_view *view,
+                         const bb_record *rec, const barbu_state *truth, const barbu_action *legal,
+                         int n, barbu_action *out, bb_estimates *est)
 {
     int phase = view->t.phase;
     int layout = view->t.kind == BARBU_KIND_DOMINO || view->t.kind == BARBU_KIND_PATIENCE;
@@ -1044,7 +1101,7 @@ int bb_expert_choose_from(const bb_level *level, int threads, barbu_rng *rng,
         *out = legal[0];
         return 0;
     }
-    if (phase == BARBU_PHASE_PLAY && level->ismcts && truth == NULL) {
+    if (phase == BARBU_PHASE_PLAY && level->ismcts && truth == NULL && est == NULL) {
         int i = bb_ismcts_play(level, rng, view, legal, n);
         if (i >= 0 && i < n) {
             *out = legal[i];
@@ -1060,6 +1117,12 @@ int bb_expert_choose_from(const bb_level *level, int threads, barbu_rng *rng,
     x.seed = barbu_rng_next(rng);
     bb_h_know(view, &x.know);
     use_record(&x, rec);
+    if (est != NULL) {
+        x.means = est->value;
+        x.also = est->also;
+        for (int c = 0; c < MAX_CAND; c++)
+            est->value[c] = 0.0;
+    }
     int pick = -1;
     if (phase == BARBU_PHASE_PLAY)
         pick = choose_play(&x, threads, legal, n);
@@ -1072,7 +1135,30 @@ int bb_expert_choose_from(const bb_level *level, int threads, barbu_rng *rng,
     if (pick < 0 || pick >= x.nc)
         return bb_heuristic_choose_from(rng, view, legal, n, out);
     *out = x.cand[pick];
+    if (est != NULL)
+        estimates_fill(&x, legal, n, pick, est);
     return 0;
+}
+
+int bb_expert_choose_from(const bb_level *level, int threads, barbu_rng *rng,
+                          const barbu_view *view, const bb_record *rec, const barbu_state *truth,
+                          const barbu_action *legal, int n, barbu_action *out)
+{
+    return expert_decide(level, threads, rng, view, rec, truth, legal, n, out, NULL);
+}
+
+int bb_expert_estimate(const bb_level *level, int threads, barbu_rng *rng, const barbu_view *view,
+                       const bb_record *rec, bb_estimates *est)
+{
+    est->n = 0;
+    est->pick = -1;
+    if (view->t.phase == BARBU_PHASE_ARRANGE)
+        return BARBU_EPHASE;
+    barbu_action legal[BARBU_MAX_ACTIONS], out;
+    int n = bb_legal_actions(view, legal);
+    if (n < 0)
+        return n;
+    return expert_decide(level, threads, rng, view, rec, NULL, legal, n, &out, est);
 }
 
 int bb_expert_choose(const bb_level *level, int threads, barbu_rng *rng, const barbu_view *view,

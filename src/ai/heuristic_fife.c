@@ -302,6 +302,65 @@ static barbu_cards quick_pass(const barbu_rules *rules, const pass_weights *w, b
  * sorting the candidates. */
 #define PASS_VOID       0.5
 
+/* The candidates: the passes whose cards hurt most, a void counted, up to
+ * max of them into cand (indices into legal), most first; how many. */
+static int pass_candidates(const bb_know *k, const barbu_rules *rules, const pass_weights *w,
+                           const barbu_action *legal, int n, int *cand, int max)
+{
+    int nc = 0;
+    double sort[PASS_CANDIDATES];
+    if (max > PASS_CANDIDATES)
+        max = PASS_CANDIDATES;
+    double d[64];
+    for (barbu_cards h = k->hand; h; h &= h - 1)
+        d[bb_h_lowest(h)] = card_danger(rules, w, k->hand, bb_h_lowest(h));
+    for (int i = 0; i < n; i++) {
+        if (legal[i].type != BARBU_ACT_PASS_ON)
+            continue;
+        double s = 0.0;
+        for (barbu_cards c = legal[i].cards; c; c &= c - 1)
+            s += d[bb_h_lowest(c)];
+        for (int suit = 0; suit < 4; suit++)
+            if (bb_h_len(k->hand, suit) && !bb_h_len(k->hand & ~legal[i].cards, suit))
+                s += PASS_VOID * w->trick;
+        int at = nc < max ? nc++ : max;
+        if (at == max) {
+            if (s <= sort[max - 1])
+                continue;
+            at = max - 1;
+        }
+        while (at > 0 && sort[at - 1] < s) {
+            sort[at] = sort[at - 1];
+            cand[at] = cand[at - 1];
+            at--;
+        }
+        sort[at] = s;
+        cand[at] = i;
+    }
+    return nc;
+}
+
+barbu_cards bb_h_quick_pass(const barbu_view *view)
+{
+    double odds[BARBU_CALLS];
+    barbu_call_odds(view->rules, &view->t, odds);
+    pass_weights w;
+    pass_weights_init(view->rules, odds, &w);
+    return quick_pass(view->rules, &w, view->hand[view->seat]);
+}
+
+int bb_h_pass_candidates(const barbu_view *view, const barbu_action *legal, int n, int *cand,
+                         int max)
+{
+    bb_know k;
+    bb_h_know(view, &k);
+    double odds[BARBU_CALLS];
+    barbu_call_odds(view->rules, &view->t, odds);
+    pass_weights w;
+    pass_weights_init(view->rules, odds, &w);
+    return pass_candidates(&k, view->rules, &w, legal, n, cand, max);
+}
+
 int bb_h_pass_on(barbu_rng *rng, const barbu_view *view, const barbu_action *legal, int n)
 {
     bb_know k;
@@ -313,35 +372,8 @@ int bb_h_pass_on(barbu_rng *rng, const barbu_view *view, const barbu_action *leg
     pass_weights w;
     pass_weights_init(rules, odds, &w);
 
-    /* The candidates: the passes whose cards hurt most, a void counted. */
-    int cand[PASS_CANDIDATES], nc = 0;
-    double sort[PASS_CANDIDATES];
-    double d[64];
-    for (barbu_cards h = k.hand; h; h &= h - 1)
-        d[bb_h_lowest(h)] = card_danger(rules, &w, k.hand, bb_h_lowest(h));
-    for (int i = 0; i < n; i++) {
-        if (legal[i].type != BARBU_ACT_PASS_ON)
-            continue;
-        double s = 0.0;
-        for (barbu_cards c = legal[i].cards; c; c &= c - 1)
-            s += d[bb_h_lowest(c)];
-        for (int suit = 0; suit < 4; suit++)
-            if (bb_h_len(k.hand, suit) && !bb_h_len(k.hand & ~legal[i].cards, suit))
-                s += PASS_VOID * w.trick;
-        int at = nc < PASS_CANDIDATES ? nc++ : PASS_CANDIDATES;
-        if (at == PASS_CANDIDATES) {
-            if (s <= sort[PASS_CANDIDATES - 1])
-                continue;
-            at = PASS_CANDIDATES - 1;
-        }
-        while (at > 0 && sort[at - 1] < s) {
-            sort[at] = sort[at - 1];
-            cand[at] = cand[at - 1];
-            at--;
-        }
-        sort[at] = s;
-        cand[at] = i;
-    }
+    int cand[PASS_CANDIDATES];
+    int nc = pass_candidates(&k, rules, &w, legal, n, cand, PASS_CANDIDATES);
     if (nc <= 1)
         return nc ? cand[0] : -1;
 

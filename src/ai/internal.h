@@ -94,6 +94,33 @@ int bb_expert_choose_from(const bb_level *level, int threads, barbu_rng *rng,
                           const barbu_view *view, const bb_record *rec, const barbu_state *truth,
                           const barbu_action *legal, int n, barbu_action *out);
 
+/*
+ * What the expert weighs when it chooses (for an analysis, analyse.c): the
+ * candidates of its search, each with the weighted mean of its settled
+ * score over the sampled deals plus the bonus the search gives it (a
+ * declaration's less the contract's worth to a random hand, a Fife Call's
+ * worth of the Calls it leaves, a voluntary double's margin), and the one
+ * it picks.  n is 0 when the expert leaves the decision to the heuristic
+ * (rows, Pass-ons, cuts) or has one legal action; searched is 0 when the
+ * candidates came to one (every card alike), so no mean was taken.
+ */
+#define BB_EST_MAX 48
+typedef struct bb_estimates {
+    const barbu_action *also; /* in: a declaration to weigh too (may be NULL) */
+    int n, pick, searched;
+    int solved; /* the last tricks solved exactly: the means are of the tricks still
+                   to play (bb_solve_value), not the whole deal */
+    barbu_action cand[BB_EST_MAX];
+    double value[BB_EST_MAX];
+    barbu_cards alike[BB_EST_MAX]; /* a card's candidate: the legal cards it stood for */
+} bb_estimates;
+
+/* The expert's search for the view's seat as bb_expert_choose makes it
+ * (without a truth), keeping what it weighed into *est; 0, or an error as
+ * bb_expert_choose's (BARBU_EPHASE for Chinese Poker's rows). */
+int bb_expert_estimate(const bb_level *level, int threads, barbu_rng *rng, const barbu_view *view,
+                       const bb_record *rec, bb_estimates *est);
+
 /* The weight the expert gives a deal of the unseen cards, `hands` holding
  * every seat's cards now: how likely the plays of the trick under way (and
  * of the tricks before it in `rec`, which may be NULL), the declaration and
@@ -279,6 +306,14 @@ int bb_h_patience(const bb_know *k, const barbu_action *legal, int n, barbu_rng 
  * back on sampled deals) at the Call, or at the Calls likely to be cut; the
  * index of the legal action, or -1. */
 int bb_h_pass_on(barbu_rng *rng, const barbu_view *view, const barbu_action *legal, int n);
+/* The quick rule it takes for the other seats' Pass-ons on its sampled
+ * deals: the view's seat's three most dangerous cards (for an analysis's
+ * play-outs, where the whole choice for every seat would cost too much). */
+barbu_cards bb_h_quick_pass(const barbu_view *view);
+/* Its candidates, the passes whose cards hurt most first: up to max
+ * (at most 24) indices into legal; how many (for an analysis). */
+int bb_h_pass_candidates(const barbu_view *view, const barbu_action *legal, int n, int *cand,
+                         int max);
 
 /* The Fife game's Caller: the Calls that make the most of this hand and of
  * the deals left in the Round (heuristic_fife.c); an index into legal. */
@@ -320,5 +355,14 @@ double bb_h_fife_estimate(const barbu_rules *rules, int contract, barbu_cards ha
  * its rows taken as independent; both rows are 0 (and the units 0) for a
  * hand of another size. */
 double bb_h_arrange(barbu_cards hand, int scoop, barbu_cards *back, barbu_cards *middle);
+
+/* The best few settings of the same hand by the same measure, best first
+ * (for an analysis): up to k (at most BB_ROWS_TOP) into top; how many. */
+#define BB_ROWS_TOP 16
+typedef struct bb_rows {
+    barbu_cards back, middle;
+    double units; /* expected against one other player */
+} bb_rows;
+int bb_h_arrange_top(barbu_cards hand, int scoop, int k, bb_rows *top);
 
 #endif

@@ -22,6 +22,7 @@ int cmd_scoresheet(int argc, char **argv);
 int cmd_serve(int argc, char **argv);   /* serve.c */
 int cmd_connect(int argc, char **argv); /* connect.c */
 int cmd_verify(int argc, char **argv);  /* verify.c */
+int cmd_analyse(int argc, char **argv); /* analyse.c */
 
 /* Rules from --rules: a preset name, or a rules file.  Prints the error
  * (with the file and line) to stderr and returns nonzero on failure. */

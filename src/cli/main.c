@@ -18,6 +18,7 @@ static const struct {
     {"play", cmd_play, "play against three computer players in the terminal"},
     {"selfplay", cmd_selfplay, "computer players play whole games; one JSON line per game"},
     {"replay", cmd_replay, "replay a game record through the engine and print its score sheet"},
+    {"analyse", cmd_analyse, "what the expert thinks of one seat's decisions in a record"},
     {"verify", cmd_verify, "check that a record's deals are the ones its key (or seed) deals"},
     {"arena", cmd_arena, "duplicate matches between computer players, with statistics"},
     {"bench", cmd_bench, "measure the engine: playouts and games per second"},

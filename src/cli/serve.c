@@ -26,7 +26,7 @@ static void usage(FILE *out)
             "                   [--tables-per-address N] [--waiting-table-idle SECONDS]\n"
             "                   [--create-interval SECONDS] [--seat-keep SECONDS]\n"
             "                   [--token-days DAYS] [--admin HANDLE]...\n"
-            "                   [--ladder-min-games N]\n"
+            "                   [--ladder-min-games N] [--analyses N] [--analyses-queued N]\n"
             "                   [--tls-cert FILE --tls-key FILE]\n"
             "                   [--node NAME [--public-url URL] [--lease SECONDS]]\n\n"
             "Hosts barbu tables for players on the network: a lobby, tables of every rule\n"
@@ -105,7 +105,13 @@ static void usage(FILE *out)
             "  --ladder-min-games N\n"
             "                      games a player needs in a month or a year to be ranked\n"
             "                      in that period's ladder at /club/ (default 3; 1 to 1000);\n"
-            "                      players with fewer are listed unranked (docs/club.md)\n\n"
+            "                      players with fewer are listed unranked (docs/club.md)\n"
+            "  --analyses N        threads that analyse finished games for the club's hand\n"
+            "                      viewer (default 1; 0 turns analysis off: asking for one\n"
+            "                      is refused).  They run at a lower priority than the\n"
+            "                      computer players of the tables, which they never slow\n"
+            "  --analyses-queued N analyses waiting for a thread at most (default 16); past\n"
+            "                      them a request is refused (503) until one is done\n\n"
             "What one machine may take (docs/protocol.md, Limits).  An address is an IPv4\n"
             "address or an IPv6 /64:\n"
             "  --max-conns N       WebSocket connections at once (default 20000, and at most\n"
@@ -403,6 +409,21 @@ int cmd_serve(int argc, char **argv)
                         argv[i]);
                 return 2;
             }
+        } else if (strcmp(a, "--analyses") == 0 && has_value) {
+            if (parse_count(argv[++i], 0, 64, &opt.analyses) != 0) {
+                fprintf(stderr, "barbu serve: --analyses takes 0 to 64, not '%s'\n", argv[i]);
+                return 2;
+            }
+            if (opt.analyses == 0)
+                opt.analyses = -1; /* none: 0 is the default to the server */
+        } else if (strcmp(a, "--analyses-queued") == 0 && has_value) {
+            if (parse_count(argv[++i], 0, 10000, &opt.analyses_queued) != 0) {
+                fprintf(stderr, "barbu serve: --analyses-queued takes 0 to 10000, not '%s'\n",
+                        argv[i]);
+                return 2;
+            }
+            if (opt.analyses_queued == 0)
+                opt.analyses_queued = -1;
         } else if (strcmp(a, "--bot-threads") == 0 && has_value) {
             if (parse_count(argv[++i], 1, 256, &opt.bot_threads) != 0) {
                 fprintf(stderr, "barbu serve: --bot-threads takes 1 to 256, not '%s'\n", argv[i]);

@@ -155,8 +155,8 @@ static json_t *contract_keys_json(builder *b, unsigned contracts)
 /* The contract in words: "No Hearts", "Trumps (spades)", "Domino from the
  * jack", or the Fife game's Calls as the engine names them ("Double: Aces +
  * Queens"). */
-static void contract_words(const barbu_rules *r, unsigned contracts, int trump, int rank, char *buf,
-                           size_t cap)
+void club_contract_words(const barbu_rules *r, unsigned contracts, int trump, int rank, char *buf,
+                         size_t cap)
 {
     buf[0] = '\0';
     if (contracts == 0)
@@ -180,7 +180,7 @@ static void contract_words(const barbu_rules *r, unsigned contracts, int trump, 
         snprintf(buf + n, cap - n, " from the %s", RANK_WORDS[rank]);
 }
 
-static void seats_words(unsigned seats, char *buf, size_t cap)
+void club_seats_words(unsigned seats, char *buf, size_t cap)
 {
     size_t n = 0;
     buf[0] = '\0';
@@ -219,7 +219,7 @@ static void action_words(const barbu_rules *r, const barbu_state *before, const 
     char text[400], more[200];
     switch (a->type) {
     case BARBU_ACT_DECLARE:
-        contract_words(r, a->contracts, a->trump, a->rank, text, sizeof text);
+        club_contract_words(r, a->contracts, a->trump, a->rank, text, sizeof text);
         words_put(buf, cap, "%s %s %s", who, r->game == BARBU_GAME_FIFE ? "calls" : "declares",
                   text);
         break;
@@ -230,11 +230,11 @@ static void action_words(const barbu_rules *r, const barbu_state *before, const 
         }
         text[0] = more[0] = '\0';
         if (a->doubles) {
-            seats_words(a->doubles, more, sizeof more);
+            club_seats_words(a->doubles, more, sizeof more);
             snprintf(text, sizeof text, "doubles %s", more);
         }
         if (a->redoubles) {
-            seats_words(a->redoubles, more, sizeof more);
+            club_seats_words(a->redoubles, more, sizeof more);
             size_t n = strlen(text);
             snprintf(text + n, sizeof text - n, "%sredoubles %s", n ? ", " : "", more);
         }
@@ -396,7 +396,7 @@ static json_t *table_json(builder *b, const barbu_state *s, bool ended)
     put(b, o, "hands", hands);
     if (t->contracts != 0) {
         char words[200];
-        contract_words(r, t->contracts, t->trump, t->rank, words, sizeof words);
+        club_contract_words(r, t->contracts, t->trump, t->rank, words, sizeof words);
         put(b, o, "contract", json_string(words));
         put(b, o, "kind", json_string(KIND_NAMES[t->kind % 6]));
     }
@@ -518,7 +518,7 @@ static void close_deal(builder *b, const barbu_result *res)
     unsigned contracts = res ? res->contracts : t->contracts;
     int trump = res ? res->trump : t->trump, rank = res ? res->rank : t->rank;
     char words[200];
-    contract_words(b->rules, contracts, trump, rank, words, sizeof words);
+    club_contract_words(b->rules, contracts, trump, rank, words, sizeof words);
     json_t *d = b->deal;
     put(b, d, "contracts", contract_keys_json(b, contracts));
     put(b, d, "contract", json_string(words));
@@ -561,6 +561,28 @@ static void open_deal(builder *b, const barbu_state *s)
     put(b, d, "totals_before", ints4_json(b, b->before));
 }
 
+/* The deal's state after an action, never the next deal's: the same action
+ * applied to the deal's state before it, on a game cut short after it. */
+static void deal_after(const barbu_state *before, const barbu_action *a, const barbu_state *after,
+                       barbu_state *shown)
+{
+    *shown = *before;
+    barbu_truncate(shown);
+    if (barbu_apply(shown, a) != 0)
+        *shown = *after;
+}
+
+void club_step_words(const barbu_rules *r, const barbu_state *before, const barbu_action *a,
+                     const barbu_state *after, char *buf, size_t cap)
+{
+    barbu_state shown;
+    if (barbu_over(after) || after->t.deal != before->t.deal)
+        deal_after(before, a, after, &shown);
+    else
+        shown = *after;
+    action_words(r, before, a, &shown, buf, cap);
+}
+
 static void on_step(void *ctx, const barbu_state *before, const barbu_action *a,
                     const barbu_state *after)
 {
@@ -571,10 +593,7 @@ static void on_step(void *ctx, const barbu_state *before, const barbu_action *a,
     if (ended) {
         /* The deal's last state, not the next deal's first: the same action
          * on a game cut short after this deal. */
-        b->shown = *before;
-        barbu_truncate(&b->shown);
-        if (barbu_apply(&b->shown, a) != 0)
-            b->shown = *after;
+        deal_after(before, a, after, &b->shown);
     } else {
         b->shown = *after;
     }

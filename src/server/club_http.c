@@ -15,6 +15,12 @@
  * (":memory:", tests) has no second handle: its queries are answered on
  * the loop from the loop's own store.
  *
+ * An analysis (analysis.c) is asked for here too: one the loop has in
+ * memory (waiting, running, just done) is answered at once; otherwise the
+ * reader answers a kept one, or refuses, or hands back the record's text
+ * (club_answer.record), and the loop starts the analysis as it writes the
+ * answer: the analyses' jobs and the store's writes are the loop's.
+ *
  * A request lives in the connection's slot (srv_http_pss.club) and on the
  * club's list of requests until its answer is written.  When the
  * connection closes first, the request forgets the connection and its
@@ -22,6 +28,7 @@
  */
 #define _GNU_SOURCE /* timegm */
 #include <pthread.h>
+#include <sodium.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +45,7 @@ typedef struct srv_club_req {
     bool too_big;                             /* ... and it is longer than it said */
     size_t body_len_said;                     /* its Content-Length */
     size_t body_cap;                          /* q.body's room, grown as the body comes */
+    char addr[SRV_ADDR_CAP];                  /* the client's address (srv_addr_key) */
     club_query q;
     club_answer a;
 } club_req;
@@ -86,6 +94,8 @@ static club_req *req_new(srv_club *club, struct lws *wsi)
     if (r == NULL)
         return NULL;
     r->wsi = wsi;
+    /* For the per-address limit of analyses (analysis.c). */
+    srv_addr_key(lws_get_socket_fd(wsi), r->addr);
     r->q.status = -1;
     r->q.ladder = -1;
     r->q.page = 1;
@@ -108,6 +118,7 @@ static void req_free(srv_club *club, club_req *r)
         r->next_all->prev_all = r->prev_all;
     free(r->q.body);
     free(r->a.body);
+    free(r->a.record);
     free(r);
 }
 
@@ -197,12 +208,48 @@ void srv_club_stop(srv_server *srv)
     srv->club = NULL;
 }
 
+/* An analysis's answer from memory (analysis.c) as the request's answer;
+ * takes an->body. */
+static void analysis_answer(club_answer *a, srv_analysis_answer *an)
+{
+    if (an->body == NULL) {
+        club_answer_error(a, an->status ? an->status : 500, "%s",
+                          an->error[0] ? an->error
+                                       : "The analysis could not be answered (out of memory): "
+                                         "try again.");
+        return;
+    }
+    free(a->body);
+    a->body = an->body;
+    a->len = strlen(an->body);
+    a->status = an->status;
+    a->type = "application/json; charset=utf-8";
+    a->disposition[0] = '\0';
+    an->body = NULL;
+}
+
 /* Writes a request's answer to its connection (when it is still there)
  * and frees the request. */
 static int answer(srv_club *club, club_req *r, bool close)
 {
     struct lws *wsi = r->wsi;
     int rc = 0;
+    if (r->a.record) {
+        /* The reader found the analysis neither kept nor refused: it starts
+         * here, on the loop, which owns the analyses (or is joined when it
+         * started meanwhile).  A connection gone still starts it: its
+         * player asks again. */
+        char *record = r->a.record;
+        r->a.record = NULL;
+        srv_analysis_answer an;
+        if (srv_analyses_submit(club->srv, r->q.akey, r->q.seat, r->q.level, record, r->addr, &an) <
+            0)
+            club_answer_error(&r->a, 500,
+                              "The analysis could not be started (out of memory): "
+                              "try again.");
+        else
+            analysis_answer(&r->a, &an);
+    }
     if (wsi) {
         srv_http_pss *pss = lws_wsi_user(wsi);
         if (pss)
@@ -262,6 +309,36 @@ static int submit(srv_club *club, club_req *r)
     srv_http_pss *pss = lws_wsi_user(r->wsi);
     pss->club = r;
     return 0;
+}
+
+/* submit, but an analysis the loop has in memory (waiting, running, or
+ * just finished) is answered from there at once, and an uploaded record's
+ * key is its text's SHA-256. */
+static int submit_checked(srv_club *club, club_req *r)
+{
+    if (r->q.kind == CLUB_ANALYSIS_POST) {
+        unsigned char hash[crypto_hash_sha256_BYTES];
+        char hex[crypto_hash_sha256_BYTES * 2 + 1];
+        crypto_hash_sha256(hash, (const unsigned char *)(r->q.body ? r->q.body : ""),
+                           r->q.body_len);
+        sodium_bin2hex(hex, sizeof hex, hash, sizeof hash);
+        snprintf(r->q.akey, sizeof r->q.akey, "record:%s", hex);
+    }
+    if (r->q.kind == CLUB_ANALYSIS || r->q.kind == CLUB_ANALYSIS_POST ||
+        r->q.kind == CLUB_ANALYSIS_KEY) {
+        srv_analysis_answer an;
+        int found = srv_analyses_find(club->srv, r->q.akey, r->q.seat, r->q.level, r->q.post, &an);
+        if (found != 0) {
+            if (found < 0)
+                club_answer_error(&r->a, 500,
+                                  "The analysis could not be answered (out of "
+                                  "memory): try again.");
+            else
+                analysis_answer(&r->a, &an);
+            return answer(club, r, false);
+        }
+    }
+    return submit(club, r);
 }
 
 void srv_club_closed(srv_server *srv, void *user)
@@ -368,6 +445,13 @@ static bool level_ok(const char *s)
     return false;
 }
 
+/* The levels an analysis is made at: the expert's (random judges
+ * nothing). */
+static bool analysis_level_ok(const char *s)
+{
+    return strcmp(s, "easy") == 0 || strcmp(s, "medium") == 0 || strcmp(s, "hard") == 0;
+}
+
 /* A game's number: 1 to 15 digits. */
 static bool id_parse(const char *s, size_t n, int64_t *id)
 {
@@ -393,6 +477,10 @@ static bool takes(int kind, const char *name)
         return strcmp(name, "page") == 0 || strcmp(name, "player") == 0 ||
                strcmp(name, "from") == 0 || strcmp(name, "to") == 0 || strcmp(name, "rules") == 0 ||
                strcmp(name, "status") == 0 || strcmp(name, "ladder") == 0;
+    case CLUB_ANALYSIS:
+    case CLUB_ANALYSIS_POST:
+    case CLUB_ANALYSIS_KEY:
+        return strcmp(name, "seat") == 0 || strcmp(name, "level") == 0;
     default:
         return false;
     }
@@ -483,6 +571,26 @@ static int parameter(club_query *q, const char *name, const char *value, char *w
                      text_ok(value) ? value : "?");
             return -1;
         }
+    } else if (strcmp(name, "seat") == 0) {
+        const char *seats = "NESW";
+        const char *at = strlen(value) == 1 ? strchr(seats, value[0]) : NULL;
+        if (at == NULL) {
+            snprintf(why, cap,
+                     "The seat \"%.20s\" is not one of N, E, S or W: name the seat whose "
+                     "decisions are to be analysed (seat=S).",
+                     text_ok(value) ? value : "?");
+            return -1;
+        }
+        q->seat = (int)(at - seats);
+    } else if (strcmp(name, "level") == 0) {
+        if (!analysis_level_ok(value)) {
+            snprintf(why, cap,
+                     "There is no analysis level called \"%.20s\": the levels are easy, medium "
+                     "and hard (level=medium).",
+                     text_ok(value) ? value : "?");
+            return -1;
+        }
+        snprintf(q->level, sizeof q->level, "%s", value);
     } else if (strcmp(name, "player") == 0) {
         if (!text_ok(value) || strlen(value) > PROTO_NAME_BYTES) {
             snprintf(why, cap,
@@ -583,6 +691,23 @@ static int route(const char *rest, club_query *q, char *why, size_t cap)
         q->kind = CLUB_REPLAY_POST;
         return 0;
     }
+    if (strcmp(rest, "analysis") == 0) {
+        q->kind = CLUB_ANALYSIS_POST;
+        return 0;
+    }
+    if (strncmp(rest, "analysis/", 9) == 0) {
+        const char *hex = rest + 9;
+        if (strlen(hex) != 64 || strspn(hex, "0123456789abcdef") != 64) {
+            snprintf(why, cap,
+                     "The record's key in the address is not 64 hexadecimal digits (the "
+                     "SHA-256 of its text, as POST /club/api/analysis answered it): use that "
+                     "key.");
+            return 400;
+        }
+        q->kind = CLUB_ANALYSIS_KEY;
+        snprintf(q->akey, sizeof q->akey, "record:%s", hex);
+        return 0;
+    }
     if (strncmp(rest, "player/", 7) == 0) {
         const char *name = rest + 7;
         if (name[0] == '\0' || strlen(name) > PROTO_NAME_BYTES || !text_ok(name) ||
@@ -633,6 +758,11 @@ static int route(const char *rest, club_query *q, char *why, size_t cap)
             q->kind = CLUB_REPLAY;
             return 0;
         }
+        if (strcmp(tail, "/analysis") == 0) {
+            q->kind = CLUB_ANALYSIS;
+            snprintf(q->akey, sizeof q->akey, "game:%lld", (long long)q->id);
+            return 0;
+        }
     }
     snprintf(why, cap,
              "There is no such address among the club's: see docs/club.md for the addresses "
@@ -669,17 +799,27 @@ int srv_club_http(struct lws *wsi, srv_server *srv, void *user, const char *uri,
                  "addresses under /club/api/.");
     if (status != 0)
         return json_error(club, wsi, user, status, "%s", why);
-    if (probe.kind == CLUB_REPLAY_POST ? !post : !get) {
+    bool post_only = probe.kind == CLUB_REPLAY_POST || probe.kind == CLUB_ANALYSIS_POST;
+    bool either = probe.kind == CLUB_ANALYSIS;
+    if (either ? !post && !get : post_only ? !post : !get) {
         /* A body sent with it is not read: the connection closes after. */
         club_answer a = {0};
         club_answer_error(&a, HTTP_STATUS_METHOD_NOT_ALLOWED, "%s",
                           probe.kind == CLUB_REPLAY_POST
                               ? "Send a record to /club/api/replay with POST: the body is the "
                                 "record's text."
-                              : "The club's addresses answer GET only, but for /club/api/replay "
-                                "(POST): ask with GET.");
+                          : probe.kind == CLUB_ANALYSIS_POST
+                              ? "Send a record to /club/api/analysis with POST: the body is the "
+                                "record's text."
+                          : either ? "Ask for a game's analysis with POST (to start it) or GET "
+                                     "(to read it)."
+                                   : "The club's addresses answer GET only, but for "
+                                     "/club/api/replay, /club/api/analysis and a game's analysis "
+                                     "(POST): ask with GET.");
         return srv_http_send_allow(wsi, user, a.status, a.type, a.body, a.len, NULL, true,
-                                   probe.kind == CLUB_REPLAY_POST ? "POST" : "GET");
+                                   either      ? "GET, POST"
+                                   : post_only ? "POST"
+                                               : "GET");
     }
 
     club_req *r = req_new(club, wsi);
@@ -689,12 +829,24 @@ int srv_club_http(struct lws *wsi, srv_server *srv, void *user, const char *uri,
     r->q.status = -1;
     r->q.ladder = -1;
     r->q.page = 1;
+    r->q.seat = -1;
+    r->q.post = post;
     if (parameters(wsi, &r->q, why, sizeof why) != 0) {
         req_free(club, r);
         return json_error(club, wsi, user, HTTP_STATUS_BAD_REQUEST, "%s", why);
     }
-    if (r->q.kind != CLUB_REPLAY_POST)
-        return submit(club, r);
+    bool analysis = r->q.kind == CLUB_ANALYSIS || r->q.kind == CLUB_ANALYSIS_POST ||
+                    r->q.kind == CLUB_ANALYSIS_KEY;
+    if (analysis && r->q.seat < 0) {
+        req_free(club, r);
+        return json_error(club, wsi, user, HTTP_STATUS_BAD_REQUEST,
+                          "Name the seat whose decisions are to be analysed: seat=N, E, S or W "
+                          "(and level=easy, medium or hard; medium when not given).");
+    }
+    if (analysis && r->q.level[0] == '\0')
+        snprintf(r->q.level, sizeof r->q.level, "medium");
+    if (r->q.kind != CLUB_REPLAY_POST && r->q.kind != CLUB_ANALYSIS_POST)
+        return submit_checked(club, r);
 
     /* A record to replay: its body is read first (srv_club_body). */
     char cl[64];
@@ -748,7 +900,7 @@ int srv_club_http(struct lws *wsi, srv_server *srv, void *user, const char *uri,
     }
     r->q.body[0] = '\0';
     if (length == 0)
-        return submit(club, r); /* no body comes: answered now */
+        return submit_checked(club, r); /* no body comes: answered now */
     r->reading = true;
     club->n_reading++;
     srv_http_pss *pss = user;
@@ -798,5 +950,5 @@ int srv_club_body(struct lws *wsi, srv_server *srv, void *user, enum lws_callbac
                           "The body was longer than its Content-Length said: send the record "
                           "with its true length.");
     }
-    return submit(club, r);
+    return submit_checked(club, r);
 }

@@ -32,7 +32,10 @@ enum {
     CLUB_RECORD,
     CLUB_REPLAY,      /* GET /club/api/game/ID/replay */
     CLUB_REPLAY_POST, /* POST /club/api/replay */
-    CLUB_RATINGS
+    CLUB_RATINGS,
+    CLUB_ANALYSIS,      /* GET or POST /club/api/game/ID/analysis */
+    CLUB_ANALYSIS_POST, /* POST /club/api/analysis: a record's analysis */
+    CLUB_ANALYSIS_KEY   /* GET /club/api/analysis/SHA256HEX: the same, asked again */
 };
 
 typedef struct club_query {
@@ -56,6 +59,12 @@ typedef struct club_query {
     /* POST: the body read. */
     char *body;
     size_t body_len;
+    /* An analysis: its key ("game:ID", "record:SHA256HEX"), the seat (0-3,
+     * -1 when not given), the level (in level, "medium" when not given),
+     * and whether it was a POST (which starts it). */
+    char akey[SRV_ANALYSIS_KEY_CAP];
+    int seat;
+    bool post;
 } club_query;
 
 typedef struct club_answer {
@@ -64,6 +73,9 @@ typedef struct club_answer {
     char *body;       /* malloc'd */
     size_t len;
     char disposition[64]; /* "attachment; filename=..." or "" */
+    /* An analysis to start (the loop starts it, srv_analyses_submit): the
+     * record's text (malloc'd), NULL for any other answer. */
+    char *record;
 } club_answer;
 
 /* Makes the answer to a checked query from db (any thread). */

@@ -915,6 +915,87 @@ static void answer_replay_post(const club_query *q, club_answer *a)
     replay(q->body, a, 400);
 }
 
+/* ------------------------------------------------------------ analysis */
+
+static const char *const SEAT_WORDS[4] = {"North", "East", "South", "West"};
+
+/*
+ * An analysis: the one kept in the store is the answer (200); else a GET
+ * hears that none was asked (404), and a POST gets the record to analyse
+ * checked here (a game that is over or abandoned, or an uploaded record
+ * that replays) and handed to the loop in a->record, which starts it
+ * (club_http.c).  Analyses waiting or running were answered by the loop
+ * before the request came here.
+ */
+static void answer_analysis(store *db, const club_query *q, club_answer *a)
+{
+    char *body = NULL;
+    int found = db->ops->analysis_get(db, q->akey, q->seat, q->level, &body);
+    if (found < 0) {
+        store_failed(a, db);
+        return;
+    }
+    if (found == 1) {
+        free(a->body);
+        a->body = body;
+        a->len = strlen(body);
+        a->status = 200;
+        a->type = JSON_TYPE;
+        a->disposition[0] = '\0';
+        return;
+    }
+    if (!q->post) {
+        if (q->kind == CLUB_ANALYSIS)
+            club_answer_error(a, 404,
+                              "%s's decisions in game %lld have not been analysed at level %s: "
+                              "ask for the analysis with POST to the same address.",
+                              SEAT_WORDS[q->seat], (long long)q->id, q->level);
+        else
+            club_answer_error(a, 404,
+                              "This record's %s decisions have not been analysed at level %s: "
+                              "send the record with POST to /club/api/analysis.",
+                              SEAT_WORDS[q->seat], q->level);
+        return;
+    }
+    if (q->kind == CLUB_ANALYSIS) {
+        int status = db->ops->game_status(db, q->id);
+        if (status == -1) {
+            store_failed(a, db);
+            return;
+        }
+        if (status == -2) {
+            club_answer_error(a, 404,
+                              "There is no game %lld: the archive at /club/games lists the games.",
+                              (long long)q->id);
+            return;
+        }
+        if (status == STORE_GAME_RUNNING) {
+            club_answer_error(a, 409,
+                              "Game %lld is still being played: it can be analysed once it ends.",
+                              (long long)q->id);
+            return;
+        }
+        size_t len = 0;
+        char *text = game_record(db, q, a, &len);
+        if (text == NULL)
+            return;
+        a->record = text;
+        return;
+    }
+    /* An uploaded record: it must replay, as /club/api/replay's must. */
+    answer_replay_post(q, a);
+    if (a->status != 200)
+        return;
+    free(a->body);
+    a->body = NULL;
+    a->len = 0;
+    /* Whole: answer_replay_post refused a body with a NUL byte, so the
+     * text read is every byte the key (its SHA-256, club_http.c) hashed. */
+    a->record = strdup(q->body);
+    if (a->record == NULL)
+        club_answer_error(a, 500, "The analysis could not be started (out of memory): try again.");
+}
+
 void club_answer_query(store *db, const club_query *q, club_answer *a)
 {
     switch (q->kind) {
@@ -939,6 +1020,11 @@ void club_answer_query(store *db, const club_query *q, club_answer *a)
         break;
     case CLUB_REPLAY_POST:
         answer_replay_post(q, a);
+        break;
+    case CLUB_ANALYSIS:
+    case CLUB_ANALYSIS_POST:
+    case CLUB_ANALYSIS_KEY:
+        answer_analysis(db, q, a);
         break;
     default:
         answer_ratings(db, a);

@@ -673,6 +673,7 @@ int srv_ws_callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         srv_bots_drain(srv);
         srv_auth_drain(srv);
         srv_club_drain(srv);
+        srv_analyses_drain(srv);
         return 0;
 
     default:

@@ -5,8 +5,9 @@
  * sessions and connections are plain structs linked together and changed
  * only from its callbacks.  The exceptions are the pool of computer
  * players (bots.c), which works on copies of views, the password thread
- * (auth.c) and the club's reader (club_http.c), which reads the store
- * through a handle of its own; each hands its answers back through a
+ * (auth.c), the club's reader (club_http.c), which reads the store
+ * through a handle of its own, and the analyses' threads (analysis.c),
+ * which work on a copy of a record's text; each hands its answers back through a
  * locked queue and lws_cancel_service.
  *
  * The files:
@@ -41,6 +42,9 @@
  *   club_http.c   the club's pages and JSON twins: routes, checked
  *              parameters, the reader thread with its own store handle
  *              (club_json.c makes the answers)
+ *   analysis.c game analyses: their worker threads (at a lower priority
+ *              than the computer players'), the queue's limit, the
+ *              results kept in the store
  */
 #ifndef BARBU_SERVER_INTERNAL_H
 #define BARBU_SERVER_INTERNAL_H
@@ -738,6 +742,62 @@ srv_job *srv_bots_done(srv_bots *bots);
 void srv_bots_stop(srv_bots *bots);
 int srv_bots_threads(const srv_bots *bots);
 
+/* -------------------------------------------------------------- analysis.c */
+
+/* Game analyses (docs/club.md, Analysis; docs/internals.md): threads of
+ * their own at a lower priority than the computer players, a bounded
+ * queue, the results kept in the store. */
+#define SRV_ANALYSES_DEFAULT 1  /* threads (--analyses) */
+#define SRV_ANALYSES_QUEUED  16 /* analyses waiting at most (--analyses-queued) */
+#define SRV_ANALYSIS_NICE    10 /* the threads' niceness: the loop and the players (0) first */
+/* Analyses waiting or running that one client address may have asked
+ * for: one address cannot take the whole queue from the others.  Joining
+ * an analysis already asked counts for nothing. */
+#define SRV_ANALYSES_ADDR    2
+/* Seconds a finished analysis stays in memory after it is kept, so that a
+ * request that read the store just before it was written joins it. */
+#define SRV_ANALYSIS_LINGER  60
+/* The expert's sampling seed: the same record, the same analysis. */
+#define SRV_ANALYSIS_SEED    1
+/* "game:ID" or "record:" and 64 hexadecimal digits. */
+#define SRV_ANALYSIS_KEY_CAP 80
+
+typedef struct srv_analyses srv_analyses;
+typedef struct srv_analysis_job srv_analysis_job;
+
+/* What the HTTP side answers about an analysis: the status (200 done, 202
+ * waiting or running, 500 failed, 429 or 503 refused) and the JSON body
+ * (malloc'd), or for an error the sentence. */
+typedef struct srv_analysis_answer {
+    int status;
+    char *body;
+    char error[300];
+} srv_analysis_answer;
+
+/* Starts the threads of --analyses (none for --analyses 0); 0 or -1
+ * (printed). */
+int srv_analyses_start(srv_server *srv);
+/* Cancels the running analyses, joins the threads, keeps the ones that
+ * finished since the last drain, frees every job. */
+void srv_analyses_stop(srv_server *srv);
+/* Keeps the finished analyses in the store (LWS_CALLBACK_EVENT_WAIT_CANCELLED). */
+void srv_analyses_drain(srv_server *srv);
+/* Forgets the finished analyses that lingered long enough. */
+void srv_analyses_tick(srv_server *srv);
+bool srv_analyses_on(const srv_server *srv);
+/* The analysis of key, seat and level in memory (waiting, running, or
+ * finished a moment ago): 1 with *out filled, 0 when there is none (a
+ * failed one is forgotten for a POST, which starts it again), -1 out of
+ * memory. */
+int srv_analyses_find(srv_server *srv, const char *key, int seat, const char *level, bool post,
+                      srv_analysis_answer *out);
+/* Starts it (or joins the one under way) with the record's text (taken),
+ * for the client at address addr (srv_addr_key): 1 with *out filled (202;
+ * 429 when addr has SRV_ANALYSES_ADDR waiting or running; 503 when
+ * analyses are off or too many wait), -1 out of memory. */
+int srv_analyses_submit(srv_server *srv, const char *key, int seat, const char *level, char *record,
+                        const char *addr, srv_analysis_answer *out);
+
 /* ------------------------------------------------------------------ auth.c */
 
 typedef struct srv_auth srv_auth;
@@ -1033,10 +1093,11 @@ struct srv_server {
     int signup_addr_accounts; /* accounts registered from one address ... */
     int signup_addr_window;   /* ... within this many seconds */
     srv_map signin_keys, signin_addrs, signup_addrs; /* key or address -> counts */
-    int64_t tokens_swept; /* srv_now() when expired tokens were last forgotten; 0 */
-    srv_mod *mod;         /* administrators, bans, removals (moderation.c) */
-    srv_club *club;       /* the club's reader (club_http.c) */
-    srv_node *node;       /* --node: one node of several (node.c); NULL alone */
+    int64_t tokens_swept;   /* srv_now() when expired tokens were last forgotten; 0 */
+    srv_mod *mod;           /* administrators, bans, removals (moderation.c) */
+    srv_club *club;         /* the club's reader (club_http.c) */
+    srv_node *node;         /* --node: one node of several (node.c); NULL alone */
+    srv_analyses *analyses; /* game analyses (analysis.c); NULL with --analyses 0 */
 };
 
 /* ----------------------------------------------------------------- prefs.c */

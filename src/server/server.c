@@ -125,6 +125,7 @@ static void tick(lws_sorted_usec_list_t *sul)
     srv_lobby_chat_tick(srv);
     srv_tables_tick(srv);
     srv_node_tick(srv);
+    srv_analyses_tick(srv);
     if (srv->ticks % 10 == 0) {
         srv_sessions_tick(srv);
         srv_auth_tick(srv);
@@ -406,6 +407,8 @@ int barbu_serve(const barbu_serve_options *options)
     }
     if (srv_club_start(srv) != 0)
         goto out;
+    if (srv_analyses_start(srv) != 0)
+        goto out;
 
     if (!loop.signals || uv_signal_start(&loop.sigint, on_signal, SIGINT) != 0 ||
         uv_signal_start(&loop.sigterm, on_signal, SIGTERM) != 0) {
@@ -429,6 +432,8 @@ int barbu_serve(const barbu_serve_options *options)
         goto out;
     srv_log(srv, "%d tables restored, %d computer player threads, database %s", srv->n_tables,
             srv_bots_threads(srv->bots), shown);
+    if (!srv_analyses_on(srv))
+        srv_log(srv, "game analyses are off (--analyses 0)");
     srv_log(srv, "at most %d connections, %d from one address", srv->max_conns,
             srv->conns_per_addr);
 
@@ -448,6 +453,10 @@ int barbu_serve(const barbu_serve_options *options)
     srv->bots = NULL;
     srv_auth_stop(srv->auth);
     srv->auth = NULL;
+    /* An analysis under way is cancelled at its next decision: nothing of
+     * it is kept, and it is made again when asked.  One that finished
+     * meanwhile is kept. */
+    srv_analyses_stop(srv);
     /* A node gives its tables up before its clients go: they find them on
      * another node at once. */
     srv_node_stop(srv);
@@ -460,6 +469,7 @@ out:
     srv->bots = NULL;
     srv_auth_stop(srv->auth);
     srv->auth = NULL;
+    srv_analyses_stop(srv);
     srv_node_stop(srv);
     if (srv->ctx) {
         srv_club_stop(srv);

@@ -62,6 +62,12 @@ typedef struct barbu_serve_options {
      * to be ranked in its ladder (--ladder-min-games; barbu serve's default
      * is 3, and 0 or less reads as 3). */
     int ladder_min_games;
+    /* Game analyses (docs/club.md, Analysis): worker threads (--analyses;
+     * 0: the default, 1; -1: none, analyses are refused) and analyses
+     * waiting at most (--analyses-queued; 0: the default, 16; -1: none
+     * waits, so that only what a free thread takes is accepted). */
+    int analyses;
+    int analyses_queued;
     /* Several nodes on one PostgreSQL database (docs/internals.md, Nodes):
      * this node's name (NULL: the server is alone on its database), where
      * clients reach it (NULL: ws(s)://LISTEN:PORT/ws), and how long its

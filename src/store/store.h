@@ -334,6 +334,17 @@ struct store_ops {
      * game 0 when it is the first), or 0 when the game gave none. */
     int (*rating_point_get)(store *s, const char *id, int64_t game, store_rating_point *out,
                             store_rating_point *prev);
+    /* Kept analyses (issue 26): one seat's decisions in a game judged at a
+     * level, the analysis's JSON text (docs/club.md, Analysis), by key
+     * ("game:ID" or "record:SHA256HEX"), seat 0-3 and level.  analysis_put
+     * writes it (a second put of the same key, seat and level replaces
+     * it); analysis_get returns 1 with the text in *body (malloc'd, the
+     * caller frees it) or 0 when none is kept.  Uploaded records' analyses
+     * ("record:" keys) are capped: a put of one removes, in the same
+     * transaction, the oldest beyond STORE_ANALYSIS_RECORDS; a game's are
+     * never removed. */
+    int (*analysis_put)(store *s, const char *key, int seat, const char *level, const char *body);
+    int (*analysis_get)(store *s, const char *key, int seat, const char *level, char **body);
 
     /* ---- nodes (NULL in the SQLite store; see "nodes" above) ----
      * claim_alone: this store's server is the database's only one (no
@@ -438,6 +449,20 @@ static inline const char *store_error(const store *s)
 {
     return s->error;
 }
+
+/* The longest analysis text kept (analysis_put refuses more): a whole
+ * game's decisions of one seat, each with its options, take a few hundred
+ * KiB at most. */
+#define STORE_ANALYSIS_MAX (8L << 20)
+
+/* The uploaded records' analyses kept ("record:" keys, any seat and
+ * level): anybody may upload a record, each differing by a byte is a new
+ * key, so without a cap the table would grow without end.  The oldest (by
+ * the second they were kept, then by key, seat and level, last first) go
+ * when a put passes the cap; the one just put always stays.  At a few
+ * hundred KiB an analysis, 1,000 of them stay under a few hundred MiB.
+ * docs/club.md says so. */
+#define STORE_ANALYSIS_RECORDS 1000
 
 /* An action as one line of text and back: lossless, independent of the
  * rules, for the actions table. buf needs STORE_ACTION_TEXT bytes. */

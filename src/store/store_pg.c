@@ -19,7 +19,10 @@
  * Opening takes an advisory lock for as long as it creates or migrates, so
  * that nodes started together do not race over the schema; each step runs
  * in one transaction, so a failed migration leaves the database as it was.
- * A database of a version above 2 is refused and left untouched.
+ *   3  the kept analyses (issue 26, PG_ANALYSES_SCHEMA, store_pg_club.c):
+ *      analyses(key, seat, level, body, created).
+ *
+ * A database of a version above 3 is refused and left untouched.
  *
  * The seed is kept as decimal text, as in SQLite: a uint64_t does not fit a
  * bigint.  Every statement is sent with PQexecParams and text parameters.
@@ -36,7 +39,7 @@
 #include "store_check.h"
 #include "store_pg_internal.h"
 
-#define SCHEMA_VERSION 2
+#define SCHEMA_VERSION 3
 
 /* The advisory lock held while the schema is made or migrated: any
  * constant of our own ("barbu" in ASCII). */
@@ -1037,6 +1040,8 @@ static const struct store_ops PG_OPS = {
     .rating_history_load = pg_rating_history_load,
     .prefs_get = pg_prefs_get,
     .prefs_put = pg_prefs_put,
+    .analysis_put = pg_analysis_put,
+    .analysis_get = pg_analysis_get,
     .player_results = pg_player_results,
     .rating_point_get = pg_rating_point_get,
     .claim_alone = pg_claim_alone,
@@ -1098,7 +1103,7 @@ static int refuse_newer(pg_store *p, int version, char *err, size_t cap)
     return -1;
 }
 
-/* Brings the schema to `want` (1 or 2), under the advisory lock.  0, or
+/* Brings the schema to `want` (1 to 3), under the advisory lock.  0, or
  * -1 with err filled. */
 static int migrate(pg_store *p, int want, char *err, size_t cap)
 {
@@ -1132,9 +1137,13 @@ static int migrate(pg_store *p, int want, char *err, size_t cap)
     /* Each step in the same transaction: all of it happens, or none. */
     if (version < 1 && simple(p, "could not create the schema", SCHEMA_1) < 0)
         goto rollback;
-    if (want >= 2 && (simple(p, "could not bring the schema to version 2", SCHEMA_2) < 0 ||
-                      (PG_CLUB_SCHEMA[0] &&
-                       simple(p, "could not create the club's tables", PG_CLUB_SCHEMA) < 0)))
+    if (version < 2 && want >= 2 &&
+        (simple(p, "could not bring the schema to version 2", SCHEMA_2) < 0 ||
+         (PG_CLUB_SCHEMA[0] &&
+          simple(p, "could not create the club's tables", PG_CLUB_SCHEMA) < 0)))
+        goto rollback;
+    if (version < 3 && want >= 3 &&
+        simple(p, "could not bring the schema to version 3", PG_ANALYSES_SCHEMA) < 0)
         goto rollback;
     char v[24];
     const char *params[1] = {pg_i64(want, v)};

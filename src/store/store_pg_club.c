@@ -16,6 +16,11 @@
  *   rating_history(id, game, at, mu, sigma, seq), unique (id, game)
  *   prefs(key, json, updated)
  *
+ * Schema version 3 adds the kept analyses (issue 26, PG_ANALYSES_SCHEMA):
+ *
+ *   analyses(key ("game:ID" or "record:SHA256HEX"), seat, level, body (the
+ *            analysis's JSON), created), primary key (key, seat, level)
+ *
  * Where SQLite orders by its rowid (a rating's history, oldest first, the
  * order of writing among points of the same second), rating_history has a
  * column seq from an identity: an upsert keeps it, as SQLite keeps the
@@ -119,6 +124,14 @@ const char PG_CLUB_SCHEMA[] =
     "  key text PRIMARY KEY,"
     "  json text NOT NULL,"
     "  updated bigint NOT NULL);";
+
+const char PG_ANALYSES_SCHEMA[] = "CREATE TABLE IF NOT EXISTS analyses("
+                                  "  key text COLLATE \"C\" NOT NULL,"
+                                  "  seat integer NOT NULL CHECK (seat BETWEEN 0 AND 3),"
+                                  "  level text COLLATE \"C\" NOT NULL,"
+                                  "  body text NOT NULL,"
+                                  "  created bigint NOT NULL,"
+                                  "  PRIMARY KEY (key, seat, level));";
 
 /* Preferences are a few fields: a bound on the text kept. */
 #define PREFS_CAP 1024
@@ -1172,4 +1185,96 @@ int pg_prefs_put(store *s, const char *key, const char *json)
                  "INSERT INTO prefs(key, json, updated) VALUES ($1, $2, $3::bigint) "
                  "ON CONFLICT (key) DO UPDATE SET json = excluded.json, updated = excluded.updated",
                  3, params);
+}
+
+/* ------------------------------------------------------------- analyses */
+
+/* What analysis_put and analysis_get check of their arguments. */
+static bool analysis_args_ok(pg_store *p, const char *key, int seat, const char *level)
+{
+    if (!key || !key[0] || !level || !level[0] || seat < 0 || seat > 3) {
+        pg_failf(p, "an analysis is kept by a key, a seat from 0 to 3 and a level");
+        return false;
+    }
+    return true;
+}
+
+int pg_analysis_put(store *s, const char *key, int seat, const char *level, const char *body)
+{
+    pg_store *p = pg_of(s);
+    if (!analysis_args_ok(p, key, seat, level))
+        return -1;
+    if (!body || strlen(body) > (size_t)STORE_ANALYSIS_MAX) {
+        pg_failf(p, "an analysis is text of at most %ld bytes", (long)STORE_ANALYSIS_MAX);
+        return -1;
+    }
+    if (refuse_reader(p, "keep the analysis"))
+        return -1;
+    char seat_text[24], now[24], keep[24];
+    const char *params[5] = {key, pg_i64(seat, seat_text), level, body,
+                             pg_i64((int64_t)time(NULL), now)};
+    /* The put and the cap of the uploads' analyses together (store.h,
+     * STORE_ANALYSIS_RECORDS): the table never holds more than the cap,
+     * whatever fails.  Two nodes putting at once may each keep theirs:
+     * the next put trims again. */
+    bool upload = strncmp(key, "record:", 7) == 0;
+    if (upload && pg_begin(p))
+        return -1;
+    if (pg_do(p, "could not keep the analysis",
+              "INSERT INTO analyses(key, seat, level, body, created) "
+              "VALUES ($1, $2::integer, $3, $4, $5::bigint) "
+              "ON CONFLICT (key, seat, level) DO UPDATE SET body = excluded.body, "
+              "created = excluded.created",
+              5, params) < 0) {
+        if (upload)
+            pg_rollback(p);
+        return -1;
+    }
+    if (!upload)
+        return 0;
+    const char *trim[4] = {key, seat_text, level, pg_i64(STORE_ANALYSIS_RECORDS - 1, keep)};
+    /* "record:" keys are the range ['record:', 'record;') in the key's
+     * C collation, walked in the primary key. */
+    if (pg_do(p, "could not keep the uploads' analyses to their cap",
+              "DELETE FROM analyses WHERE (key, seat, level) IN (SELECT key, seat, level "
+              "FROM analyses WHERE key >= 'record:' AND key < 'record;' "
+              "AND NOT (key = $1 AND seat = $2::integer AND level = $3) "
+              "ORDER BY created DESC, key DESC, seat DESC, level DESC OFFSET $4::bigint)",
+              4, trim) < 0) {
+        pg_rollback(p);
+        return -1;
+    }
+    return pg_commit(p);
+}
+
+int pg_analysis_get(store *s, const char *key, int seat, const char *level, char **body)
+{
+    pg_store *p = pg_of(s);
+    if (!body) {
+        pg_failf(p, "an analysis is read into a pointer");
+        return -1;
+    }
+    *body = NULL;
+    if (!analysis_args_ok(p, key, seat, level))
+        return -1;
+    char seat_text[24];
+    const char *params[3] = {key, pg_i64(seat, seat_text), level};
+    PGresult *r = pg_run(p, "could not read the analysis",
+                         "SELECT body FROM analyses WHERE key = $1 AND seat = $2::integer "
+                         "AND level = $3",
+                         3, params);
+    if (!r)
+        return -1;
+    if (PQntuples(r) == 0) {
+        PQclear(r);
+        return 0;
+    }
+    const char *json = pg_get_text(r, 0, 0);
+    *body = json ? strdup(json) : NULL;
+    PQclear(r);
+    if (*body == NULL) {
+        pg_failf(p, json ? "out of memory reading the analysis" : "the analysis kept has no text");
+        return -1;
+    }
+    return 1;
 }

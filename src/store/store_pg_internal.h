@@ -191,6 +191,8 @@ int pg_seat_of(store *s, const char *token, int64_t *table);
 /* The club's tables (store_pg_club.c): created by the schema's steps in
  * store_pg.c (PG_CLUB_SCHEMA is version 2's), and its operations. */
 extern const char PG_CLUB_SCHEMA[];
+/* Version 3's kept analyses (issue 26). */
+extern const char PG_ANALYSES_SCHEMA[];
 int pg_game_begin(store *s, const store_game *g);
 int pg_game_end(store *s, const store_game *g, const store_rating *ratings, int n_ratings);
 int pg_game_status(store *s, int64_t id);
@@ -207,6 +209,8 @@ int pg_rating_history_load(store *s, const char *id,
                            void (*fn)(void *ctx, const store_rating_point *p), void *ctx);
 int pg_prefs_get(store *s, const char *key, char *out, size_t cap);
 int pg_prefs_put(store *s, const char *key, const char *json);
+int pg_analysis_put(store *s, const char *key, int seat, const char *level, const char *body);
+int pg_analysis_get(store *s, const char *key, int seat, const char *level, char **body);
 int pg_player_results(store *s, const store_game_filter *f, store_player_results *out);
 int pg_rating_point_get(store *s, const char *id, int64_t game, store_rating_point *out,
                         store_rating_point *prev);

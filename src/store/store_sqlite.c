@@ -57,6 +57,10 @@
  * made there (SQLITE_CLUB_SCHEMA); a version 1 or 2 file gains them when
  * opened, in the transaction of its other changes.
  *
+ * Version 4 adds the kept analyses (issue 26): analyses, described in
+ * store_sqlite_club.c (SQLITE_ANALYSES_SCHEMA); a file of version 1 to 3
+ * gains the table when opened, in the same transaction.
+ *
  * The seed is kept as decimal text: a uint64_t does not fit SQLite's signed
  * integers, and text reads the same in the sqlite3 shell as in the game.
  * Each statement is prepared once at open and reset after every use.
@@ -81,7 +85,7 @@
 #include "store_check.h"
 #include "store_sqlite_club.h"
 
-#define SCHEMA_VERSION 3
+#define SCHEMA_VERSION 4
 
 /* How long a statement waits for another connection's lock before giving up. */
 #define BUSY_TIMEOUT_MS 5000
@@ -1448,6 +1452,8 @@ static const struct store_ops SQLITE_OPS = {
     .rating_history_load = sqlite_rating_history_load,
     .prefs_get = sqlite_prefs_get,
     .prefs_put = sqlite_prefs_put,
+    .analysis_put = sqlite_analysis_put,
+    .analysis_get = sqlite_analysis_get,
     .player_results = sqlite_player_results,
     .rating_point_get = sqlite_rating_point_get,
 };
@@ -1555,7 +1561,8 @@ static int prepare_db(sqlite3 *db, const char *path, char *err, size_t cap)
          sqlite3_exec(db, SCHEMA_2, NULL, NULL, NULL) != SQLITE_OK ||
          sqlite3_exec(db, MIGRATE_MODERATION, NULL, NULL, NULL) != SQLITE_OK ||
          sqlite3_exec(db, SQLITE_CLUB_SCHEMA, NULL, NULL, NULL) != SQLITE_OK ||
-         sqlite3_exec(db, "PRAGMA user_version = 3", NULL, NULL, NULL) != SQLITE_OK)) {
+         sqlite3_exec(db, SQLITE_ANALYSES_SCHEMA, NULL, NULL, NULL) != SQLITE_OK ||
+         sqlite3_exec(db, "PRAGMA user_version = 4", NULL, NULL, NULL) != SQLITE_OK)) {
         snprintf(err, cap, "could not create the schema of %s: %s", path, sqlite3_errmsg(db));
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
         return -1;
@@ -1577,7 +1584,16 @@ static int prepare_db(sqlite3 *db, const char *path, char *err, size_t cap)
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
-    if (version >= 0 && version <= 2)
+    /* From version 3 (or older, just brought to 3): the kept analyses. */
+    if (version >= 1 && version <= 3 &&
+        (sqlite3_exec(db, SQLITE_ANALYSES_SCHEMA, NULL, NULL, NULL) != SQLITE_OK ||
+         sqlite3_exec(db, "PRAGMA user_version = 4", NULL, NULL, NULL) != SQLITE_OK)) {
+        snprintf(err, cap, "could not bring %s from schema version %d to 4: %s", path, version,
+                 sqlite3_errmsg(db));
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    if (version >= 0 && version <= 3)
         version = SCHEMA_VERSION;
     if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
         snprintf(err, cap, "could not create the schema of %s: %s", path, sqlite3_errmsg(db));

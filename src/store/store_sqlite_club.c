@@ -19,6 +19,11 @@
  *   rating_history(id, game, at, mu, sigma), UNIQUE(id, game)
  *   prefs(key PRIMARY KEY, json, updated)
  *
+ * Schema version 4 adds the kept analyses (issue 26, SQLITE_ANALYSES_SCHEMA):
+ *
+ *   analyses(key ("game:ID" or "record:SHA256HEX"), seat, level, body (the
+ *            analysis's JSON), created, PRIMARY KEY(key, seat, level))
+ *
  * Indexes make each of the club's reads an index walk: a player's games
  * (game_players(key, started, game) and (name, started, game)), the archive
  * newest first (games(started), games(preset, started)), a period's ladder
@@ -109,6 +114,14 @@ const char SQLITE_CLUB_SCHEMA[] =
     "  json TEXT NOT NULL,"
     "  updated INTEGER NOT NULL);";
 
+const char SQLITE_ANALYSES_SCHEMA[] = "CREATE TABLE IF NOT EXISTS analyses("
+                                      "  key TEXT NOT NULL,"
+                                      "  seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),"
+                                      "  level TEXT NOT NULL,"
+                                      "  body TEXT NOT NULL,"
+                                      "  created INTEGER NOT NULL,"
+                                      "  PRIMARY KEY (key, seat, level)) WITHOUT ROWID;";
+
 /* Preferences are a few fields: a bound on the text kept. */
 #define PREFS_CAP 1024
 
@@ -134,6 +147,9 @@ struct sqlite_club {
     sqlite3_stmt *prefs_get;
     sqlite3_stmt *prefs_put;
     sqlite3_stmt *point_get;
+    sqlite3_stmt *analysis_put;
+    sqlite3_stmt *analysis_get;
+    sqlite3_stmt *analysis_trim;
 };
 
 #define GAME_COLUMNS                                                                               \
@@ -199,6 +215,19 @@ static const struct {
      "LEFT JOIN rating_history b ON b.rowid = (SELECT x.rowid FROM rating_history x "
      "WHERE x.id = h.id AND (x.at, x.rowid) < (h.at, h.rowid) "
      "ORDER BY x.at DESC, x.rowid DESC LIMIT 1) WHERE h.id = ?1 AND h.game = ?2"},
+    {offsetof(sqlite_club, analysis_put),
+     "INSERT INTO analyses(key, seat, level, body, created) VALUES (?1, ?2, ?3, ?4, ?5) "
+     "ON CONFLICT(key, seat, level) DO UPDATE SET body = excluded.body, "
+     "created = excluded.created"},
+    {offsetof(sqlite_club, analysis_get),
+     "SELECT body FROM analyses WHERE key = ?1 AND seat = ?2 AND level = ?3"},
+    {offsetof(sqlite_club, analysis_trim),
+     /* The uploaded records' analyses beyond the newest ?4 others than
+      * the one just put (store.h, STORE_ANALYSIS_RECORDS): "record:" keys
+      * are the range ['record:', 'record;'), walked in the primary key. */
+     "DELETE FROM analyses WHERE (key, seat, level) IN (SELECT key, seat, level FROM analyses "
+     "WHERE key >= 'record:' AND key < 'record;' AND NOT (key = ?1 AND seat = ?2 AND level = ?3) "
+     "ORDER BY created DESC, key DESC, seat DESC, level DESC LIMIT -1 OFFSET ?4)"},
 };
 
 #define N_CLUB_STATEMENTS (sizeof CLUB_STATEMENTS / sizeof CLUB_STATEMENTS[0])
@@ -1051,4 +1080,84 @@ int sqlite_prefs_put(store *s, const char *key, const char *json)
         sqlite3_bind_int64(st, 3, (sqlite3_int64)time(NULL)))
         return sql_fail(c, st, "save preferences");
     return step_done(c, st, "save preferences");
+}
+
+/* ------------------------------------------------------------- analyses */
+
+/* What analysis_put and analysis_get check of their arguments. */
+static bool analysis_args_ok(sqlite_club *c, const char *key, int seat, const char *level)
+{
+    if (!key || !key[0] || !level || !level[0] || seat < 0 || seat > 3) {
+        cfail(c, "an analysis is kept by a key, a seat from 0 to 3 and a level");
+        return false;
+    }
+    return true;
+}
+
+int sqlite_analysis_put(store *s, const char *key, int seat, const char *level, const char *body)
+{
+    sqlite_club *c = sqlite_club_of(s);
+    sqlite3_stmt *st = c->analysis_put;
+    if (!analysis_args_ok(c, key, seat, level))
+        return -1;
+    if (!body || strlen(body) > (size_t)STORE_ANALYSIS_MAX) {
+        cfail(c, "an analysis is text of at most %ld bytes", (long)STORE_ANALYSIS_MAX);
+        return -1;
+    }
+    /* The put and the cap of the uploads' analyses together: the table
+     * never holds more than the cap, whatever fails. */
+    bool upload = strncmp(key, "record:", 7) == 0;
+    if (upload && begin(c, "keep the analysis"))
+        return -1;
+    if (text(st, 1, key) || sqlite3_bind_int(st, 2, seat) || text(st, 3, level) ||
+        text(st, 4, body) || sqlite3_bind_int64(st, 5, (sqlite3_int64)time(NULL))) {
+        sql_fail(c, st, "keep the analysis");
+        return upload ? rollback(c) : -1;
+    }
+    if (step_done(c, st, "keep the analysis"))
+        return upload ? rollback(c) : -1;
+    if (!upload)
+        return 0;
+    sqlite3_stmt *trim = c->analysis_trim;
+    if (text(trim, 1, key) || sqlite3_bind_int(trim, 2, seat) || text(trim, 3, level) ||
+        sqlite3_bind_int(trim, 4, STORE_ANALYSIS_RECORDS - 1)) {
+        sql_fail(c, trim, "keep the uploads' analyses to their cap");
+        return rollback(c);
+    }
+    if (step_done(c, trim, "keep the uploads' analyses to their cap"))
+        return rollback(c);
+    return commit(c, "keep the analysis");
+}
+
+int sqlite_analysis_get(store *s, const char *key, int seat, const char *level, char **body)
+{
+    sqlite_club *c = sqlite_club_of(s);
+    sqlite3_stmt *st = c->analysis_get;
+    if (!body) {
+        cfail(c, "an analysis is read into a pointer");
+        return -1;
+    }
+    *body = NULL;
+    if (!analysis_args_ok(c, key, seat, level))
+        return -1;
+    if (text(st, 1, key) || sqlite3_bind_int(st, 2, seat) || text(st, 3, level))
+        return sql_fail(c, st, "read the analysis");
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_DONE) {
+        done(st);
+        return 0;
+    }
+    if (rc != SQLITE_ROW)
+        return sql_fail(c, st, "read the analysis");
+    const char *json = (const char *)sqlite3_column_text(st, 0);
+    int n = sqlite3_column_bytes(st, 0);
+    *body = json ? malloc((size_t)n + 1) : NULL;
+    if (*body == NULL) {
+        cfail(c, json ? "out of memory reading the analysis" : "the analysis kept has no text");
+        done(st);
+        return -1;
+    }
+    memcpy(*body, json, (size_t)n + 1);
+    done(st);
+    return 1;
 }

@@ -15,6 +15,8 @@
 /* The tables and indexes of version 3; every statement may run again (IF
  * NOT EXISTS). */
 extern const char SQLITE_CLUB_SCHEMA[];
+/* Version 4's kept analyses (IF NOT EXISTS too). */
+extern const char SQLITE_ANALYSES_SCHEMA[];
 
 typedef struct sqlite_club sqlite_club;
 
@@ -45,5 +47,7 @@ int sqlite_prefs_put(store *s, const char *key, const char *json);
 int sqlite_player_results(store *s, const store_game_filter *f, store_player_results *out);
 int sqlite_rating_point_get(store *s, const char *id, int64_t game, store_rating_point *out,
                             store_rating_point *prev);
+int sqlite_analysis_put(store *s, const char *key, int seat, const char *level, const char *body);
+int sqlite_analysis_get(store *s, const char *key, int seat, const char *level, char **body);
 
 #endif

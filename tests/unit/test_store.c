@@ -744,7 +744,7 @@ static void test_moderation_migration(void **state)
     sqlite3_stmt *st;
     assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    assert_int_equal(sqlite3_column_int(st, 0), 3);
+    assert_int_equal(sqlite3_column_int(st, 0), 4);
     sqlite3_finalize(st);
     sqlite3_close(db);
     s = open_ok(path);
@@ -1175,7 +1175,7 @@ static void test_migrate_1(void **state)
     sqlite3_finalize(st);
     assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    assert_int_equal(sqlite3_column_int(st, 0), 3);
+    assert_int_equal(sqlite3_column_int(st, 0), 4);
     sqlite3_finalize(st);
     sqlite3_close(db);
     /* Opened again, nothing is hashed twice. */
@@ -1271,7 +1271,7 @@ static void test_keyed_tables(void **state)
     sqlite3_stmt *st;
     assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    assert_int_equal(sqlite3_column_int(st, 0), 3);
+    assert_int_equal(sqlite3_column_int(st, 0), 4);
     sqlite3_finalize(st);
     assert_int_equal(
         sqlite3_exec(db, "UPDATE tables SET key = 'zz' WHERE id = 2", NULL, NULL, NULL), SQLITE_OK);
@@ -1323,7 +1323,7 @@ static void test_newer_schema_refused_pg(void **state)
     char err[256] = "";
     assert_null(store_pg_open(path, err, sizeof err));
     assert_non_null(strstr(err, "schema version 99"));
-    assert_non_null(strstr(err, "newer than the 2"));
+    assert_non_null(strstr(err, "newer than the 3"));
     assert_null(strstr(err, "host=")); /* the URL is never told */
     assert_null(store_pg_open_reader(path, err, sizeof err));
     char value[64];

@@ -3,8 +3,8 @@
  * back whole, a game ends once, the ladder sums over months and a year
  * only over ladder games that are over, ties in the ladder, the places and
  * the ratings, ratings and their history, the archive's filters and pages,
- * preferences.  Run against SQLite (schema version 3; also a version 2
- * file migrated, and the read-only opener), and with --pg against
+ * preferences, kept analyses.  Run against SQLite (schema version 4; also
+ * files of versions 2 and 3 migrated, and the read-only opener), and with --pg against
  * PostgreSQL (tests/pg/cluster.sh's, BARBU_TEST_PG: a fresh database each
  * case; also the fencing of game_begin and game_end by a table's lease):
  * the same assertions hold on both.
@@ -23,6 +23,7 @@
 #include "helpers.h"
 #include "pg_test.h"
 #include "store.h"
+#include "store_pg_internal.h"
 
 /* --pg: every case on PostgreSQL. */
 static bool use_pg;
@@ -627,6 +628,190 @@ static void test_prefs(void **state)
     store_close(s);
 }
 
+/* ------------------------------------------------------------- analyses */
+
+/* An analysis kept comes back as written, by key, seat and level (each a
+ * row of its own); a second put replaces it; none kept is 0; bad arguments
+ * are refused; it is there after the store is opened again, and a reader
+ * reads it but writes none. */
+static void test_analyses(void **state)
+{
+    (void)state;
+    char path[256], err[256];
+    store *s = open_at("analyses", path, sizeof path);
+    char *body = (char *)"x";
+    assert_int_equal(s->ops->analysis_get(s, "game:7", 2, "medium", &body), 0);
+    assert_null(body);
+    assert_int_equal(s->ops->analysis_put(s, "game:7", 2, "medium", "{\"seat\":\"S\"}"), 0);
+    assert_int_equal(s->ops->analysis_put(s, "game:7", 0, "medium", "{\"seat\":\"N\"}"), 0);
+    assert_int_equal(s->ops->analysis_put(s, "game:7", 2, "hard", "{\"level\":\"hard\"}"), 0);
+    assert_int_equal(s->ops->analysis_get(s, "game:7", 2, "medium", &body), 1);
+    assert_string_equal(body, "{\"seat\":\"S\"}");
+    free(body);
+    assert_int_equal(s->ops->analysis_get(s, "game:7", 0, "medium", &body), 1);
+    assert_string_equal(body, "{\"seat\":\"N\"}");
+    free(body);
+    assert_int_equal(s->ops->analysis_get(s, "game:7", 2, "hard", &body), 1);
+    assert_string_equal(body, "{\"level\":\"hard\"}");
+    free(body);
+    assert_int_equal(s->ops->analysis_get(s, "game:8", 2, "medium", &body), 0);
+    assert_int_equal(s->ops->analysis_get(s, "game:7", 1, "medium", &body), 0);
+    /* Put again: replaced, not doubled. */
+    assert_int_equal(s->ops->analysis_put(s, "game:7", 2, "medium", "{\"again\":true}"), 0);
+    assert_int_equal(s->ops->analysis_get(s, "game:7", 2, "medium", &body), 1);
+    assert_string_equal(body, "{\"again\":true}");
+    free(body);
+    /* A big body (a long game's) is kept whole. */
+    size_t big_len = 300000;
+    char *big = malloc(big_len + 1);
+    assert_non_null(big);
+    for (size_t i = 0; i < big_len; i++)
+        big[i] = (char)('a' + i % 26);
+    big[big_len] = '\0';
+    char key[80];
+    snprintf(key, sizeof key, "record:%064d", 0);
+    assert_int_equal(s->ops->analysis_put(s, key, 3, "easy", big), 0);
+    assert_int_equal(s->ops->analysis_get(s, key, 3, "easy", &body), 1);
+    assert_int_equal(strlen(body), big_len);
+    assert_memory_equal(body, big, big_len);
+    free(body);
+    free(big);
+    /* Refusals, each with a sentence. */
+    assert_int_equal(s->ops->analysis_put(s, "game:7", 4, "medium", "{}"), -1);
+    assert_non_null(strstr(store_error(s), "seat"));
+    assert_int_equal(s->ops->analysis_put(s, "", 1, "medium", "{}"), -1);
+    assert_int_equal(s->ops->analysis_put(s, "game:7", 1, NULL, "{}"), -1);
+    assert_int_equal(s->ops->analysis_put(s, "game:7", 1, "medium", NULL), -1);
+    assert_int_equal(s->ops->analysis_get(s, "game:7", -1, "medium", &body), -1);
+    assert_null(body);
+    store_close(s);
+
+    /* Opened again: still there. */
+    s = store_open(path, err, sizeof err);
+    if (!s)
+        fail_msg("open %s again: %s", path, err);
+    assert_int_equal(s->ops->analysis_get(s, "game:7", 0, "medium", &body), 1);
+    assert_string_equal(body, "{\"seat\":\"N\"}");
+    free(body);
+    store *r = store_open_reader(path, err, sizeof err);
+    if (!r)
+        fail_msg("open a reader of %s: %s", path, err);
+    assert_int_equal(r->ops->analysis_get(r, "game:7", 2, "medium", &body), 1);
+    assert_string_equal(body, "{\"again\":true}");
+    free(body);
+    assert_int_equal(r->ops->analysis_put(r, "game:9", 0, "medium", "{}"), -1);
+    assert_int_equal(s->ops->analysis_get(s, "game:9", 0, "medium", &body), 0);
+    store_close(r);
+    store_close(s);
+}
+
+/* The number a query of one integer answers, asked of the database at
+ * path by a connection of its own (SQLite or PostgreSQL, as the store). */
+static long long sql_count(const char *path, const char *sql)
+{
+    long long n = -1;
+    if (use_pg) {
+        PGconn *c = PQconnectdb(path);
+        PGresult *r = PQexec(c, sql);
+        if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+            n = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+        else
+            fail_msg("%s: %s", sql, PQerrorMessage(c));
+        PQclear(r);
+        PQfinish(c);
+        return n;
+    }
+    sqlite3 *db;
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW)
+        fail_msg("%s: %s", sql, sqlite3_errmsg(db));
+    n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
+}
+
+/* The uploaded records' analyses held to STORE_ANALYSIS_RECORDS: a put of
+ * one past the cap removes the oldest (in the same transaction), the one
+ * just put stays even when its key sorts first, and a game's analyses,
+ * however old, are never removed.  The table is filled to just below
+ * the cap by one statement (a put each would take seconds). */
+static void test_analyses_capped(void **state)
+{
+    (void)state;
+    char path[256];
+    store *s = open_at("analyses_capped", path, sizeof path);
+    char *body = NULL;
+    for (int g = 0; g < 3; g++) {
+        char key[32];
+        snprintf(key, sizeof key, "game:%d", g + 1);
+        assert_int_equal(s->ops->analysis_put(s, key, g, "medium", "{\"game\":true}"), 0);
+    }
+    /* Rows 1 to cap + 9, kept at seconds 1001, 1002, ...: older than
+     * anything put now, the games' too, and in the order of their keys. */
+    char fill[512];
+    snprintf(fill, sizeof fill,
+             use_pg ? "WITH n(i) AS (SELECT generate_series(1, %d)) "
+                      "INSERT INTO analyses(key, seat, level, body, created) "
+                      "SELECT 'record:' || lpad(i::text, 64, '0'), i %% 4, 'easy', '{}', 1000 + i "
+                      "FROM n"
+                    : "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < "
+                      "%d) INSERT INTO analyses(key, seat, level, body, created) "
+                      "SELECT 'record:' || printf('%%064d', i), i %% 4, 'easy', '{}', 1000 + i "
+                      "FROM n",
+             STORE_ANALYSIS_RECORDS + 9);
+    if (use_pg) {
+        PGconn *c = PQconnectdb(path);
+        PGresult *r = PQexec(c, fill);
+        if (PQresultStatus(r) != PGRES_COMMAND_OK)
+            fail_msg("%s: %s", fill, PQerrorMessage(c));
+        PQclear(r);
+        PQfinish(c);
+    } else {
+        sqlite3 *db;
+        assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+        if (sqlite3_exec(db, fill, NULL, NULL, NULL) != SQLITE_OK)
+            fail_msg("%s: %s", fill, sqlite3_errmsg(db));
+        sqlite3_close(db);
+    }
+    const char *records = "SELECT count(*) FROM analyses WHERE key LIKE 'record:%'";
+    assert_int_equal(sql_count(path, records), STORE_ANALYSIS_RECORDS + 9);
+    /* One put, its key before all the others: down to the cap, the oldest
+     * gone, the new one there. */
+    char key[80];
+    snprintf(key, sizeof key, "record:%064d", 0);
+    assert_int_equal(s->ops->analysis_put(s, key, 1, "hard", "{\"last\":true}"), 0);
+    assert_int_equal(sql_count(path, records), STORE_ANALYSIS_RECORDS);
+    assert_int_equal(s->ops->analysis_get(s, key, 1, "hard", &body), 1);
+    assert_string_equal(body, "{\"last\":true}");
+    free(body);
+    for (int i = 1; i <= 11; i++) {
+        snprintf(key, sizeof key, "record:%064d", i);
+        int got = s->ops->analysis_get(s, key, i % 4, "easy", &body);
+        free(body);
+        body = NULL;
+        /* The first ten (1 to 10) went: 9 over, and the new one's room. */
+        if (got != (i <= 10 ? 0 : 1))
+            fail_msg("record %d: %s", i, got == 1 ? "still kept" : "gone");
+    }
+    /* Another: the oldest left (11) goes, the cap holds. */
+    snprintf(key, sizeof key, "record:%064d", STORE_ANALYSIS_RECORDS + 100);
+    assert_int_equal(s->ops->analysis_put(s, key, 0, "easy", "{}"), 0);
+    assert_int_equal(sql_count(path, records), STORE_ANALYSIS_RECORDS);
+    snprintf(key, sizeof key, "record:%064d", 11);
+    assert_int_equal(s->ops->analysis_get(s, key, 11 % 4, "easy", &body), 0);
+    /* The games' analyses are all there. */
+    assert_int_equal(sql_count(path, "SELECT count(*) FROM analyses WHERE key LIKE 'game:%'"), 3);
+    for (int g = 0; g < 3; g++) {
+        snprintf(key, sizeof key, "game:%d", g + 1);
+        assert_int_equal(s->ops->analysis_get(s, key, g, "medium", &body), 1);
+        assert_string_equal(body, "{\"game\":true}");
+        free(body);
+    }
+    store_close(s);
+}
+
 /* ------------------------------------------------------ migration, reader */
 
 static int version_of(const char *path)
@@ -660,7 +845,7 @@ static void test_migrate_2(void **state)
                      "DROP TABLE game_players; DROP TABLE game_deals; DROP TABLE games;"
                      "DROP TABLE ladder;"
                      "DROP TABLE rating_history; DROP TABLE ratings; DROP TABLE "
-                     "prefs; PRAGMA user_version = 2;",
+                     "prefs; DROP TABLE analyses; PRAGMA user_version = 2;",
                      NULL, NULL, NULL),
         SQLITE_OK);
     sqlite3_close(db);
@@ -674,7 +859,7 @@ static void test_migrate_2(void **state)
 
     s = store_sqlite_open(path, err, sizeof err);
     assert_non_null(s);
-    assert_int_equal(version_of(path), 3);
+    assert_int_equal(version_of(path), 4);
     store_game g = over_game(id, NOV_2026, true, SPREAD);
     assert_int_equal(s->ops->game_end(s, &g, NULL, 0), 0);
 
@@ -692,6 +877,46 @@ static void test_migrate_2(void **state)
     assert_int_equal(s->ops->game_begin(s, &g2), 0);
     assert_int_equal(r->ops->game_status(r, id + 1), STORE_GAME_RUNNING);
     store_close(r);
+    store_close(s);
+}
+
+/* A version 3 file (made here by a version 4 store with analyses dropped)
+ * gains the table and keeps its rows. */
+static void test_migrate_3(void **state)
+{
+    (void)state;
+    char path[128], err[256];
+    store *s = open_at("v3", path, sizeof path);
+    assert_int_equal(s->ops->prefs_put(s, "alice", "{\"sound\":true}"), 0);
+    store_game g = over_game(1, NOV_2026, true, SPREAD);
+    assert_int_equal(s->ops->game_end(s, &g, NULL, 0), 0);
+    store_close(s);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(db, "DROP TABLE analyses; PRAGMA user_version = 3;", NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(version_of(path), 3);
+    /* The reader refuses it and changes nothing. */
+    assert_null(store_sqlite_open_reader(path, err, sizeof err));
+    assert_non_null(strstr(err, "schema version 3"));
+    assert_int_equal(version_of(path), 3);
+
+    s = store_sqlite_open(path, err, sizeof err);
+    if (!s)
+        fail_msg("open the version 3 file: %s", err);
+    assert_int_equal(version_of(path), 4);
+    char out[64];
+    assert_int_equal(s->ops->prefs_get(s, "alice", out, sizeof out), 1);
+    assert_string_equal(out, "{\"sound\":true}");
+    assert_int_equal(s->ops->game_status(s, 1), STORE_GAME_OVER);
+    char *body = NULL;
+    assert_int_equal(s->ops->analysis_get(s, "game:1", 2, "medium", &body), 0);
+    assert_int_equal(s->ops->analysis_put(s, "game:1", 2, "medium", "{\"n\":1}"), 0);
+    assert_int_equal(s->ops->analysis_get(s, "game:1", 2, "medium", &body), 1);
+    assert_string_equal(body, "{\"n\":1}");
+    free(body);
     store_close(s);
 }
 
@@ -1040,6 +1265,59 @@ static void test_pg_whole(void **state)
     store_close(s);
 }
 
+/* A PostgreSQL database of version 2 (made by this store at that version)
+ * is brought to version 3: its rows kept, the analyses' table added. */
+static void test_pg_migrate_2(void **state)
+{
+    (void)state;
+    char *url = pg_test_db("club_v2");
+    if (!url)
+        fail_msg("no PostgreSQL database club_v2 (is BARBU_TEST_PG set?)");
+    char err[256] = "";
+    store *s = store_pg_open_version(url, 2, err, sizeof err);
+    if (!s)
+        fail_msg("version 2: %s", err);
+    assert_int_equal(s->ops->prefs_put(s, "alice", "{\"sound\":true}"), 0);
+    store_game g = over_game(1, NOV_2026, true, SPREAD);
+    assert_int_equal(s->ops->game_end(s, &g, NULL, 0), 0);
+    store_close(s);
+    PGconn *c = PQconnectdb(url);
+    assert_int_equal(PQstatus(c), CONNECTION_OK);
+    PGresult *r = must(c,
+                       "SELECT (SELECT value FROM barbu_meta WHERE key = 'schema_version'), "
+                       "(SELECT count(*) FROM pg_tables WHERE tablename = 'analyses')",
+                       PGRES_TUPLES_OK);
+    assert_string_equal(PQgetvalue(r, 0, 0), "2");
+    assert_string_equal(PQgetvalue(r, 0, 1), "0");
+    PQclear(r);
+    /* A reader refuses a database of another version. */
+    assert_null(store_pg_open_reader(url, err, sizeof err));
+    assert_non_null(strstr(err, "schema version 2"));
+
+    s = store_pg_open(url, err, sizeof err);
+    if (!s)
+        fail_msg("open the version 2 database: %s", err);
+    r = must(c,
+             "SELECT (SELECT value FROM barbu_meta WHERE key = 'schema_version'), "
+             "(SELECT count(*) FROM pg_tables WHERE tablename = 'analyses')",
+             PGRES_TUPLES_OK);
+    assert_string_equal(PQgetvalue(r, 0, 0), "3");
+    assert_string_equal(PQgetvalue(r, 0, 1), "1");
+    PQclear(r);
+    PQfinish(c);
+    char out[64];
+    assert_int_equal(s->ops->prefs_get(s, "alice", out, sizeof out), 1);
+    assert_string_equal(out, "{\"sound\":true}");
+    assert_int_equal(s->ops->game_status(s, 1), STORE_GAME_OVER);
+    char *body = NULL;
+    assert_int_equal(s->ops->analysis_put(s, "game:1", 2, "medium", "{\"n\":1}"), 0);
+    assert_int_equal(s->ops->analysis_get(s, "game:1", 2, "medium", &body), 1);
+    assert_string_equal(body, "{\"n\":1}");
+    free(body);
+    store_close(s);
+    free(url);
+}
+
 int main(int argc, char **argv)
 {
     for (int k = 1; k < argc; k++) {
@@ -1055,14 +1333,17 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_ratings),        cmocka_unit_test(test_games_find),
         cmocka_unit_test(test_prefs),          cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_ties),           cmocka_unit_test(test_reader),
+        cmocka_unit_test(test_analyses),       cmocka_unit_test(test_analyses_capped),
     };
     const struct CMUnitTest sqlite_only[] = {
         cmocka_unit_test(test_migrate_2),
+        cmocka_unit_test(test_migrate_3),
     };
     const struct CMUnitTest pg_only[] = {
         cmocka_unit_test(test_fence),
         cmocka_unit_test(test_fence_race),
         cmocka_unit_test(test_pg_whole),
+        cmocka_unit_test(test_pg_migrate_2),
     };
     if (use_pg) {
         if (!pg_test_available()) {

@@ -617,7 +617,7 @@ static void test_migration_1_to_2(void **state)
     store *s[3];
     for (int k = 0; k < 3; k++)
         s[k] = open_ok(url);
-    assert_int_equal(sql_int(url, "SELECT value::int FROM barbu_meta"), 2);
+    assert_int_equal(sql_int(url, "SELECT value::int FROM barbu_meta"), 3);
     assert_int_equal(sql_int(url, "SELECT count(*) FROM pg_tables WHERE tablename = 'nodes'"), 1);
     char texts[256] = "";
     assert_int_equal(s[0]->ops->actions_load(s[0], t, on_action_text, texts), 0);
@@ -670,7 +670,7 @@ static void test_open_together(void **state)
             fail_msg("open %d: %s", k, o[k].err);
         store_close(o[k].s);
     }
-    assert_int_equal(sql_int(url, "SELECT value::int FROM barbu_meta"), 2);
+    assert_int_equal(sql_int(url, "SELECT value::int FROM barbu_meta"), 3);
 }
 
 static void test_newer_refused(void **state)
@@ -679,13 +679,13 @@ static void test_newer_refused(void **state)
     char url[URL_CAP], err[256] = "";
     fresh_db(url, sizeof url, "newer");
     store_close(open_ok(url));
-    sql_value(url, "UPDATE barbu_meta SET value = '3'", NULL, 0);
+    sql_value(url, "UPDATE barbu_meta SET value = '4'", NULL, 0);
     assert_null(store_pg_open(url, err, sizeof err));
-    assert_non_null(strstr(err, "has schema version 3, newer than the 2 this barbu understands: "
+    assert_non_null(strstr(err, "has schema version 4, newer than the 3 this barbu understands: "
                                 "use a newer barbu"));
     assert_null(store_pg_open_reader(url, err, sizeof err));
-    assert_non_null(strstr(err, "schema version 3"));
-    assert_int_equal(sql_int(url, "SELECT value::int FROM barbu_meta"), 3);
+    assert_non_null(strstr(err, "schema version 4"));
+    assert_int_equal(sql_int(url, "SELECT value::int FROM barbu_meta"), 4);
 }
 
 static void count_table(void *ctx, const store_table *t, const store_seat seats[4])

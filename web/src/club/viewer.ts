@@ -3,12 +3,16 @@
 // every step's table (docs/club.md, "The hand viewer"): this page only
 // draws what it is given and decides no rule.  The address keeps the place:
 // #game=ID&deal=N&step=K (step 0 is the deal as dealt, step K after its Kth
-// action).
+// action).  The Analysis panel asks the server for the expert's judgement
+// of one seat's decisions (docs/club.md, "Analysis"): its worst mistakes
+// are links to their positions, and at each position where that seat
+// decides, #viewer-decision shows its options with their values.
 
 import './viewer.css';
 import { h } from '../dom';
 import type { Child } from '../dom';
 import { RANK_NAME, RED, SEAT_NAME, SUIT_NAME, SUIT_SYMBOL, cardLabel, cardShort, cardSuit, points } from '../names';
+import { saved } from '../net';
 import type { Seat, Suit } from '../protocol';
 
 type Cards = string[];
@@ -112,7 +116,62 @@ export interface Replay {
   deals: Deal[];
 }
 
+/** The analysis of one seat's decisions (docs/club.md, "Analysis"). */
+interface AnalysisOption {
+  action: string;
+  value: number;
+  cards?: Cards;
+}
+interface AnalysisItem {
+  deal: number;
+  /** 1-based: the decision is the deal's step-th action (the viewer's step step-1 is its position). */
+  step: number;
+  kind: string;
+  chosen: string;
+  best: string;
+  cost: number;
+  forced?: boolean;
+  words: string;
+  options: AnalysisOption[];
+}
+interface Analysis {
+  status: string;
+  key?: string;
+  seat: Seat;
+  level: string;
+  decisions: number;
+  total_cost: number;
+  worst: number[];
+  items: AnalysisItem[];
+}
+/** What the server says of an analysis not yet done. */
+interface AnalysisProgress {
+  status: 'queued' | 'running';
+  key?: string;
+  done: number;
+  total: number;
+}
+
 const SEATS: Seat[] = ['N', 'E', 'S', 'W'];
+/** How often a running analysis is asked about (ms). */
+const ANALYSIS_POLL_MS = 1000;
+/** The mistakes listed at most (the costliest). */
+const ANALYSIS_LISTED = 30;
+
+/** An option as players read it: its cards as "Q♠", the rest as the server words it. */
+function actionText(action: string): string {
+  return action.replace(/\b([2-9TJQKA][CDHS])\b/g, (c) => cardShort(c));
+}
+
+/** Points with one decimal (two below 0.1, so that a small cost is not "0.0"). */
+function pts(n: number): string {
+  const a = Math.abs(n);
+  return a > 0 && a < 0.1 ? a.toFixed(2) : a.toFixed(1);
+}
+
+function signedPts(n: number): string {
+  return n > 0 ? `+${pts(n)}` : n < 0 ? `\u2212${pts(n)}` : '0';
+}
 const SUITS: Suit[] = ['S', 'H', 'D', 'C'];
 const MAX_FILE = 1024 * 1024;
 const DIRECTION = ['', 'to the left', 'across', 'to the right'];
@@ -179,7 +238,11 @@ interface Place {
 
 export function mountViewer(root: HTMLElement): void {
   let replay: Replay | null = null;
-  let source: { game: string } | { file: string } | null = null;
+  let source: { game: string } | { file: string; text: string } | null = null;
+  let analysis: Analysis | null = null;
+  /** Bumped by every new analysis asked for (and a new game): a poll of an older one stops. */
+  let analysisRun = 0;
+  let pollTimer: number | null = null;
   const at: Place = { deal: 0, step: 0 };
 
   const fileInput = h('input', { id: 'viewer-file', type: 'file', accept: '.txt,.pgn,text/plain', class: 'visually-hidden-file' });
@@ -202,15 +265,36 @@ export function mountViewer(root: HTMLElement): void {
   const tableEl = h('div', { id: 'viewer-table', class: 'viewer-table' }, SEATS.map((s) => seatEls[s]), centre);
   const extra = h('div', { id: 'viewer-extra', class: 'viewer-extra' });
   const resultEl = h('section', { id: 'viewer-result', class: 'viewer-result', hidden: true, 'aria-label': 'Points of the deal' });
+  // The analysis: a seat and a level, the button, its progress, then the
+  // mistakes worst first; the panel of the decision at the current step.
+  const seatPick = h('select', { id: 'viewer-analyse-seat' });
+  const levelPick = h('select', { id: 'viewer-analyse-level' }, h('option', { value: 'medium' }, 'medium'), h('option', { value: 'hard' }, 'hard (slower)'));
+  const analyseBtn = h('button', { id: 'viewer-analyse', type: 'button', class: 'btn' }, 'Analyse');
+  const anStatus = h('p', { id: 'viewer-analysis-status', class: 'viewer-analysis-status', 'aria-live': 'polite' });
+  const anSummary = h('p', { id: 'viewer-analysis-summary', hidden: true });
+  const anList = h('ol', { id: 'viewer-analysis', class: 'viewer-analysis', hidden: true });
+  const anPanel = h(
+    'section',
+    { id: 'viewer-analysis-panel', class: 'viewer-analysis-panel', 'aria-labelledby': 'viewer-analysis-title' },
+    h('h2', { id: 'viewer-analysis-title' }, 'Analysis'),
+    h('p', { class: 'small muted' }, 'The expert goes through one seat\u2019s decisions and judges each from what that seat could see at the time, never from the hidden cards. A mistake\u2019s cost is the points it is expected to lose against the best choice.'),
+    h('div', { class: 'viewer-analyse-form' }, h('label', null, 'Seat ', seatPick), h('label', null, 'Level ', levelPick), analyseBtn),
+    anStatus,
+    anSummary,
+    anList,
+  );
+  const decisionEl = h('section', { id: 'viewer-decision', class: 'viewer-decision', hidden: true, 'aria-label': 'The expert on this decision' });
   const board = h(
     'div',
     { id: 'viewer-board', hidden: true },
     h('div', { class: 'viewer-controls', role: 'group', 'aria-label': 'Steps' }, h('label', { class: 'viewer-deal-label' }, 'Deal ', dealSel), first, prev, counter, next, last),
     stepEl,
+    decisionEl,
     dealInfo,
     tableEl,
     resultEl,
     extra,
+    anPanel,
   );
   const intro = h(
     'p',
@@ -235,6 +319,7 @@ export function mountViewer(root: HTMLElement): void {
     viewer.dataset.state = 'error';
     replay = null;
     source = null;
+    resetAnalysis();
     board.hidden = true;
     gameEl.replaceChildren();
     intro.hidden = false;
@@ -477,8 +562,236 @@ export function mountViewer(root: HTMLElement): void {
     resultEl.hidden = !ended;
     if (ended) resultEl.replaceChildren(resultTable(d));
     else resultEl.replaceChildren();
+    drawDecision();
     writeHash();
   }
+
+  /** The analysed seat's decision at this position, if it has one here. */
+  function drawDecision(): void {
+    const a = analysis;
+    const item = a?.items.find((it) => it.deal === at.deal + 1 && it.step - 1 === at.step);
+    decisionEl.hidden = !item;
+    if (!a || !item) {
+      decisionEl.replaceChildren();
+      delete decisionEl.dataset.deal;
+      return;
+    }
+    decisionEl.dataset.deal = String(item.deal);
+    decisionEl.dataset.step = String(item.step);
+    decisionEl.dataset.cost = String(item.cost);
+    const who = `${name(a.seat)} (${a.seat})`;
+    const verdict = item.forced
+      ? 'It was the only choice.'
+      : item.cost > 0
+        ? `Expected to cost ${pts(item.cost)} point${pts(item.cost) === '1.0' ? '' : 's'} against ${actionText(item.best)}.`
+        : 'The best choice, by the expert\u2019s estimate.';
+    decisionEl.replaceChildren(
+      h('h2', null, `${who} decides here`),
+      h('p', { id: 'viewer-decision-verdict', class: item.cost > 0 ? 'viewer-decision-cost' : '' }, `Chosen: ${item.words}. `, h('strong', null, verdict)),
+      h(
+        'div',
+        { class: 'table-scroll' },
+        h(
+          'table',
+          { class: 'viewer-options' },
+          h('caption', { class: 'small' }, `The options, with the points of the deal ${who} could expect from each`),
+          h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Option'), h('th', { scope: 'col' }, 'Expected points'), h('th', { scope: 'col' }, 'Note'))),
+          h(
+            'tbody',
+            null,
+            item.options.map((o, i) => {
+              const chosen = o.action === item.chosen;
+              const best = i === 0;
+              // A card stands for the seat's cards that play alike to it (a Pass-on's cards are its own).
+              const alike = /^[2-9TJQKA][CDHS]$/.test(o.action) && o.cards ? o.cards.filter((c) => c !== o.action) : [];
+              const same = alike.length ? ` (or ${alike.map(cardShort).join(', ')}, alike)` : '';
+              return h(
+                'tr',
+                { class: `${chosen ? 'chosen' : ''}${best ? ' best' : ''}`, 'data-action': o.action },
+                h('th', { scope: 'row' }, actionText(o.action), same),
+                h('td', { class: 'value' }, signedPts(o.value)),
+                h('td', null, [best ? 'best' : '', chosen ? 'chosen' : ''].filter(Boolean).join(', ')),
+              );
+            }),
+          ),
+        ),
+      ),
+    );
+  }
+
+  // ------------------------------------------------------------ analysis
+
+  function stopPolling(): void {
+    if (pollTimer !== null) window.clearTimeout(pollTimer);
+    pollTimer = null;
+  }
+
+  /** Forgets the analysis shown (a new game, a new one asked for). */
+  function resetAnalysis(): void {
+    analysisRun++;
+    stopPolling();
+    analysis = null;
+    anStatus.textContent = '';
+    delete anStatus.dataset.state;
+    anSummary.hidden = true;
+    anList.hidden = true;
+    anList.replaceChildren();
+    analyseBtn.disabled = false;
+    decisionEl.hidden = true;
+  }
+
+  /** The seat chooser: the four seats with their players, the signed-in player's seat chosen if they played, else South. */
+  function fillSeats(): void {
+    const me = (saved.session() ?? saved.last())?.name?.toLowerCase() ?? '';
+    const mine = SEATS.find((s) => me && (replay?.players[s] ?? '').toLowerCase() === me);
+    seatPick.replaceChildren(...SEATS.map((s) => h('option', { value: s }, replay?.players[s] ? `${replay.players[s]} (${s})` : SEAT_NAME[s])));
+    seatPick.value = mine ?? 'S';
+  }
+
+  function analysisStatus(text: string, state: string): void {
+    anStatus.textContent = text;
+    anStatus.dataset.state = state;
+  }
+
+  function showProgress(p: AnalysisProgress, seat: Seat): void {
+    const who = `${name(seat)}\u2019s`;
+    if (p.status === 'queued') analysisStatus(`Waiting for the server to analyse ${who} decisions (other analyses come first)\u2026`, 'queued');
+    else analysisStatus(p.total > 0 ? `Analysing ${who} decisions: ${p.done} of ${p.total} judged\u2026` : `Analysing ${who} decisions\u2026`, 'running');
+  }
+
+  function showAnalysis(a: Analysis): void {
+    analysis = a;
+    analyseBtn.disabled = false;
+    const who = `${name(a.seat)} (${a.seat})`;
+    const costly = a.worst.length;
+    analysisStatus(`The analysis of ${who}\u2019s decisions at level ${a.level} is done.`, 'done');
+    anSummary.hidden = false;
+    anSummary.textContent =
+      `${a.decisions} decision${a.decisions === 1 ? '' : 's'} judged; together they are expected to cost ${pts(a.total_cost)} points. ` +
+      (costly === 0
+        ? 'None of them cost anything by the expert\u2019s estimate.'
+        : costly === 1
+          ? 'One of them cost something:'
+          : `${costly} cost something, the worst first${costly > ANALYSIS_LISTED ? ` (the ${ANALYSIS_LISTED} costliest listed)` : ''}:`);
+    anList.replaceChildren(
+      ...a.worst.slice(0, ANALYSIS_LISTED).map((k) => {
+        const it = a.items[k];
+        const q = new URLSearchParams();
+        if (source && 'game' in source) q.set('game', source.game);
+        q.set('deal', String(it.deal));
+        q.set('step', String(it.step - 1));
+        const link = h('a', { href: `#${q.toString()}` }, `Deal ${it.deal}: ${it.words}`, h('span', { class: 'viewer-analysis-cost' }, ` \u2014 expected to cost ${pts(it.cost)} points against ${actionText(it.best)}`));
+        link.addEventListener('click', (e) => {
+          e.preventDefault();
+          go(it.deal - 1, it.step - 1);
+          stepEl.scrollIntoView({ block: 'nearest' });
+        });
+        return h('li', { 'data-deal': String(it.deal), 'data-step': String(it.step), 'data-cost': String(it.cost) }, link);
+      }),
+    );
+    anList.hidden = costly === 0;
+    drawDecision();
+  }
+
+  function analysisUrl(post: boolean, seat: Seat, level: string, key: string | null): string | null {
+    const q = `seat=${seat}&level=${encodeURIComponent(level)}`;
+    if (source && 'game' in source) return `/club/api/game/${encodeURIComponent(source.game)}/analysis?${q}`;
+    if (post) return `/club/api/analysis?${q}`;
+    return key && key.startsWith('record:') ? `/club/api/analysis/${key.slice(7)}?${q}` : null;
+  }
+
+  /** One answer of the server about an analysis: done, under way (polled again), or refused. */
+  async function analysisAnswer(res: Response, run: number, seat: Seat, level: string): Promise<void> {
+    let body: unknown = null;
+    try {
+      body = await res.json();
+    } catch {
+      body = null;
+    }
+    if (run !== analysisRun) return;
+    const o = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+    if (res.status === 200 && o.status === 'done' && Array.isArray(o.items)) {
+      showAnalysis(o as unknown as Analysis);
+      return;
+    }
+    if (res.status === 202) {
+      const p = o as unknown as AnalysisProgress;
+      showProgress(p, seat);
+      const url = analysisUrl(false, seat, level, typeof p.key === 'string' ? p.key : null);
+      if (!url) {
+        analysisStatus('The server did not say how to follow the analysis. Ask for it again.', 'error');
+        analyseBtn.disabled = false;
+        return;
+      }
+      pollTimer = window.setTimeout(() => void poll(url, run, seat, level), ANALYSIS_POLL_MS);
+      return;
+    }
+    analyseBtn.disabled = false;
+    analysisStatus(typeof o.error === 'string' ? o.error : `The server answered ${res.status} without a reason. Try again in a moment.`, 'error');
+  }
+
+  async function poll(url: string, run: number, seat: Seat, level: string): Promise<void> {
+    pollTimer = null;
+    if (run !== analysisRun || !viewer.isConnected) return;
+    let res: Response;
+    try {
+      res = await fetch(url, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+    } catch {
+      if (run === analysisRun) pollTimer = window.setTimeout(() => void poll(url, run, seat, level), ANALYSIS_POLL_MS * 3);
+      return;
+    }
+    await analysisAnswer(res, run, seat, level);
+  }
+
+  async function startAnalysis(): Promise<void> {
+    if (!replay || !source) return;
+    resetAnalysis();
+    const run = analysisRun;
+    const seat = seatPick.value as Seat;
+    const level = levelPick.value;
+    const url = analysisUrl(true, seat, level, null);
+    if (!url) return;
+    analyseBtn.disabled = true;
+    analysisStatus(`Asking the server to analyse ${name(seat)}\u2019s decisions\u2026`, 'asked');
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain; charset=utf-8', accept: 'application/json' },
+        body: 'text' in source ? source.text : undefined,
+        credentials: 'same-origin',
+      });
+    } catch {
+      if (run !== analysisRun) return;
+      analyseBtn.disabled = false;
+      analysisStatus('The server could not be reached. Check the connection and try again.', 'error');
+      return;
+    }
+    await analysisAnswer(res, run, seat, level);
+  }
+
+  /** A game opened: its analysis for the seat and level offered is shown at
+   * once when the server keeps it (or followed when it runs); nothing is
+   * started. */
+  async function peekAnalysis(): Promise<void> {
+    if (!source || !('game' in source)) return;
+    const run = analysisRun;
+    const seat = seatPick.value as Seat;
+    const level = levelPick.value;
+    const url = analysisUrl(false, seat, level, null);
+    if (!url) return;
+    let res: Response;
+    try {
+      res = await fetch(url, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+    } catch {
+      return;
+    }
+    if (run === analysisRun && (res.status === 200 || res.status === 202)) await analysisAnswer(res, run, seat, level);
+  }
+
+  analyseBtn.addEventListener('click', () => void startAnalysis());
+  seatPick.addEventListener('change', resetAnalysis);
+  levelPick.addEventListener('change', resetAnalysis);
 
   function go(deal: number, step: number): void {
     if (!replay) return;
@@ -535,8 +848,11 @@ export function mountViewer(root: HTMLElement): void {
     clearError();
     intro.hidden = true;
     board.hidden = false;
+    resetAnalysis();
+    fillSeats();
     drawGame();
     go(place.deal, place.step);
+    void peekAnalysis();
   }
 
   async function answer(res: Response): Promise<{ ok: true; data: Replay } | { ok: false; error: string }> {
@@ -584,7 +900,7 @@ export function mountViewer(root: HTMLElement): void {
     }
     const got = await answer(res);
     if (!got.ok) showError(res.status === 400 ? `${file.name}: ${got.error.replace(/\.?$/, '.')} The engine replays a record only as the game was played: correct that line, or pick another record file.` : `${file.name}: ${got.error}`);
-    else shown(got.data, { file: file.name }, { deal: 0, step: 0 });
+    else shown(got.data, { file: file.name, text }, { deal: 0, step: 0 });
   }
 
   fileInput.addEventListener('change', () => {

@@ -163,7 +163,7 @@ function checkStep(got, want, where) {
 
 /** Makes the game over the protocol in a tab of p's browser and waits for
  * the archive to list it over; returns its game number. */
-async function makeGame(sc, p) {
+export async function makeGame(sc, p) {
   const page = await p.context.newPage();
   await page.goto(sc.server.url);
   const table = await page.evaluate(async (house) => {
@@ -203,7 +203,7 @@ async function makeGame(sc, p) {
   return row.id;
 }
 
-async function fetchText(page, url) {
+export async function fetchText(page, url) {
   return page.evaluate(async (u) => {
     const r = await fetch(u);
     return { status: r.status, type: r.headers.get('content-type'), text: await r.text() };
