@@ -365,6 +365,28 @@ static void test_deterministic(void **state)
     barbu_record_free(rec);
 }
 
+/* Hard too, whose max^n endings would give other means on other threads
+ * (steps 8 and 12 of this deal showed it): S's first three decisions, on
+ * one thread and two. */
+static void test_hard_threads(void **state)
+{
+    (void)state;
+    barbu_record *whole = golden("bid-words.txt");
+    first_deal f = {0};
+    barbu_diag diag;
+    memset(&diag, 0, sizeof diag);
+    assert_int_equal(barbu_record_walk(whole, collect_first, &f, &diag), 0);
+    barbu_record *rec = redealt(whole, &f, f.dealt, 11); /* to step 12 */
+    barbu_analysis *a = analyse(rec, S, "hard", 1, 1);
+    barbu_analysis *b = analyse(rec, S, "hard", 1, 2);
+    assert_int_equal(a->n_items, 3);
+    assert_same(a, b);
+    barbu_analysis_free(a);
+    barbu_analysis_free(b);
+    barbu_record_free(rec);
+    barbu_record_free(whole);
+}
+
 /* ------------------------------------------------------------ every kind */
 
 /* Deals of the uk rules and King: declarations, doubles, cards at tricks
@@ -517,10 +539,11 @@ static void test_json(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_king_thrown),         cmocka_unit_test(test_hidden_cards),
-        cmocka_unit_test(test_deterministic),       cmocka_unit_test(test_uk_kinds),
-        cmocka_unit_test(test_fife_kinds),          cmocka_unit_test(test_chinese_rows),
-        cmocka_unit_test(test_cancel_and_refusals), cmocka_unit_test(test_json),
+        cmocka_unit_test(test_king_thrown),   cmocka_unit_test(test_hidden_cards),
+        cmocka_unit_test(test_deterministic), cmocka_unit_test(test_hard_threads),
+        cmocka_unit_test(test_uk_kinds),      cmocka_unit_test(test_fife_kinds),
+        cmocka_unit_test(test_chinese_rows),  cmocka_unit_test(test_cancel_and_refusals),
+        cmocka_unit_test(test_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
