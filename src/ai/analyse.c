@@ -451,9 +451,10 @@ static void item_fill(barbu_analysis_item *it, const decision *d, const options 
         it->options[i].value = forced ? 0.0 : o->value[order[i]];
         it->options[i].cards = o->alike[order[i]];
         if (order[i] == o->chosen) {
-            /* The option stands for the card played among those alike. */
+            /* The option stands for the card played among those alike,
+             * or for the rows set among those alike. */
             it->chosen_index = i;
-            if (d->chosen.type == BARBU_ACT_PLAY)
+            if (d->chosen.type == BARBU_ACT_PLAY || d->chosen.type == BARBU_ACT_ARRANGE)
                 it->options[i].action = d->chosen;
         }
     }

@@ -71,6 +71,30 @@ bid = d["items"][0]
 assert bid["kind"] == "bid" and bid["chosen"] == "doubles W, redoubles E", bid
 EOF
 then ok "the JSON has the documented shape"; else bad "the JSON has the documented shape"; cat "$tmp/out"; fi
+# Every kind of decision named in the JSON: Chinese Poker's rows (the option
+# chosen is the rows set), the Fife game's Calls, Pass-ons and cuts.
+for r in chinese-rows-scoop fife-worked-silly-round; do
+    "$barbu" analyse "$src/tests/golden/$r.txt" --level easy --json >"$tmp/$r.json" 2>"$tmp/err" ||
+        bad "analyse $r --json"
+    if python3 - "$tmp/$r.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+kinds = set()
+for it in d["items"]:
+    opts = it["options"]
+    assert opts[it["chosen_index"]]["action"] == it["chosen"], it
+    assert it["best"] == opts[0]["action"] and it["cost"] >= 0
+    kinds.add(it["kind"])
+    if it["kind"] == "arrange":
+        assert all(set(o["rows"]) == {"back", "middle", "front"} for o in opts)
+        assert it["chosen"].count(" / ") == 2
+    if it["kind"] == "pass_on":
+        assert all(len(o["cards"]) == 3 for o in opts)
+want = {"arrange", "bid"} if "chinese" in sys.argv[1] else {"declare", "pass_on", "cut", "play"}
+assert kinds >= want, kinds
+EOF
+    then ok "the JSON names $r's decisions"; else bad "the JSON names $r's decisions"; fi
+done
 if command -v jq >/dev/null; then
     [ "$(jq -r '.items[0].step' "$tmp/out")" = 3 ] && ok "jq reads the first decision's step" ||
         bad "jq reads the first decision's step"

@@ -50,15 +50,15 @@ static barbu_analysis *analyse(const barbu_record *rec, int seat, const char *le
     return a;
 }
 
-/* Whether an option stands for the action taken: the same action, a card
- * alike to it, or rows alike to the ones set. */
+/* Whether an option stands for the action taken: the same action (rows
+ * alike to the ones set are shown as those), or a card alike to it. */
 static bool stands_for(const barbu_analysis_option *o, const barbu_action *chosen)
 {
     if (barbu_action_equal(&o->action, chosen))
         return true;
     if (chosen->type == BARBU_ACT_PLAY && barbu_count(chosen->cards) == 1)
         return (o->cards & chosen->cards) != 0;
-    return chosen->type == BARBU_ACT_ARRANGE && o->action.type == BARBU_ACT_ARRANGE;
+    return false;
 }
 
 /*
