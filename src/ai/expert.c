@@ -96,13 +96,15 @@ typedef struct search {
     int nc;
     int loud; /* EVAL_BID: the candidate the deal is played out after */
     int deals;
-    double *value;            /* [deal][candidate] */
-    double *weight;           /* [deal]; 0 for a deal that could not be made */
-    long *cost;               /* [deal]: the work it took (see rollout) */
-    double *means;            /* [candidate]: what the choice weighed, for an analysis
-                                 (bb_expert_estimate); NULL when only choosing */
-    const barbu_action *also; /* an analysis: a declaration to weigh too (the
-                                 one a player chose); NULL when only choosing */
+    double *value;  /* [deal][candidate] */
+    double *weight; /* [deal]; 0 for a deal that could not be made */
+    long *cost;     /* [deal]: the work it took (see rollout) */
+
+    /* For an analysis (bb_expert_estimate), NULL when only choosing: what
+     * the choice weighed, [candidate]; and a declaration to weigh too (the
+     * one a player chose). */
+    double *means;
+    const barbu_action *also;
 } search;
 
 /* Whether a is one of x's candidates. */
