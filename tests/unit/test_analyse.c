@@ -341,6 +341,118 @@ static void test_hidden_cards(void **state)
     barbu_record_free(rec);
 }
 
+/* A whole game's actions with each deal's hands as dealt, its dealer and
+ * its cuts, to play it again with one deal's hands changed. */
+typedef struct game_acts {
+    barbu_action act[4096];
+    int deal_of[4096];
+    int n;
+    barbu_cards dealt[64][4];
+    int dealer[64];
+    barbu_card cuts[64][32];
+    int n_cuts[64];
+} game_acts;
+
+static void collect_all(void *ctx, const barbu_state *before, const barbu_action *a,
+                        const barbu_state *after)
+{
+    game_acts *g = ctx;
+    int d = before->t.deal;
+    if (g->n >= 4096 || d >= 64)
+        return;
+    if (before->t.acted == 0) {
+        memcpy(g->dealt[d], before->dealt, sizeof g->dealt[d]);
+        g->dealer[d] = before->t.dealer;
+    }
+    if (a->type == BARBU_ACT_CUT && g->n_cuts[d] < 32)
+        g->cuts[d][g->n_cuts[d]++] = after->t.cuts[(after->t.n_cuts - 1) % 32];
+    g->deal_of[g->n] = d;
+    g->act[g->n++] = *a;
+}
+
+/* The game again, deal `deal` dealt `hands`, up to act[end]. */
+static barbu_record *replayed(const barbu_record *rec, const game_acts *g, int deal,
+                              const barbu_cards hands[4], int end)
+{
+    barbu_state s;
+    assert_int_equal(barbu_record_start(rec, &s), 0);
+    barbu_record *out = barbu_record_new(barbu_record_rules(rec), barbu_record_seed(rec));
+    assert_non_null(out);
+    for (int i = 0; i <= end; i++) {
+        int d = g->deal_of[i];
+        if (s.t.acted == 0) {
+            /* The Silly Round's first dealer, drawn, as the record has it. */
+            if (s.t.round == BARBU_SILLY_ROUND && s.t.round_deal == 0)
+                assert_int_equal(barbu_set_first(&s, g->dealer[d]), 0);
+            assert_int_equal(barbu_set_hands(&s, d == deal ? hands : g->dealt[d]), 0);
+            assert_int_equal(barbu_set_cuts(&s, g->cuts[d], g->n_cuts[d]), 0);
+        }
+        barbu_state before = s;
+        assert_int_equal(barbu_apply(&s, &g->act[i]), 0);
+        assert_int_equal(barbu_record_add(out, &before, &g->act[i]), 0);
+    }
+    return out;
+}
+
+/*
+ * The same at a decision the play-outs judge: S's first Pass-on of the
+ * Silly Round.  Two opponents swap a card each (not one they have chosen to
+ * pass already, which the exchange will show): S's view is the same, and
+ * so is the analysis.
+ */
+static void test_hidden_pass_on(void **state)
+{
+    (void)state;
+    barbu_record *rec = golden("fife-worked-silly-round.txt");
+    game_acts *g = calloc(1, sizeof *g);
+    assert_non_null(g);
+    barbu_diag diag;
+    memset(&diag, 0, sizeof diag);
+    assert_int_equal(barbu_record_walk(rec, collect_all, g, &diag), 0);
+    int at = -1;
+    for (int i = 0; i < g->n && at < 0; i++)
+        if (g->act[i].type == BARBU_ACT_PASS_ON && g->act[i].seat == S)
+            at = i;
+    assert_true(at > 0);
+    int deal = g->deal_of[at];
+    /* The cards the others passed in this deal before S's decision. */
+    barbu_cards passed = 0;
+    for (int i = 0; i < at; i++)
+        if (g->deal_of[i] == deal && g->act[i].type == BARBU_ACT_PASS_ON)
+            passed |= g->act[i].cards;
+    barbu_cards swapped[4];
+    memcpy(swapped, g->dealt[deal], sizeof swapped);
+    static const int PAIRS[3][2] = {{E, W}, {N, E}, {N, W}};
+    bool done = false;
+    for (int p = 0; p < 3 && !done; p++) {
+        int one = PAIRS[p][0], two = PAIRS[p][1];
+        barbu_cards x = swapped[one] & ~passed, y = swapped[two] & ~passed;
+        if (x && y) {
+            x &= -x;
+            y &= -y;
+            swapped[one] = (swapped[one] & ~x) | y;
+            swapped[two] = (swapped[two] & ~y) | x;
+            done = true;
+        }
+    }
+    assert_true(done);
+    barbu_record *one = replayed(rec, g, deal, g->dealt[deal], at);
+    barbu_record *two = replayed(rec, g, deal, swapped, at);
+    barbu_analysis *a = analyse(one, S, "easy", 4, 1);
+    barbu_analysis *b = analyse(two, S, "easy", 4, 1);
+    const barbu_analysis_item *last = &a->items[a->n_items - 1];
+    assert_int_equal(last->chosen.type, BARBU_ACT_PASS_ON);
+    assert_false(last->forced);
+    assert_true(last->n_options >= 2);
+    assert_same(a, b);
+    barbu_analysis_free(a);
+    barbu_analysis_free(b);
+    barbu_record_free(one);
+    barbu_record_free(two);
+    barbu_record_free(rec);
+    free(g);
+}
+
 /* The same seed, the same analysis, on one thread or two; another seed,
  * other samples. */
 static void test_deterministic(void **state)
@@ -539,11 +651,11 @@ static void test_json(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_king_thrown),   cmocka_unit_test(test_hidden_cards),
-        cmocka_unit_test(test_deterministic), cmocka_unit_test(test_hard_threads),
-        cmocka_unit_test(test_uk_kinds),      cmocka_unit_test(test_fife_kinds),
-        cmocka_unit_test(test_chinese_rows),  cmocka_unit_test(test_cancel_and_refusals),
-        cmocka_unit_test(test_json),
+        cmocka_unit_test(test_king_thrown),         cmocka_unit_test(test_hidden_cards),
+        cmocka_unit_test(test_hidden_pass_on),      cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_hard_threads),        cmocka_unit_test(test_uk_kinds),
+        cmocka_unit_test(test_fife_kinds),          cmocka_unit_test(test_chinese_rows),
+        cmocka_unit_test(test_cancel_and_refusals), cmocka_unit_test(test_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
