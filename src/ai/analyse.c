@@ -412,11 +412,17 @@ static int judge_by_search(const bb_level *level, int threads, barbu_rng *rng, c
             o->action[i] = est->cand[c];
             o->value[i] = est->value[c] + base;
             o->alike[i] = est->alike[c];
-            bool card = d->chosen.type == BARBU_ACT_PLAY && barbu_count(d->chosen.cards) == 1;
-            if (barbu_action_equal(&est->cand[c], &d->chosen) ||
-                (card && (est->alike[c] & d->chosen.cards)))
+            if (barbu_action_equal(&est->cand[c], &d->chosen))
                 o->chosen = i;
         }
+        /* A card the search did not weigh stands in the single card it is
+         * alike to; never in a layout's play of several cards, which is
+         * another action. */
+        bool card = d->chosen.type == BARBU_ACT_PLAY && barbu_count(d->chosen.cards) == 1;
+        for (int i = 0; i < o->n && o->chosen < 0 && card; i++)
+            if (o->action[i].type == BARBU_ACT_PLAY && barbu_count(o->action[i].cards) == 1 &&
+                (o->alike[i] & d->chosen.cards))
+                o->chosen = i;
         /* All the cards alike: one option, nothing was weighed. */
         if (!est->searched)
             o->n = 1, o->chosen = 0;

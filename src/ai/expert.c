@@ -1069,7 +1069,10 @@ static void estimates_fill(const search *x, const barbu_action *legal, int n, in
     est->solved = x->mode == EVAL_SOLVE;
     for (int c = 0; c < x->nc; c++) {
         est->cand[c] = x->cand[c];
-        est->alike[c] = x->cand[c].type == BARBU_ACT_PLAY ? x->cand[c].cards : 0;
+        /* A card stands for itself; a layout's play of several cards
+         * stands for no single card. */
+        bool card = x->cand[c].type == BARBU_ACT_PLAY && barbu_count(x->cand[c].cards) == 1;
+        est->alike[c] = card ? x->cand[c].cards : 0;
     }
     for (int i = 0; i < n; i++) {
         if (legal[i].type != BARBU_ACT_PLAY || barbu_count(legal[i].cards) != 1 ||

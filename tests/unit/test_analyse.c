@@ -83,6 +83,10 @@ static unsigned check_analysis(const barbu_record *rec, const barbu_analysis *a,
         assert_true(it->cost >= 0.0);
         for (int k = 1; k < it->n_options; k++)
             assert_true(it->options[k - 1].value >= it->options[k].value);
+        /* Each option listed once. */
+        for (int k = 0; k < it->n_options; k++)
+            for (int j = 0; j < k; j++)
+                assert_false(barbu_action_equal(&it->options[j].action, &it->options[k].action));
         if (it->forced) {
             assert_int_equal(it->n_options, 1);
             assert_true(it->cost == 0.0);
@@ -542,6 +546,38 @@ static void test_fife_kinds(void **state)
     barbu_record_free(rec);
 }
 
+/* A Patience play of several cards is an option of its own: the single
+ * card played at the same turn is not credited with its value (it was,
+ * through the cards alike to a candidate, and listed twice). */
+static void test_patience_several(void **state)
+{
+    (void)state;
+    barbu_record *rec = golden("fife-earlier-reading.txt");
+    unsigned forced = 0;
+    barbu_analysis *a = analyse(rec, S, "easy", 1, 1);
+    check_analysis(rec, a, &forced);
+    barbu_cards ad = BARBU_BIT(card_of("AD")), kd = BARBU_BIT(card_of("KD"));
+    bool seen = false;
+    for (int i = 0; i < a->n_items; i++) {
+        const barbu_analysis_item *it = &a->items[i];
+        if (it->deal != 4 || it->step != 27)
+            continue;
+        seen = true;
+        assert_true(it->chosen.type == BARBU_ACT_PLAY && it->chosen.cards == kd);
+        int both = -1;
+        for (int k = 0; k < it->n_options; k++)
+            if (it->options[k].action.cards == (ad | kd))
+                both = k;
+        assert_true(both >= 0 && both != it->chosen_index);
+        assert_true(it->options[it->chosen_index].cards == kd);
+        assert_true(fabs(it->cost - (it->options[0].value - it->options[it->chosen_index].value)) <
+                    1e-9);
+    }
+    assert_true(seen);
+    barbu_analysis_free(a);
+    barbu_record_free(rec);
+}
+
 /* Chinese Poker's rows: the scorer's best settings and the one set. */
 static void test_chinese_rows(void **state)
 {
@@ -656,6 +692,7 @@ int main(void)
         cmocka_unit_test(test_hard_threads),        cmocka_unit_test(test_uk_kinds),
         cmocka_unit_test(test_fife_kinds),          cmocka_unit_test(test_chinese_rows),
         cmocka_unit_test(test_cancel_and_refusals), cmocka_unit_test(test_json),
+        cmocka_unit_test(test_patience_several),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
