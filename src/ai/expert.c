@@ -1050,7 +1050,11 @@ static int choose_bid(search *x, int threads, const barbu_action *legal, int n)
         if ((x->cand[c].doubles >> t->declarer) & 1)
             bonus[c] += push;
     }
-    int best = best_candidate(x, bonus, x->means);
+    int best = best_candidate(x, bonus, NULL);
+    /* An analysis reads each bid's expected settled score: the margin a
+     * double must clear moves the choice, not what the bid is worth. */
+    if (x->means)
+        best_candidate(x, NULL, x->means);
     free_search(x);
     return best;
 }
@@ -1058,8 +1062,8 @@ static int choose_bid(search *x, int threads, const barbu_action *legal, int n)
 /* ------------------------------------------------------------ the entry */
 
 /* What the search weighed, for an analysis: its candidates and their means
- * (the bonus included), and for each single card the legal cards that play
- * alike to it (it stood for them). */
+ * (with a declaration's or Calls' bonus, without a bid's margin), and for each single card the
+ * legal cards that play alike to it (it stood for them). */
 static void estimates_fill(const search *x, const barbu_action *legal, int n, int pick,
                            bb_estimates *est)
 {
