@@ -525,11 +525,13 @@ int barbu_analyse_record(const barbu_record *rec, int seat, const barbu_analysis
     if (rec == NULL || seat < 0 || seat > 3 || level_of(opts->level, &level) != 0)
         return BARBU_EINVAL;
     /*
-     * Hard's max^n endings keep a transposition table in each thread's
-     * solver across the deals that thread evaluates, and its means move (in
-     * the second decimal, measured) with how the deals fall to the threads;
-     * so a level that solves by max^n is analysed on one thread, which
-     * keeps the analysis the same for a seed whatever opts->threads says.
+     * Hard's max^n endings count the solver's nodes towards the budget, and
+     * how many nodes a solve takes depends on how warm the thread's
+     * transposition table is from the deals that thread solved before; so
+     * the number of deals evaluated, and the means, move with how the deals
+     * fall to the threads.  A level that solves by max^n is analysed on one
+     * thread, which keeps the analysis the same for a seed whatever
+     * opts->threads says.
      */
     int threads = opts->threads > 1 ? opts->threads : 1;
     if (level.maxn || level.maxn_from > 0)

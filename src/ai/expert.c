@@ -17,7 +17,12 @@
  *
  * Every deal i draws its cards from its own generator, seeded from the
  * decision's seed and i, and the means are summed in the order of the
- * deals, so the choice is the same on any number of threads.
+ * deals, so medium's choice is the same on any number of threads.  Hard's
+ * is the same on one thread (as the server and the arena run it, one
+ * thread a decision), not on several: the solver's nodes count towards the
+ * budget, and how many a solve takes depends on how warm the thread's
+ * transposition table is from the deals that thread solved before, so the
+ * number of deals evaluated moves with how the deals fall to the threads.
  */
 #include <math.h>
 #include <pthread.h>
@@ -730,7 +735,9 @@ static void *work(void *arg)
  * Evaluates deals in batches of BATCH, on up to `threads` threads, until
  * the work counted reaches the level's budget (or max_deals); x->deals is
  * then the number evaluated.  The batches do not depend on the threads, so
- * neither does the result.
+ * neither does the result, unless the solver's nodes count (hard's max^n
+ * endings): a solve's nodes depend on what the thread's table kept from
+ * the deals it solved before, so where the budget stops does too.
  */
 #define BATCH 16
 
