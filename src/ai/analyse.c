@@ -584,7 +584,7 @@ int barbu_analysis_worst(const barbu_analysis *a, int *idx)
 {
     int n = 0;
     for (int i = 0; i < a->n_items; i++) {
-        if (!(a->items[i].cost > 1e-9))
+        if (!(a->items[i].cost >= BARBU_ANALYSIS_MISTAKE))
             continue;
         int at = n++;
         while (at > 0 && a->items[idx[at - 1]].cost < a->items[i].cost) {

@@ -110,7 +110,7 @@ static void print_item(json_t *item, bool worst)
         return;
     }
     double cost = num(item, "cost");
-    if (cost > 0.0)
+    if (cost >= BARBU_ANALYSIS_MISTAKE)
         printf("\n      cost %.2f: the expert prefers %s\n", cost, str(item, "best"));
     else
         printf("\n      the expert's choice too\n");

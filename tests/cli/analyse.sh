@@ -54,7 +54,8 @@ assert d["decisions"] == len(d["items"]) == 14
 assert isinstance(d["total_cost"], (int, float))
 assert abs(d["total_cost"] - sum(i["cost"] for i in d["items"])) < 0.05
 costs = [d["items"][k]["cost"] for k in d["worst"]]
-assert costs == sorted(costs, reverse=True) and all(c > 0 for c in costs)
+assert costs == sorted(costs, reverse=True) and all(c >= 0.01 for c in costs)
+assert all(i["cost"] < 0.01 for k, i in enumerate(d["items"]) if k not in d["worst"])
 for it in d["items"]:
     for key in ("deal", "step", "kind", "chosen", "best", "cost", "words", "options", "forced"):
         assert key in it, (key, it)

@@ -107,7 +107,7 @@ static unsigned check_analysis(const barbu_record *rec, const barbu_analysis *a,
     int n = barbu_analysis_worst(a, idx);
     int costly = 0;
     for (int i = 0; i < a->n_items; i++)
-        costly += a->items[i].cost > 1e-9;
+        costly += a->items[i].cost >= 0.005;
     assert_int_equal(n, costly);
     for (int i = 1; i < n; i++)
         assert_true(a->items[idx[i - 1]].cost >= a->items[idx[i]].cost);
@@ -631,6 +631,24 @@ static void test_cancel_and_refusals(void **state)
     barbu_record_free(rec);
 }
 
+/* The mistakes: the costs the JSON shows (at least 0.01 once rounded),
+ * costliest first; a cost that rounds to 0.00 is none. */
+static void test_worst(void **state)
+{
+    (void)state;
+    static const double costs[] = {0.003, 0.5, 0.0, 0.005, 2.25, 0.0049};
+    barbu_analysis_item items[6];
+    memset(items, 0, sizeof items);
+    for (int i = 0; i < 6; i++)
+        items[i].cost = costs[i];
+    barbu_analysis a = {.seat = S, .n_items = 6, .items = items};
+    int idx[6];
+    assert_int_equal(barbu_analysis_worst(&a, idx), 3);
+    assert_int_equal(idx[0], 4);
+    assert_int_equal(idx[1], 1);
+    assert_int_equal(idx[2], 3);
+}
+
 /* The JSON: the spec's shape, and the words and names of the viewer. */
 static void test_json(void **state)
 {
@@ -692,7 +710,7 @@ int main(void)
         cmocka_unit_test(test_hard_threads),        cmocka_unit_test(test_uk_kinds),
         cmocka_unit_test(test_fife_kinds),          cmocka_unit_test(test_chinese_rows),
         cmocka_unit_test(test_cancel_and_refusals), cmocka_unit_test(test_json),
-        cmocka_unit_test(test_patience_several),
+        cmocka_unit_test(test_patience_several),    cmocka_unit_test(test_worst),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
