@@ -101,6 +101,23 @@ if command -v jq >/dev/null; then
         bad "jq reads the first decision's step"
 fi
 
+# Every mistake listed shows the option chosen, even beyond the first four
+# (a Patience play of two cards, the sixth of seven options).
+expect_status 0 "analyse a Fife game" "$barbu" analyse "$src/tests/golden/fife-earlier-reading.txt" --level easy
+mistakes=$(sed -n 's/.* points, \([0-9]*\) mistakes$/\1/p' "$tmp/out")
+chosen=$(grep -c "(chosen)" "$tmp/out")
+[ -n "$mistakes" ] && [ "$mistakes" -gt 0 ] && [ "$chosen" = "$mistakes" ] &&
+    ok "each mistake shows its chosen option ($chosen)" ||
+    { bad "each mistake shows its chosen option ($chosen of $mistakes)"; cat "$tmp/out"; }
+grep -qE "\.\.\., JS JH [-+][0-9.]+ \(chosen\)" "$tmp/out" && ok "the chosen option beyond the first four" ||
+    bad "the chosen option beyond the first four"
+# Output that cannot be written is a failure.
+if [ -w /dev/full ]; then
+    "$barbu" analyse "$record" --level easy --seed 3 >/dev/full 2>"$tmp/err"
+    [ $? = 1 ] && ok "a full disk: exit 1" || bad "a full disk: exit 1"
+    expect_text "$tmp/err" "cannot write the analysis" "a full disk: said so"
+fi
+
 # The default seat: the one a person played (the tags), else S.
 sed 's/^\[Rules/[North "random"]\n[East "ann"]\n[South "medium bot S"]\n[West "easy"]\n[Rules/' \
     "$record" >"$tmp/tagged.txt"
