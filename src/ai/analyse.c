@@ -423,7 +423,8 @@ static int judge_by_search(const bb_level *level, int threads, barbu_rng *rng, c
             if (o->action[i].type == BARBU_ACT_PLAY && barbu_count(o->action[i].cards) == 1 &&
                 (o->alike[i] & d->chosen.cards))
                 o->chosen = i;
-        /* All the cards alike: one option, nothing was weighed. */
+        /* All the cards alike: one option, nothing was weighed (its value
+         * 0, as a forced decision's). */
         if (!est->searched)
             o->n = 1, o->chosen = 0;
         /* A choice the search did not weigh (a bid beyond its list): left
@@ -505,8 +506,11 @@ static int analyse_one(const bb_level *level, const barbu_analysis_opts *opts, i
         err = judge_by_search(level, threads, &rng, d, o, &searched);
     if (err == 0 && !searched)
         err = judge_by_playouts(level, &rng, d, legal, n, o);
+    /* Not forced, though it may have one option: the legal actions were
+     * several, all alike (cards that play alike, rows alike), so the choice
+     * cost nothing, but it was the seat's to make. */
     if (err == 0)
-        item_fill(it, d, o, o->n == 1);
+        item_fill(it, d, o, false);
     free(legal);
     free(o);
     return err;

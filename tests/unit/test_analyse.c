@@ -88,7 +88,12 @@ static unsigned check_analysis(const barbu_record *rec, const barbu_analysis *a,
             for (int j = 0; j < k; j++)
                 assert_false(barbu_action_equal(&it->options[j].action, &it->options[k].action));
         if (it->forced) {
+            /* Forced: one legal action, not several alike (a card that
+             * stands for others, rows alike to others). */
             assert_int_equal(it->n_options, 1);
+            assert_true(it->chosen.type != BARBU_ACT_ARRANGE);
+            if (it->chosen.type == BARBU_ACT_PLAY)
+                assert_true(it->options[0].cards == it->chosen.cards);
             assert_true(it->cost == 0.0);
             *forced |= 1u << it->chosen.type;
         } else {
