@@ -320,6 +320,34 @@ static bool rows_alike(barbu_cards hand, const barbu_action *a, const barbu_acti
 /* Chinese Poker: the arrangement scorer's best settings. */
 #define ROWS_OPTIONS 8
 
+/*
+ * A declaration's values on the search's scale, when play-outs judged it
+ * (the search did not list the one chosen, or gave up): as the search
+ * weighs them, each contract less what it is worth to a random hand
+ * (bb_h_baseline), or a Fife Call plus the plan's worth of the Calls it
+ * leaves for the Round's deals to come.
+ */
+static void declare_scale(const barbu_view *view, const barbu_action *legal, int n, options *o)
+{
+    const barbu_rules *rules = view->rules;
+    if (rules->game == BARBU_GAME_FIFE) {
+        double *now = malloc(sizeof *now * (size_t)n), *rest = malloc(sizeof *rest * (size_t)n);
+        if (now != NULL && rest != NULL && bb_h_fife_plan(view, legal, n, now, rest) >= 0)
+            for (int j = 0; j < o->n; j++)
+                for (int i = 0; i < n; i++)
+                    if (barbu_action_equal(&legal[i], &o->action[j])) {
+                        o->value[j] += rest[i];
+                        break;
+                    }
+        free(now);
+        free(rest);
+        return;
+    }
+    for (int j = 0; j < o->n; j++)
+        for (unsigned m = o->action[j].contracts; m; m &= m - 1)
+            o->value[j] -= bb_h_baseline(rules, __builtin_ctz(m));
+}
+
 /* The options of a decision the expert leaves to the heuristic, played out
  * (playout_values). */
 static int judge_by_playouts(const bb_level *level, barbu_rng *rng, const decision *d,
@@ -363,7 +391,10 @@ static int judge_by_playouts(const bb_level *level, barbu_rng *rng, const decisi
         o->n--;
         o->chosen = option_add(o, &d->chosen);
     }
-    return playout_values(level, rng, view, o->action, o->n, o->value);
+    int err = playout_values(level, rng, view, o->action, o->n, o->value);
+    if (err == 0 && view->t.phase == BARBU_PHASE_DECLARE)
+        declare_scale(view, legal, n, o);
+    return err;
 }
 
 /*
