@@ -22,7 +22,8 @@ static void usage(FILE *out)
             "thinks of every option, judging only from what that seat could see then.  Each\n"
             "option is worth the seat's expected settled score of the deal, in points; a\n"
             "decision costs what the best option is worth more than the one taken.  Prints\n"
-            "the costliest decisions first.\n\n"
+            "the costliest decisions first.  RECORD is a file name, or - for the standard\n"
+            "input.\n\n"
             "  --seat X     the seat to analyse; by default the seat whose player tag names a\n"
             "               person (not a computer player), preferring S, else S\n"
             "  --level L    the expert that judges: easy (quick and rough), medium (the\n"
@@ -32,7 +33,9 @@ static void usage(FILE *out)
             "  --threads T  threads for each decision at medium and easy (default 1; the\n"
             "               result is the same); hard runs on one, which keeps it the same\n"
             "  --all        every decision in the game's order too, not only the mistakes\n\n"
-            "A record that cannot be read or replayed: its line and fault, exit status 2.\n");
+            "Exit status: 0 when done; 1 when the analysis failed (out of memory, or the\n"
+            "output could not be written); 2 for bad arguments, or a record that cannot be\n"
+            "read or replayed (its line and fault are said).\n");
 }
 
 /* Whether a player tag names a person: not a computer player's kind
@@ -234,7 +237,11 @@ int cmd_analyse(int argc, char **argv)
     barbu_record *rec;
     barbu_diag diag;
     memset(&diag, 0, sizeof diag);
-    int err = cli_load_record(path, &rec, &diag);
+    /* "-" is the standard input, named so in messages. */
+    bool in = strcmp(path, "-") == 0;
+    int err = cli_load_record(in ? "/dev/stdin" : path, &rec, &diag);
+    if (in)
+        path = "stdin";
     if (err == 0) {
         /* The reader checks the syntax only: the replay finds the faults of
          * play, with their line. */

@@ -24,6 +24,9 @@ expect_text() { # expect_text FILE TEXT DESCRIPTION
 expect_status 0 "barbu analyse --help" "$barbu" analyse --help
 expect_text "$tmp/out" "usage: barbu analyse RECORD" "analyse --help prints its usage"
 expect_text "$tmp/out" "--level L" "analyse --help names the levels"
+expect_text "$tmp/out" "1 when the analysis failed" "analyse --help gives exit status 1"
+expect_text "$tmp/out" "2 for bad arguments" "analyse --help gives exit status 2"
+expect_text "$tmp/out" "or - for the standard" "analyse --help says - is the standard input"
 "$barbu" --help | grep -q "^  analyse " && ok "barbu --help lists analyse" || bad "barbu --help lists analyse"
 expect_status 2 "analyse without a record is a usage error" "$barbu" analyse
 
@@ -42,6 +45,11 @@ expect_text "$tmp/out" "Every decision:" "--all lists every decision"
 expect_text "$tmp/out" "deal 1, step 3: S doubles W, redoubles E" "a decision in the viewer's words"
 expect_status 0 "the same seed on two threads" "$barbu" analyse "$record" --level easy --seed 3 --threads 2
 cmp -s "$tmp/out" "$tmp/text1" && ok "the same analysis on two threads" || bad "the same analysis on two threads"
+
+# "-": the record from the standard input, the same analysis.
+"$barbu" analyse - --level easy --seed 3 <"$record" >"$tmp/stdin" 2>"$tmp/err" &&
+    sed "s|^stdin: |$record: |" "$tmp/stdin" | cmp -s - "$tmp/text1" &&
+    ok "- reads the record from the standard input" || { bad "- reads the record from the standard input"; cat "$tmp/stdin" "$tmp/err"; }
 
 # The JSON, its shape checked member by member.
 expect_status 0 "analyse --json" "$barbu" analyse "$record" --level easy --seed 3 --json --seat S
