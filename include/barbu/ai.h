@@ -22,7 +22,8 @@ typedef struct barbu_bot barbu_bot;
  *   "medium"     the expert: search over sampled deals, under 100 ms a move
  *                on one core;
  *   "hard"       the expert with about ten times the search, under 1 s.
- * The same seed and view give the same choice, whatever the threads.  (A
+ * The same seed and view give the same choice: at medium whatever the
+ * threads, at hard on one thread (barbu_bot_set_threads).  (A
  * bot also keeps the tricks its views show during a deal; only a tuned
  * player that weighs its deals by them, `history`, reads them.)
  */

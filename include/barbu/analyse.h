@@ -73,8 +73,13 @@ void barbu_analysis_free(barbu_analysis *a);
 /* How many decisions of `seat` the record holds (the analysis's total). */
 int barbu_analysis_count(const barbu_record *rec, int seat);
 
-/* The indices of the items that cost anything, costliest first (ties in the
- * game's order), into idx (room for a->n_items); returns how many. */
+/* A mistake: a decision that costs at least this many points, the least
+ * cost the JSON shows (it rounds to hundredths). */
+#define BARBU_ANALYSIS_MISTAKE 0.005
+
+/* The indices of the mistakes (cost >= BARBU_ANALYSIS_MISTAKE), costliest
+ * first (ties in the game's order), into idx (room for a->n_items);
+ * returns how many. */
 int barbu_analysis_worst(const barbu_analysis *a, int *idx);
 
 #ifdef __cplusplus

@@ -320,6 +320,34 @@ static bool rows_alike(barbu_cards hand, const barbu_action *a, const barbu_acti
 /* Chinese Poker: the arrangement scorer's best settings. */
 #define ROWS_OPTIONS 8
 
+/*
+ * A declaration's values on the search's scale, when play-outs judged it
+ * (the search did not list the one chosen, or gave up): as the search
+ * weighs them, each contract less what it is worth to a random hand
+ * (bb_h_baseline), or a Fife Call plus the plan's worth of the Calls it
+ * leaves for the Round's deals to come.
+ */
+static void declare_scale(const barbu_view *view, const barbu_action *legal, int n, options *o)
+{
+    const barbu_rules *rules = view->rules;
+    if (rules->game == BARBU_GAME_FIFE) {
+        double *now = malloc(sizeof *now * (size_t)n), *rest = malloc(sizeof *rest * (size_t)n);
+        if (now != NULL && rest != NULL && bb_h_fife_plan(view, legal, n, now, rest) >= 0)
+            for (int j = 0; j < o->n; j++)
+                for (int i = 0; i < n; i++)
+                    if (barbu_action_equal(&legal[i], &o->action[j])) {
+                        o->value[j] += rest[i];
+                        break;
+                    }
+        free(now);
+        free(rest);
+        return;
+    }
+    for (int j = 0; j < o->n; j++)
+        for (unsigned m = o->action[j].contracts; m; m &= m - 1)
+            o->value[j] -= bb_h_baseline(rules, __builtin_ctz(m));
+}
+
 /* The options of a decision the expert leaves to the heuristic, played out
  * (playout_values). */
 static int judge_by_playouts(const bb_level *level, barbu_rng *rng, const decision *d,
@@ -363,7 +391,10 @@ static int judge_by_playouts(const bb_level *level, barbu_rng *rng, const decisi
         o->n--;
         o->chosen = option_add(o, &d->chosen);
     }
-    return playout_values(level, rng, view, o->action, o->n, o->value);
+    int err = playout_values(level, rng, view, o->action, o->n, o->value);
+    if (err == 0 && view->t.phase == BARBU_PHASE_DECLARE)
+        declare_scale(view, legal, n, o);
+    return err;
 }
 
 /*
@@ -412,12 +443,19 @@ static int judge_by_search(const bb_level *level, int threads, barbu_rng *rng, c
             o->action[i] = est->cand[c];
             o->value[i] = est->value[c] + base;
             o->alike[i] = est->alike[c];
-            bool card = d->chosen.type == BARBU_ACT_PLAY && barbu_count(d->chosen.cards) == 1;
-            if (barbu_action_equal(&est->cand[c], &d->chosen) ||
-                (card && (est->alike[c] & d->chosen.cards)))
+            if (barbu_action_equal(&est->cand[c], &d->chosen))
                 o->chosen = i;
         }
-        /* All the cards alike: one option, nothing was weighed. */
+        /* A card the search did not weigh stands in the single card it is
+         * alike to; never in a layout's play of several cards, which is
+         * another action. */
+        bool card = d->chosen.type == BARBU_ACT_PLAY && barbu_count(d->chosen.cards) == 1;
+        for (int i = 0; i < o->n && o->chosen < 0 && card; i++)
+            if (o->action[i].type == BARBU_ACT_PLAY && barbu_count(o->action[i].cards) == 1 &&
+                (o->alike[i] & d->chosen.cards))
+                o->chosen = i;
+        /* All the cards alike: one option, nothing was weighed (its value
+         * 0, as a forced decision's). */
         if (!est->searched)
             o->n = 1, o->chosen = 0;
         /* A choice the search did not weigh (a bid beyond its list): left
@@ -451,9 +489,10 @@ static void item_fill(barbu_analysis_item *it, const decision *d, const options 
         it->options[i].value = forced ? 0.0 : o->value[order[i]];
         it->options[i].cards = o->alike[order[i]];
         if (order[i] == o->chosen) {
-            /* The option stands for the card played among those alike. */
+            /* The option stands for the card played among those alike,
+             * or for the rows set among those alike. */
             it->chosen_index = i;
-            if (d->chosen.type == BARBU_ACT_PLAY)
+            if (d->chosen.type == BARBU_ACT_PLAY || d->chosen.type == BARBU_ACT_ARRANGE)
                 it->options[i].action = d->chosen;
         }
     }
@@ -498,8 +537,11 @@ static int analyse_one(const bb_level *level, const barbu_analysis_opts *opts, i
         err = judge_by_search(level, threads, &rng, d, o, &searched);
     if (err == 0 && !searched)
         err = judge_by_playouts(level, &rng, d, legal, n, o);
+    /* Not forced, though it may have one option: the legal actions were
+     * several, all alike (cards that play alike, rows alike), so the choice
+     * cost nothing, but it was the seat's to make. */
     if (err == 0)
-        item_fill(it, d, o, o->n == 1);
+        item_fill(it, d, o, false);
     free(legal);
     free(o);
     return err;
@@ -518,11 +560,13 @@ int barbu_analyse_record(const barbu_record *rec, int seat, const barbu_analysis
     if (rec == NULL || seat < 0 || seat > 3 || level_of(opts->level, &level) != 0)
         return BARBU_EINVAL;
     /*
-     * Hard's max^n endings keep a transposition table in each thread's
-     * solver across the deals that thread evaluates, and its means move (in
-     * the second decimal, measured) with how the deals fall to the threads;
-     * so a level that solves by max^n is analysed on one thread, which
-     * keeps the analysis the same for a seed whatever opts->threads says.
+     * Hard's max^n endings count the solver's nodes towards the budget, and
+     * how many nodes a solve takes depends on how warm the thread's
+     * transposition table is from the deals that thread solved before; so
+     * the number of deals evaluated, and the means, move with how the deals
+     * fall to the threads.  A level that solves by max^n is analysed on one
+     * thread, which keeps the analysis the same for a seed whatever
+     * opts->threads says.
      */
     int threads = opts->threads > 1 ? opts->threads : 1;
     if (level.maxn || level.maxn_from > 0)
@@ -575,7 +619,7 @@ int barbu_analysis_worst(const barbu_analysis *a, int *idx)
 {
     int n = 0;
     for (int i = 0; i < a->n_items; i++) {
-        if (!(a->items[i].cost > 1e-9))
+        if (!(a->items[i].cost >= BARBU_ANALYSIS_MISTAKE))
             continue;
         int at = n++;
         while (at > 0 && a->items[idx[at - 1]].cost < a->items[i].cost) {

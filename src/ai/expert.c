@@ -17,7 +17,12 @@
  *
  * Every deal i draws its cards from its own generator, seeded from the
  * decision's seed and i, and the means are summed in the order of the
- * deals, so the choice is the same on any number of threads.
+ * deals, so medium's choice is the same on any number of threads.  Hard's
+ * is the same on one thread (as the server and the arena run it, one
+ * thread a decision), not on several: the solver's nodes count towards the
+ * budget, and how many a solve takes depends on how warm the thread's
+ * transposition table is from the deals that thread solved before, so the
+ * number of deals evaluated moves with how the deals fall to the threads.
  */
 #include <math.h>
 #include <pthread.h>
@@ -96,13 +101,15 @@ typedef struct search {
     int nc;
     int loud; /* EVAL_BID: the candidate the deal is played out after */
     int deals;
-    double *value;            /* [deal][candidate] */
-    double *weight;           /* [deal]; 0 for a deal that could not be made */
-    long *cost;               /* [deal]: the work it took (see rollout) */
-    double *means;            /* [candidate]: what the choice weighed, for an analysis
-                                 (bb_expert_estimate); NULL when only choosing */
-    const barbu_action *also; /* an analysis: a declaration to weigh too (the
-                                 one a player chose); NULL when only choosing */
+    double *value;  /* [deal][candidate] */
+    double *weight; /* [deal]; 0 for a deal that could not be made */
+    long *cost;     /* [deal]: the work it took (see rollout) */
+
+    /* For an analysis (bb_expert_estimate), NULL when only choosing: what
+     * the choice weighed, [candidate]; and a declaration to weigh too (the
+     * one a player chose). */
+    double *means;
+    const barbu_action *also;
 } search;
 
 /* Whether a is one of x's candidates. */
@@ -728,7 +735,9 @@ static void *work(void *arg)
  * Evaluates deals in batches of BATCH, on up to `threads` threads, until
  * the work counted reaches the level's budget (or max_deals); x->deals is
  * then the number evaluated.  The batches do not depend on the threads, so
- * neither does the result.
+ * neither does the result, unless the solver's nodes count (hard's max^n
+ * endings): a solve's nodes depend on what the thread's table kept from
+ * the deals it solved before, so where the budget stops does too.
  */
 #define BATCH 16
 
@@ -1048,7 +1057,11 @@ static int choose_bid(search *x, int threads, const barbu_action *legal, int n)
         if ((x->cand[c].doubles >> t->declarer) & 1)
             bonus[c] += push;
     }
-    int best = best_candidate(x, bonus, x->means);
+    int best = best_candidate(x, bonus, NULL);
+    /* An analysis reads each bid's expected settled score: the margin a
+     * double must clear moves the choice, not what the bid is worth. */
+    if (x->means)
+        best_candidate(x, NULL, x->means);
     free_search(x);
     return best;
 }
@@ -1056,8 +1069,8 @@ static int choose_bid(search *x, int threads, const barbu_action *legal, int n)
 /* ------------------------------------------------------------ the entry */
 
 /* What the search weighed, for an analysis: its candidates and their means
- * (the bonus included), and for each single card the legal cards that play
- * alike to it (it stood for them). */
+ * (with a declaration's or Calls' bonus, without a bid's margin), and for each single card the
+ * legal cards that play alike to it (it stood for them). */
 static void estimates_fill(const search *x, const barbu_action *legal, int n, int pick,
                            bb_estimates *est)
 {
@@ -1067,7 +1080,10 @@ static void estimates_fill(const search *x, const barbu_action *legal, int n, in
     est->solved = x->mode == EVAL_SOLVE;
     for (int c = 0; c < x->nc; c++) {
         est->cand[c] = x->cand[c];
-        est->alike[c] = x->cand[c].type == BARBU_ACT_PLAY ? x->cand[c].cards : 0;
+        /* A card stands for itself; a layout's play of several cards
+         * stands for no single card. */
+        bool card = x->cand[c].type == BARBU_ACT_PLAY && barbu_count(x->cand[c].cards) == 1;
+        est->alike[c] = card ? x->cand[c].cards : 0;
     }
     for (int i = 0; i < n; i++) {
         if (legal[i].type != BARBU_ACT_PLAY || barbu_count(legal[i].cards) != 1 ||

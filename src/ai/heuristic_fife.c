@@ -303,7 +303,8 @@ static barbu_cards quick_pass(const barbu_rules *rules, const pass_weights *w, b
 #define PASS_VOID       0.5
 
 /* The candidates: the passes whose cards hurt most, a void counted, up to
- * max of them into cand (indices into legal), most first; how many. */
+ * max of them into cand (indices into legal), most first; how many (0 when
+ * max is 0 or less). */
 static int pass_candidates(const bb_know *k, const barbu_rules *rules, const pass_weights *w,
                            const barbu_action *legal, int n, int *cand, int max)
 {
@@ -311,6 +312,9 @@ static int pass_candidates(const bb_know *k, const barbu_rules *rules, const pas
     double sort[PASS_CANDIDATES];
     if (max > PASS_CANDIDATES)
         max = PASS_CANDIDATES;
+    /* None asked, none given (the sorting below needs room for one). */
+    if (max < 1)
+        return 0;
     double d[64];
     for (barbu_cards h = k->hand; h; h &= h - 1)
         d[bb_h_lowest(h)] = card_danger(rules, w, k->hand, bb_h_lowest(h));

@@ -311,7 +311,8 @@ int bb_h_pass_on(barbu_rng *rng, const barbu_view *view, const barbu_action *leg
  * play-outs, where the whole choice for every seat would cost too much). */
 barbu_cards bb_h_quick_pass(const barbu_view *view);
 /* Its candidates, the passes whose cards hurt most first: up to max
- * (at most 24) indices into legal; how many (for an analysis). */
+ * (at most 24) indices into legal; how many, 0 when max <= 0 (for an
+ * analysis). */
 int bb_h_pass_candidates(const barbu_view *view, const barbu_action *legal, int n, int *cand,
                          int max);
 

@@ -22,7 +22,8 @@ static void usage(FILE *out)
             "thinks of every option, judging only from what that seat could see then.  Each\n"
             "option is worth the seat's expected settled score of the deal, in points; a\n"
             "decision costs what the best option is worth more than the one taken.  Prints\n"
-            "the costliest decisions first.\n\n"
+            "the costliest decisions first.  RECORD is a file name, or - for the standard\n"
+            "input.\n\n"
             "  --seat X     the seat to analyse; by default the seat whose player tag names a\n"
             "               person (not a computer player), preferring S, else S\n"
             "  --level L    the expert that judges: easy (quick and rough), medium (the\n"
@@ -32,7 +33,9 @@ static void usage(FILE *out)
             "  --threads T  threads for each decision at medium and easy (default 1; the\n"
             "               result is the same); hard runs on one, which keeps it the same\n"
             "  --all        every decision in the game's order too, not only the mistakes\n\n"
-            "A record that cannot be read or replayed: its line and fault, exit status 2.\n");
+            "Exit status: 0 when done; 1 when the analysis failed (out of memory, or the\n"
+            "output could not be written); 2 for bad arguments, or a record that cannot be\n"
+            "read or replayed (its line and fault are said).\n");
 }
 
 /* Whether a player tag names a person: not a computer player's kind
@@ -61,13 +64,24 @@ static int default_seat(const barbu_record *rec)
     return SOUTH;
 }
 
-/* Progress on a terminal, on one line of stderr. */
+/* Progress on a terminal, on one line of stderr, which is left open until
+ * the last decision (progress_end ends it early, before an error). */
+static bool progress_open;
+
 static void progress(void *ctx, int done, int total)
 {
     (void)ctx;
     fprintf(stderr, "\ranalysing: %d/%d decisions", done, total);
+    progress_open = done < total;
     if (done == total)
         fprintf(stderr, "\r%*s\r", 40, "");
+}
+
+static void progress_end(void)
+{
+    if (progress_open)
+        fputc('\n', stderr);
+    progress_open = false;
 }
 
 static const char *str(json_t *o, const char *key)
@@ -81,23 +95,30 @@ static double num(json_t *o, const char *key)
     return json_number_value(json_object_get(o, key));
 }
 
-/* The options of a decision, best first, at most `max` of them. */
+/* The options of a decision, best first, the first `max` of them and the
+ * one chosen wherever it stands. */
 static void print_options(json_t *item, int max)
 {
     json_t *opts = json_object_get(item, "options");
+    int chosen = (int)json_integer_value(json_object_get(item, "chosen_index"));
     size_t i;
     json_t *opt;
+    bool skipped = false;
     printf("      options:");
     json_array_foreach(opts, i, opt)
     {
-        if ((int)i >= max) {
-            printf(" ... (%zu in all)", json_array_size(opts));
-            break;
+        if ((int)i >= max && (int)i != chosen) {
+            if (!skipped)
+                printf(" ...");
+            skipped = true;
+            continue;
         }
-        bool chosen = (int)i == (int)json_integer_value(json_object_get(item, "chosen_index"));
+        skipped = false; /* any options after the chosen one: another "..." */
         printf("%s %s %+.2f%s", i ? "," : "", str(opt, "action"), num(opt, "value"),
-               chosen ? " (chosen)" : "");
+               (int)i == chosen ? " (chosen)" : "");
     }
+    if ((int)json_array_size(opts) > max)
+        printf(" (%zu in all)", json_array_size(opts));
     printf("\n");
 }
 
@@ -110,18 +131,23 @@ static void print_item(json_t *item, bool worst)
         return;
     }
     double cost = num(item, "cost");
-    if (cost > 0.0)
+    if (cost >= BARBU_ANALYSIS_MISTAKE)
         printf("\n      cost %.2f: the expert prefers %s\n", cost, str(item, "best"));
     else
         printf("\n      the expert's choice too\n");
     print_options(item, worst ? 4 : 6);
 }
 
-static void print_text(const char *path, const char *json, bool all)
+/* The analysis as text, from its JSON; 0, or -1 (said on stderr) when the
+ * JSON cannot be read. */
+static int print_text(const char *path, const char *json, bool all)
 {
-    json_t *o = json_loads(json, 0, NULL);
-    if (o == NULL)
-        return;
+    json_error_t jerr;
+    json_t *o = json_loads(json, 0, &jerr);
+    if (o == NULL) {
+        fprintf(stderr, "barbu analyse: the analysis's JSON does not read back: %s\n", jerr.text);
+        return -1;
+    }
     const char *player = str(o, "player");
     printf("%s: seat %s%s%s%s, level %s\n", path, str(o, "seat"), player[0] ? " (" : "", player,
            player[0] ? ")" : "", str(o, "level"));
@@ -145,6 +171,7 @@ static void print_text(const char *path, const char *json, bool all)
         json_array_foreach(items, i, item) print_item(item, false);
     }
     json_decref(o);
+    return 0;
 }
 
 int cmd_analyse(int argc, char **argv)
@@ -210,7 +237,11 @@ int cmd_analyse(int argc, char **argv)
     barbu_record *rec;
     barbu_diag diag;
     memset(&diag, 0, sizeof diag);
-    int err = cli_load_record(path, &rec, &diag);
+    /* "-" is the standard input, named so in messages. */
+    bool in = strcmp(path, "-") == 0;
+    int err = cli_load_record(in ? "/dev/stdin" : path, &rec, &diag);
+    if (in)
+        path = "stdin";
     if (err == 0) {
         /* The reader checks the syntax only: the replay finds the faults of
          * play, with their line. */
@@ -237,6 +268,7 @@ int cmd_analyse(int argc, char **argv)
     };
     barbu_analysis *a;
     err = barbu_analyse_record(rec, seat, &opts, &a);
+    progress_end();
     if (err != 0) {
         fprintf(stderr, "barbu analyse: %s\n", barbu_strerror(err));
         barbu_record_free(rec);
@@ -244,12 +276,20 @@ int cmd_analyse(int argc, char **argv)
     }
     char *text = barbu_analysis_json(a, rec);
     if (text == NULL) {
-        fprintf(stderr, "barbu analyse: out of memory\n");
+        fprintf(stderr, "barbu analyse: the analysis could not be written as JSON (out of "
+                        "memory)\n");
         err = 1;
     } else if (json) {
         printf("%s\n", text);
-    } else {
-        print_text(path, text, all);
+    } else if (print_text(path, text, all) != 0) {
+        err = 1;
+    }
+    /* Output that could not be written (a full disk, a closed pipe) is a
+     * failure too, not a silent success. */
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        if (err == 0)
+            fprintf(stderr, "barbu analyse: cannot write the analysis: %s\n", strerror(errno));
+        err = 1;
     }
     free(text);
     barbu_analysis_free(a);

@@ -50,15 +50,15 @@ static barbu_analysis *analyse(const barbu_record *rec, int seat, const char *le
     return a;
 }
 
-/* Whether an option stands for the action taken: the same action, a card
- * alike to it, or rows alike to the ones set. */
+/* Whether an option stands for the action taken: the same action (rows
+ * alike to the ones set are shown as those), or a card alike to it. */
 static bool stands_for(const barbu_analysis_option *o, const barbu_action *chosen)
 {
     if (barbu_action_equal(&o->action, chosen))
         return true;
     if (chosen->type == BARBU_ACT_PLAY && barbu_count(chosen->cards) == 1)
         return (o->cards & chosen->cards) != 0;
-    return chosen->type == BARBU_ACT_ARRANGE && o->action.type == BARBU_ACT_ARRANGE;
+    return false;
 }
 
 /*
@@ -83,8 +83,17 @@ static unsigned check_analysis(const barbu_record *rec, const barbu_analysis *a,
         assert_true(it->cost >= 0.0);
         for (int k = 1; k < it->n_options; k++)
             assert_true(it->options[k - 1].value >= it->options[k].value);
+        /* Each option listed once. */
+        for (int k = 0; k < it->n_options; k++)
+            for (int j = 0; j < k; j++)
+                assert_false(barbu_action_equal(&it->options[j].action, &it->options[k].action));
         if (it->forced) {
+            /* Forced: one legal action, not several alike (a card that
+             * stands for others, rows alike to others). */
             assert_int_equal(it->n_options, 1);
+            assert_true(it->chosen.type != BARBU_ACT_ARRANGE);
+            if (it->chosen.type == BARBU_ACT_PLAY)
+                assert_true(it->options[0].cards == it->chosen.cards);
             assert_true(it->cost == 0.0);
             *forced |= 1u << it->chosen.type;
         } else {
@@ -103,7 +112,7 @@ static unsigned check_analysis(const barbu_record *rec, const barbu_analysis *a,
     int n = barbu_analysis_worst(a, idx);
     int costly = 0;
     for (int i = 0; i < a->n_items; i++)
-        costly += a->items[i].cost > 1e-9;
+        costly += a->items[i].cost >= 0.005;
     assert_int_equal(n, costly);
     for (int i = 1; i < n; i++)
         assert_true(a->items[idx[i - 1]].cost >= a->items[idx[i]].cost);
@@ -341,6 +350,118 @@ static void test_hidden_cards(void **state)
     barbu_record_free(rec);
 }
 
+/* A whole game's actions with each deal's hands as dealt, its dealer and
+ * its cuts, to play it again with one deal's hands changed. */
+typedef struct game_acts {
+    barbu_action act[4096];
+    int deal_of[4096];
+    int n;
+    barbu_cards dealt[64][4];
+    int dealer[64];
+    barbu_card cuts[64][32];
+    int n_cuts[64];
+} game_acts;
+
+static void collect_all(void *ctx, const barbu_state *before, const barbu_action *a,
+                        const barbu_state *after)
+{
+    game_acts *g = ctx;
+    int d = before->t.deal;
+    if (g->n >= 4096 || d >= 64)
+        return;
+    if (before->t.acted == 0) {
+        memcpy(g->dealt[d], before->dealt, sizeof g->dealt[d]);
+        g->dealer[d] = before->t.dealer;
+    }
+    if (a->type == BARBU_ACT_CUT && g->n_cuts[d] < 32)
+        g->cuts[d][g->n_cuts[d]++] = after->t.cuts[(after->t.n_cuts - 1) % 32];
+    g->deal_of[g->n] = d;
+    g->act[g->n++] = *a;
+}
+
+/* The game again, deal `deal` dealt `hands`, up to act[end]. */
+static barbu_record *replayed(const barbu_record *rec, const game_acts *g, int deal,
+                              const barbu_cards hands[4], int end)
+{
+    barbu_state s;
+    assert_int_equal(barbu_record_start(rec, &s), 0);
+    barbu_record *out = barbu_record_new(barbu_record_rules(rec), barbu_record_seed(rec));
+    assert_non_null(out);
+    for (int i = 0; i <= end; i++) {
+        int d = g->deal_of[i];
+        if (s.t.acted == 0) {
+            /* The Silly Round's first dealer, drawn, as the record has it. */
+            if (s.t.round == BARBU_SILLY_ROUND && s.t.round_deal == 0)
+                assert_int_equal(barbu_set_first(&s, g->dealer[d]), 0);
+            assert_int_equal(barbu_set_hands(&s, d == deal ? hands : g->dealt[d]), 0);
+            assert_int_equal(barbu_set_cuts(&s, g->cuts[d], g->n_cuts[d]), 0);
+        }
+        barbu_state before = s;
+        assert_int_equal(barbu_apply(&s, &g->act[i]), 0);
+        assert_int_equal(barbu_record_add(out, &before, &g->act[i]), 0);
+    }
+    return out;
+}
+
+/*
+ * The same at a decision the play-outs judge: S's first Pass-on of the
+ * Silly Round.  Two opponents swap a card each (not one they have chosen to
+ * pass already, which the exchange will show): S's view is the same, and
+ * so is the analysis.
+ */
+static void test_hidden_pass_on(void **state)
+{
+    (void)state;
+    barbu_record *rec = golden("fife-worked-silly-round.txt");
+    game_acts *g = calloc(1, sizeof *g);
+    assert_non_null(g);
+    barbu_diag diag;
+    memset(&diag, 0, sizeof diag);
+    assert_int_equal(barbu_record_walk(rec, collect_all, g, &diag), 0);
+    int at = -1;
+    for (int i = 0; i < g->n && at < 0; i++)
+        if (g->act[i].type == BARBU_ACT_PASS_ON && g->act[i].seat == S)
+            at = i;
+    assert_true(at > 0);
+    int deal = g->deal_of[at];
+    /* The cards the others passed in this deal before S's decision. */
+    barbu_cards passed = 0;
+    for (int i = 0; i < at; i++)
+        if (g->deal_of[i] == deal && g->act[i].type == BARBU_ACT_PASS_ON)
+            passed |= g->act[i].cards;
+    barbu_cards swapped[4];
+    memcpy(swapped, g->dealt[deal], sizeof swapped);
+    static const int PAIRS[3][2] = {{E, W}, {N, E}, {N, W}};
+    bool done = false;
+    for (int p = 0; p < 3 && !done; p++) {
+        int one = PAIRS[p][0], two = PAIRS[p][1];
+        barbu_cards x = swapped[one] & ~passed, y = swapped[two] & ~passed;
+        if (x && y) {
+            x &= -x;
+            y &= -y;
+            swapped[one] = (swapped[one] & ~x) | y;
+            swapped[two] = (swapped[two] & ~y) | x;
+            done = true;
+        }
+    }
+    assert_true(done);
+    barbu_record *one = replayed(rec, g, deal, g->dealt[deal], at);
+    barbu_record *two = replayed(rec, g, deal, swapped, at);
+    barbu_analysis *a = analyse(one, S, "easy", 4, 1);
+    barbu_analysis *b = analyse(two, S, "easy", 4, 1);
+    const barbu_analysis_item *last = &a->items[a->n_items - 1];
+    assert_int_equal(last->chosen.type, BARBU_ACT_PASS_ON);
+    assert_false(last->forced);
+    assert_true(last->n_options >= 2);
+    assert_same(a, b);
+    barbu_analysis_free(a);
+    barbu_analysis_free(b);
+    barbu_record_free(one);
+    barbu_record_free(two);
+    barbu_record_free(rec);
+    free(g);
+}
+
 /* The same seed, the same analysis, on one thread or two; another seed,
  * other samples. */
 static void test_deterministic(void **state)
@@ -363,6 +484,28 @@ static void test_deterministic(void **state)
     barbu_analysis_free(c);
     barbu_analysis_free(d);
     barbu_record_free(rec);
+}
+
+/* Hard too, whose max^n endings would give other means on other threads
+ * (step 8 of this deal showed it): S's first two decisions, on one thread
+ * and two. */
+static void test_hard_threads(void **state)
+{
+    (void)state;
+    barbu_record *whole = golden("bid-words.txt");
+    first_deal f = {0};
+    barbu_diag diag;
+    memset(&diag, 0, sizeof diag);
+    assert_int_equal(barbu_record_walk(whole, collect_first, &f, &diag), 0);
+    barbu_record *rec = redealt(whole, &f, f.dealt, 7); /* to step 8 */
+    barbu_analysis *a = analyse(rec, S, "hard", 1, 1);
+    barbu_analysis *b = analyse(rec, S, "hard", 1, 2);
+    assert_int_equal(a->n_items, 2);
+    assert_same(a, b);
+    barbu_analysis_free(a);
+    barbu_analysis_free(b);
+    barbu_record_free(rec);
+    barbu_record_free(whole);
 }
 
 /* ------------------------------------------------------------ every kind */
@@ -405,6 +548,38 @@ static void test_fife_kinds(void **state)
     assert_true(judged & (1u << BARBU_ACT_PASS_ON));
     assert_true(judged & (1u << BARBU_ACT_PLAY));
     assert_true(forced & (1u << BARBU_ACT_CUT));
+    barbu_record_free(rec);
+}
+
+/* A Patience play of several cards is an option of its own: the single
+ * card played at the same turn is not credited with its value (it was,
+ * through the cards alike to a candidate, and listed twice). */
+static void test_patience_several(void **state)
+{
+    (void)state;
+    barbu_record *rec = golden("fife-earlier-reading.txt");
+    unsigned forced = 0;
+    barbu_analysis *a = analyse(rec, S, "easy", 1, 1);
+    check_analysis(rec, a, &forced);
+    barbu_cards ad = BARBU_BIT(card_of("AD")), kd = BARBU_BIT(card_of("KD"));
+    bool seen = false;
+    for (int i = 0; i < a->n_items; i++) {
+        const barbu_analysis_item *it = &a->items[i];
+        if (it->deal != 4 || it->step != 27)
+            continue;
+        seen = true;
+        assert_true(it->chosen.type == BARBU_ACT_PLAY && it->chosen.cards == kd);
+        int both = -1;
+        for (int k = 0; k < it->n_options; k++)
+            if (it->options[k].action.cards == (ad | kd))
+                both = k;
+        assert_true(both >= 0 && both != it->chosen_index);
+        assert_true(it->options[it->chosen_index].cards == kd);
+        assert_true(fabs(it->cost - (it->options[0].value - it->options[it->chosen_index].value)) <
+                    1e-9);
+    }
+    assert_true(seen);
+    barbu_analysis_free(a);
     barbu_record_free(rec);
 }
 
@@ -459,6 +634,24 @@ static void test_cancel_and_refusals(void **state)
     assert_int_equal(barbu_analyse_record(rec, 4, &opts, &a), BARBU_EINVAL);
     assert_int_equal(barbu_analysis_count(rec, -1), BARBU_EINVAL);
     barbu_record_free(rec);
+}
+
+/* The mistakes: the costs the JSON shows (at least 0.01 once rounded),
+ * costliest first; a cost that rounds to 0.00 is none. */
+static void test_worst(void **state)
+{
+    (void)state;
+    static const double costs[] = {0.003, 0.5, 0.0, 0.005, 2.25, 0.0049};
+    barbu_analysis_item items[6];
+    memset(items, 0, sizeof items);
+    for (int i = 0; i < 6; i++)
+        items[i].cost = costs[i];
+    barbu_analysis a = {.seat = S, .n_items = 6, .items = items};
+    int idx[6];
+    assert_int_equal(barbu_analysis_worst(&a, idx), 3);
+    assert_int_equal(idx[0], 4);
+    assert_int_equal(idx[1], 1);
+    assert_int_equal(idx[2], 3);
 }
 
 /* The JSON: the spec's shape, and the words and names of the viewer. */
@@ -518,9 +711,11 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_king_thrown),         cmocka_unit_test(test_hidden_cards),
-        cmocka_unit_test(test_deterministic),       cmocka_unit_test(test_uk_kinds),
+        cmocka_unit_test(test_hidden_pass_on),      cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_hard_threads),        cmocka_unit_test(test_uk_kinds),
         cmocka_unit_test(test_fife_kinds),          cmocka_unit_test(test_chinese_rows),
         cmocka_unit_test(test_cancel_and_refusals), cmocka_unit_test(test_json),
+        cmocka_unit_test(test_patience_several),    cmocka_unit_test(test_worst),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -245,6 +245,53 @@ static bool at_play(const barbu_state *s)
     return s->t.phase == BARBU_PHASE_PLAY;
 }
 
+static bool at_bid(const barbu_state *s)
+{
+    return s->t.phase == BARBU_PHASE_BID;
+}
+
+/*
+ * What an analysis reads of a bid is the expected settled score of each
+ * one: the margin a voluntary double must clear moves the choice, not the
+ * values, so the same search with a margin ten times wider weighs every
+ * bid the same.
+ */
+static void test_bid_means(void **state)
+{
+    (void)state;
+    barbu_rules rules;
+    barbu_rules_preset(&rules, "uk");
+    bb_level level = BB_MEDIUM;
+    level.budget /= 10;
+    level.max_deals = 48;
+    bb_level wide = level;
+    wide.bid_margin = 50;
+    int doubles = 0;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        barbu_state s;
+        play_until(&s, &rules, seed, at_bid);
+        if (barbu_over(&s))
+            continue;
+        barbu_view v;
+        barbu_view_of(&s, s.t.to_move, &v);
+        bb_estimates x, y;
+        memset(&x, 0, sizeof x);
+        memset(&y, 0, sizeof y);
+        barbu_rng r1, r2;
+        barbu_rng_seed(&r1, seed);
+        barbu_rng_seed(&r2, seed);
+        assert_int_equal(bb_expert_estimate(&level, 1, &r1, &v, NULL, &x), 0);
+        assert_int_equal(bb_expert_estimate(&wide, 1, &r2, &v, NULL, &y), 0);
+        assert_int_equal(x.n, y.n);
+        for (int c = 0; c < x.n; c++) {
+            assert_true(barbu_action_equal(&x.cand[c], &y.cand[c]));
+            assert_true(x.value[c] == y.value[c]);
+            doubles += x.cand[c].doubles != 0;
+        }
+    }
+    assert_true(doubles > 0);
+}
+
 /* The declarer's choice tells about its hand: after Trumps in hearts, a
  * deal that gives the declarer the long hearts weighs more than one that
  * gives them to another seat. */
@@ -537,19 +584,13 @@ static void test_layout_rule(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_medium_every_preset),
-        cmocka_unit_test(test_hard_plays),
-        cmocka_unit_test(test_view_only),
-        cmocka_unit_test(test_threads_agree),
-        cmocka_unit_test(test_maxn_player),
-        cmocka_unit_test(test_omniscient),
-        cmocka_unit_test(test_not_to_move),
-        cmocka_unit_test(test_declaration_weight),
-        cmocka_unit_test(test_bid_weight),
-        cmocka_unit_test(test_history_weight),
-        cmocka_unit_test(test_tuned),
-        cmocka_unit_test(test_choose_from),
-        cmocka_unit_test(test_layout_rule),
+        cmocka_unit_test(test_medium_every_preset), cmocka_unit_test(test_hard_plays),
+        cmocka_unit_test(test_view_only),           cmocka_unit_test(test_threads_agree),
+        cmocka_unit_test(test_maxn_player),         cmocka_unit_test(test_omniscient),
+        cmocka_unit_test(test_not_to_move),         cmocka_unit_test(test_declaration_weight),
+        cmocka_unit_test(test_bid_weight),          cmocka_unit_test(test_bid_means),
+        cmocka_unit_test(test_history_weight),      cmocka_unit_test(test_tuned),
+        cmocka_unit_test(test_choose_from),         cmocka_unit_test(test_layout_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -229,6 +229,23 @@ static void test_pass_on(void **unused)
     }
     assert_int_equal(s.t.contracts, CALL(KHEARTS));
     assert_int_equal(s.t.phase, BARBU_PHASE_PASS_ON);
+    /* The candidates an analysis lists: up to max of them, none when none
+     * is asked (nothing written around the room given; ASan watches the
+     * heuristic's own arrays). */
+    {
+        barbu_view v;
+        barbu_view_of(&s, s.t.to_move, &v);
+        barbu_action legal[BARBU_MAX_ACTIONS];
+        int n = bb_legal_actions(&v, legal);
+        assert_true(n > 1);
+        int room[4] = {-7, -7, -7, -7};
+        assert_int_equal(bb_h_pass_candidates(&v, legal, n, &room[1], 0), 0);
+        assert_int_equal(bb_h_pass_candidates(&v, legal, n, &room[1], -3), 0);
+        assert_true(room[0] == -7 && room[1] == -7);
+        assert_int_equal(bb_h_pass_candidates(&v, legal, n, &room[1], 2), 2);
+        assert_true(room[0] == -7 && room[3] == -7);
+        assert_true(room[1] >= 0 && room[1] < n && room[2] >= 0 && room[2] < n);
+    }
     while (s.t.phase == BARBU_PHASE_PASS_ON) {
         int seat = s.t.to_move;
         barbu_action a = bot_move(bot, &s);
