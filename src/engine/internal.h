@@ -42,6 +42,28 @@ static inline barbu_cards bb_deck(const barbu_rules *rules)
     return lane | lane << 16 | lane << 32 | lane << 48;
 }
 
+/* The longest Fife Set: four Player Rounds of five deals (the fewest Doubles
+ * allowed) and a Silly Round of seven single Calls. */
+#define BB_FIFE_MAX_SET_DEALS (4 * 5 + 7)
+
+/* barbu_contract_times and barbu_rules_deals, inline for the engine's own
+ * loops (the schedule and the doubling ask at every declaration and bid). */
+static inline int bb_contract_times(const barbu_rules *rules, int index)
+{
+    const barbu_contract *c = &rules->contract[index];
+    return c->times ? c->times : 4 * c->per_player;
+}
+
+static inline int bb_rules_deals(const barbu_rules *rules)
+{
+    if (rules->game == BARBU_GAME_FIFE)
+        return rules->sets * BB_FIFE_MAX_SET_DEALS;
+    int n = 0;
+    for (int i = 0; i < rules->n_contracts; i++)
+        n += bb_contract_times(rules, i);
+    return n;
+}
+
 static inline int bb_next_seat(int seat)
 {
     return (seat + 1) & 3;
@@ -132,6 +154,9 @@ bool bb_negative(const barbu_rules *rules, unsigned contracts);
 bool bb_schedule_feasible(const barbu_rules *rules, const uint8_t used[4][BARBU_MAX_CONTRACTS],
                           const uint8_t declared[4]);
 int bb_schedule_check(const barbu_rules *rules, const barbu_table *t, int seat, int contract);
+/* A bit for each contract c with bb_schedule_check(rules, t, seat, c) == 0:
+ * what legal_declares offers, worked out at once. */
+unsigned bb_schedule_open(const barbu_rules *rules, const barbu_table *t, int seat);
 
 /* Chinese Poker (scoring.c): the rows of the deal scored pair by pair. */
 void bb_score_rows(const barbu_contract *c, const barbu_cards rows[4][3], int16_t part[4]);

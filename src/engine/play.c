@@ -309,9 +309,10 @@ static int push(barbu_action *out, int cap, int n, const barbu_action *a)
 static int legal_declares(const barbu_rules *r, const barbu_table *t, barbu_action *out, int cap)
 {
     int n = 0, seat = t->to_move;
+    unsigned open = bb_schedule_open(r, t, seat);
     for (int c = 0; c < r->n_contracts; c++) {
         const barbu_contract *k = &r->contract[c];
-        if (k->per_player == 0 || bb_schedule_check(r, t, seat, c) != 0)
+        if (k->per_player == 0 || !(open & (1u << c)))
             continue;
         if (k->kind == BARBU_KIND_TRUMPS) {
             for (int suit = BARBU_SPADES; suit >= BARBU_CLUBS; suit--) {

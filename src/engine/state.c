@@ -11,17 +11,36 @@
 /* Deals each player declares in a game. */
 static int per_declarer(const barbu_rules *r)
 {
-    return barbu_rules_deals(r) / 4;
+    return bb_rules_deals(r) / 4;
 }
 
+/* The packs of 52 and 32 cards in order, lowest card first. */
+#define RANKS_FROM_7(suit)                                                                         \
+    BARBU_CARD(suit, 7), BARBU_CARD(suit, 8), BARBU_CARD(suit, 9), BARBU_CARD(suit, 10),           \
+        BARBU_CARD(suit, 11), BARBU_CARD(suit, 12), BARBU_CARD(suit, 13), BARBU_CARD(suit, 14)
+#define RANKS_FROM_2(suit)                                                                         \
+    BARBU_CARD(suit, 2), BARBU_CARD(suit, 3), BARBU_CARD(suit, 4), BARBU_CARD(suit, 5),            \
+        BARBU_CARD(suit, 6), RANKS_FROM_7(suit)
+static const barbu_card PACK_52[52] = {RANKS_FROM_2(0), RANKS_FROM_2(1), RANKS_FROM_2(2),
+                                       RANKS_FROM_2(3)};
+static const barbu_card PACK_32[32] = {RANKS_FROM_7(0), RANKS_FROM_7(1), RANKS_FROM_7(2),
+                                       RANKS_FROM_7(3)};
+
+/* The pack in order, lowest card first: the cards of bb_deck. */
 static int pack_of(const barbu_rules *r, barbu_card *cards)
 {
-    barbu_cards deck = bb_deck(r);
-    int n = 0;
-    while (deck) {
-        cards[n++] = (barbu_card)bb_lowest(deck);
-        deck &= deck - 1;
+    if (r->deck_low == 2) {
+        memcpy(cards, PACK_52, sizeof PACK_52);
+        return 52;
     }
+    if (r->deck_low == 7) {
+        memcpy(cards, PACK_32, sizeof PACK_32);
+        return 32;
+    }
+    int n = 0;
+    for (int suit = 0; suit < 4; suit++)
+        for (int rank = r->deck_low; rank <= BARBU_ACE; rank++)
+            cards[n++] = BARBU_CARD(suit, rank);
     return n;
 }
 
@@ -95,16 +114,56 @@ static int draw_first(const barbu_state *s)
     return bb_draw_high(&st, pack, n, rank_value, NULL);
 }
 
+/* A seeded deal: bb_shuffle's loop, each card handed out as soon as the
+ * shuffle has put it in its place (the cards from the top of the pack down:
+ * a card's place is final once the loop has passed it), into hands by place
+ * in the round of four. */
+static void deal_seeded(barbu_rng rng_in, barbu_card *pack, int n, barbu_cards by_place[4])
+{
+    /* The generator a local: through a pointer it would be stored and read
+     * again around every card written to the pack (a char may alias it). */
+    barbu_rng r = rng_in, *rng = &r;
+    barbu_cards h0 = 0, h1 = 0, h2 = 0, h3 = 0;
+    /* n is 52 or 32: the top card is the fourth of a round. */
+    for (int i = n - 1; i >= 3; i -= 4) {
+        int j = (int)barbu_rng_below(rng, (uint32_t)i + 1);
+        h3 |= BARBU_BIT(pack[j]);
+        pack[j] = pack[i];
+        j = (int)barbu_rng_below(rng, (uint32_t)i);
+        h2 |= BARBU_BIT(pack[j]);
+        pack[j] = pack[i - 1];
+        j = (int)barbu_rng_below(rng, (uint32_t)i - 1);
+        h1 |= BARBU_BIT(pack[j]);
+        pack[j] = pack[i - 2];
+        if (i > 3) {
+            j = (int)barbu_rng_below(rng, (uint32_t)i - 2);
+            h0 |= BARBU_BIT(pack[j]);
+            pack[j] = pack[i - 3];
+        }
+    }
+    by_place[0] = h0 | BARBU_BIT(pack[0]);
+    by_place[1] = h1;
+    by_place[2] = h2;
+    by_place[3] = h3;
+}
+
 void barbu_dealt_hands(const barbu_state *s, int deal, int dealer, barbu_cards hands[4])
 {
     bb_stream st;
     bb_stream_open(&st, s, BB_SEED_DEAL, deal);
     barbu_card pack[52];
     int n = pack_of(s->rules, pack);
-    bb_shuffle(&st, pack, n);
-    memset(hands, 0, 4 * sizeof hands[0]);
-    for (int k = 0; k < n; k++)
-        hands[(dealer + 1 + k) & 3] |= BARBU_BIT(pack[k]);
+    barbu_cards by_place[4] = {0};
+    if (st.key == NULL && n % 4 == 0) {
+        deal_seeded(st.rng, pack, n, by_place);
+    } else {
+        bb_shuffle(&st, pack, n);
+        for (int k = 0; k < n; k++)
+            by_place[k & 3] |= BARBU_BIT(pack[k]);
+    }
+    /* One card at a time from the dealer's left. */
+    for (int k = 0; k < 4; k++)
+        hands[(dealer + 1 + k) & 3] = by_place[k];
 }
 
 /* Deals the pack one card at a time from the dealer's left. */
