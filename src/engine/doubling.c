@@ -49,11 +49,20 @@ static void allowed(const barbu_rules *r, const barbu_table *t, unsigned *dbl, u
 
 int bb_check_bid(const barbu_rules *r, const barbu_table *t, const barbu_action *a)
 {
-    unsigned dbl, rdbl;
-    allowed(r, t, &dbl, &rdbl);
-    if (a->doubles & ~dbl)
+    int seat = t->to_move, decl = t->declarer;
+    unsigned by = bb_doubled_by(t, seat);
+    /* allowed()'s answer, without the sum of the contract's scores when the
+     * bid doubles nobody but the declarer: that is allowed at any contract
+     * unless the seat is the declarer or already doubled by them. */
+    if (a->doubles & ~((1u << decl) & ~by)) {
+        unsigned dbl, rdbl;
+        allowed(r, t, &dbl, &rdbl);
+        if (a->doubles & ~dbl)
+            return BARBU_EDOUBLE;
+    } else if (a->doubles && seat == decl) {
         return BARBU_EDOUBLE;
-    if (a->redoubles & ~rdbl)
+    }
+    if (a->redoubles & ~by)
         return BARBU_EREDOUBLE;
     if (bb_compulsory(r, t, a->seat) && !(a->doubles & (1u << t->declarer)))
         return BARBU_ECOMPULSORY;

@@ -201,8 +201,7 @@ int barbu_state_from_view(const barbu_view *v, const barbu_cards hands[4], barbu
     return 0;
 }
 
-/* The reason a held card may not be played now. */
-static int play_error(const barbu_rules *r, const barbu_table *t, barbu_cards hand, barbu_card card)
+int bb_play_error(const barbu_rules *r, const barbu_table *t, barbu_cards hand, barbu_card card)
 {
     const barbu_trick *k = &t->trick;
     if (t->kind == BARBU_KIND_DOMINO || t->kind == BARBU_KIND_PATIENCE)
@@ -249,6 +248,11 @@ static int check_declare(const barbu_rules *r, const barbu_table *t, const barbu
 
 int bb_check(const barbu_rules *r, const barbu_table *t, barbu_cards hand, const barbu_action *a)
 {
+    /* A card in the play, before the general order of the checks below: the
+     * same answer (the phase is not over, the type and phase agree, the seat
+     * is the one to move), sooner. */
+    if (a->type == BARBU_ACT_PLAY && t->phase == BARBU_PHASE_PLAY && a->seat == t->to_move)
+        return bb_check_play(r, t, hand, a->cards);
     if (t->phase == BARBU_PHASE_OVER)
         return BARBU_EOVER;
     if (a->type > BARBU_ACT_ARRANGE)
@@ -274,20 +278,8 @@ int bb_check(const barbu_rules *r, const barbu_table *t, barbu_cards hand, const
         return bb_fife_check_pass_on(t, hand, a);
     case BARBU_ACT_BID:
         return bb_check_bid(r, t, a);
-    case BARBU_ACT_PLAY: {
-        if (a->cards == 0 || (a->cards & ~BARBU_ALL_CARDS))
-            return BARBU_EINVAL;
-        if (a->cards & ~hand)
-            return BARBU_ENOTHELD;
-        if (a->cards & (a->cards - 1)) {
-            if (t->kind != BARBU_KIND_PATIENCE || r->game != BARBU_GAME_FIFE)
-                return BARBU_EONECARD;
-            return bb_patience_group_check(r, t, hand, a->cards);
-        }
-        if (bb_playable(r, t, hand) & a->cards)
-            return 0;
-        return play_error(r, t, hand, (barbu_card)bb_lowest(a->cards));
-    }
+    case BARBU_ACT_PLAY:
+        return bb_check_play(r, t, hand, a->cards);
     case BARBU_ACT_PASS:
         if (t->kind != BARBU_KIND_DOMINO && t->kind != BARBU_KIND_PATIENCE)
             return BARBU_EPHASE;
@@ -433,9 +425,19 @@ int bb_legal(const barbu_rules *r, const barbu_table *t, barbu_cards hand, barbu
             barbu_action a = barbu_act(BARBU_ACT_PASS, t->to_move);
             return push(out, cap, n, &a);
         }
-        for (; cards; cards &= cards - 1) {
-            barbu_action a = barbu_act_play(t->to_move, (barbu_card)bb_lowest(cards));
-            n = push(out, cap, n, &a);
+        /* The list of a hand is the inner loop of the random games: each
+         * action written as its three words, the first (type and seat)
+         * built once. */
+        barbu_action a = barbu_act(BARBU_ACT_PLAY, t->to_move);
+        uint64_t head;
+        _Static_assert(offsetof(barbu_action, cards) == sizeof head, "the head of an action");
+        memcpy(&head, &a, sizeof head);
+        n = barbu_count(cards);
+        int fill = n < cap ? n : cap;
+        for (int i = 0; i < fill; i++, cards &= cards - 1) {
+            memcpy(&out[i], &head, sizeof head);
+            out[i].cards = cards & -cards;
+            out[i].middle = 0;
         }
         if (t->kind == BARBU_KIND_PATIENCE)
             n = bb_patience_groups(r, t, hand, out, cap, n);

@@ -22,7 +22,9 @@ static bool exact_schedule(const barbu_rules *r)
             return false;
         per += r->contract[c].per_player;
     }
-    return 4 * per == bb_rules_deals(r);
+    /* The deals of a contract game are the contracts' times, here 4 * per
+     * already; only the Fife game counts its deals otherwise. */
+    return r->game != BARBU_GAME_FIFE || 4 * per == bb_rules_deals(r);
 }
 
 /* Whether no player has declared a contract more than its per_player times:

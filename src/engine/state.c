@@ -451,13 +451,16 @@ void bb_set_calls(barbu_state *s, unsigned contracts)
     t->kind = k->kind == BARBU_KIND_RAVAGE ? BARBU_KIND_TRICKS : k->kind;
     if (k->kind == BARBU_KIND_PATIENCE)
         t->rank = k->fixed_rank;
-    barbu_cards deck = bb_deck(r), penalty = 0;
+    barbu_cards penalty = 0;
     int flags = BARBU_CF_HEARTS_LEAD | BARBU_CF_EARLY_END | BARBU_CF_ISRAELI;
     for (unsigned m = contracts; m; m &= m - 1) {
         const barbu_contract *ck = &r->contract[__builtin_ctz(m)];
-        for (barbu_cards d = deck; d; d &= d - 1)
-            if (ck->card[bb_lowest(d)] != 0)
-                penalty |= d & -d;
+        /* The pack's cards that score, without a branch a card. */
+        for (int suit = 0; suit < 4; suit++)
+            for (int rank = r->deck_low; rank <= BARBU_ACE; rank++) {
+                int card = BARBU_CARD(suit, rank);
+                penalty |= (barbu_cards)(ck->card[card] != 0) << card;
+            }
         flags &= ck->flags;
     }
     if (!r->hearts_lead)
@@ -589,33 +592,43 @@ static void play_layout(barbu_state *s, int seat, barbu_cards cards)
     next_layout_player(t, seat);
 }
 
-/* Plays cards already known to be legal.  The trick contracts come first and
- * stay small enough to inline: they are the inner loop of every playout. */
-static inline void play_cards(barbu_state *s, int seat, barbu_cards cards)
+/* Plays a card of a trick contract already known to be legal: the inner loop
+ * of every playout, inline in each. */
+static inline __attribute__((always_inline)) void play_trick_card(barbu_state *s, int seat,
+                                                                  barbu_card card)
 {
     barbu_table *t = &s->t;
-    s->hand[seat] &= ~cards;
-    t->played[seat] |= cards;
-    if (t->kind == BARBU_KIND_TRICKS || t->kind == BARBU_KIND_TRUMPS) {
-        /* What the card shows of the hand (bb_note_play); the common case,
-         * a discard at no trumps, stays inline. */
-        if (t->kind == BARBU_KIND_TRUMPS || t->trick.n == 0) {
-            if (t->kind == BARBU_KIND_TRUMPS || (t->rule_flags & BARBU_CF_HEARTS_LEAD))
-                bb_note_play(s->rules, t, seat, (barbu_card)bb_lowest(cards));
-        } else if (!(cards & BARBU_SUIT_CARDS(BARBU_SUIT(t->trick.card[0])))) {
-            if (t->rule_flags & BARBU_CF_ISRAELI)
-                bb_note_play(s->rules, t, seat, (barbu_card)bb_lowest(cards));
-            else
-                t->shown_out[seat] |= BARBU_SUIT_CARDS(BARBU_SUIT(t->trick.card[0]));
-        }
-        t->in_hand[seat]--;
-        t->trick.card[t->trick.n++] = (barbu_card)bb_lowest(cards);
-        if (t->trick.n < 4)
-            t->to_move = (int8_t)bb_next_seat(seat);
+    barbu_cards bit = BARBU_BIT(card);
+    s->hand[seat] &= ~bit;
+    t->played[seat] |= bit;
+    /* What the card shows of the hand (bb_note_play); the common case, a
+     * discard at no trumps, stays inline. */
+    if (t->kind == BARBU_KIND_TRUMPS || t->trick.n == 0) {
+        if (t->kind == BARBU_KIND_TRUMPS || (t->rule_flags & BARBU_CF_HEARTS_LEAD))
+            bb_note_play(s->rules, t, seat, card);
+    } else if (!(bit & BARBU_SUIT_CARDS(BARBU_SUIT(t->trick.card[0])))) {
+        if (t->rule_flags & BARBU_CF_ISRAELI)
+            bb_note_play(s->rules, t, seat, card);
         else
-            finish_trick(s);
+            t->shown_out[seat] |= BARBU_SUIT_CARDS(BARBU_SUIT(t->trick.card[0]));
+    }
+    t->in_hand[seat]--;
+    t->trick.card[t->trick.n++] = card;
+    if (t->trick.n < 4)
+        t->to_move = (int8_t)bb_next_seat(seat);
+    else
+        finish_trick(s);
+}
+
+/* Plays cards already known to be legal. */
+static void play_cards(barbu_state *s, int seat, barbu_cards cards)
+{
+    if (s->t.kind == BARBU_KIND_TRICKS || s->t.kind == BARBU_KIND_TRUMPS) {
+        play_trick_card(s, seat, (barbu_card)bb_lowest(cards));
         return;
     }
+    s->hand[seat] &= ~cards;
+    s->t.played[seat] |= cards;
     play_layout(s, seat, cards);
 }
 
@@ -634,6 +647,18 @@ static void after_apply(barbu_state *s)
 
 int barbu_apply(barbu_state *s, const barbu_action *a)
 {
+    barbu_table *t = &s->t;
+    /* A card in the play, the action of nearly every apply: bb_check's own
+     * first case, checked and played inline. */
+    if (a->type == BARBU_ACT_PLAY && t->phase == BARBU_PHASE_PLAY && a->seat == t->to_move) {
+        int err = bb_check_play(s->rules, t, s->hand[a->seat], a->cards);
+        if (err != 0)
+            return err;
+        t->acted++;
+        play_cards(s, a->seat, a->cards);
+        after_apply(s);
+        return 0;
+    }
     int err = bb_check(s->rules, &s->t, s->t.to_move >= 0 ? s->hand[s->t.to_move] : 0, a);
     if (err != 0)
         return err;
@@ -722,29 +747,67 @@ int barbu_play_random(barbu_state *s, barbu_rng *rng)
     return 0;
 }
 
+/*
+ * A layout's playout: barbu_play_random's steps, one card or a pass at a
+ * time, with the cards that fit the layout kept from step to step (only the
+ * suit of the card played changes them) instead of worked out for every
+ * seat; a pass shows the seat holds none of them (bb_note_pass).
+ */
+static void playout_layout(barbu_state *s, barbu_rng *rng)
+{
+    barbu_table *t = &s->t;
+    const barbu_rules *r = s->rules;
+    barbu_rng g = *rng;
+    int deal = t->deal;
+    barbu_cards fit = bb_layout_playable(r, t, BARBU_ALL_CARDS);
+    while (t->deal == deal && t->phase == BARBU_PHASE_PLAY) {
+        int seat = t->to_move;
+        barbu_cards cards = fit & s->hand[seat];
+        t->acted++;
+        if (cards == 0) {
+            t->shown_out[seat] |= fit;
+            t->passes++;
+            next_layout_player(t, seat);
+        } else {
+            barbu_card card = (barbu_card)barbu_nth_card(
+                cards, barbu_rng_below(&g, (uint32_t)barbu_count(cards)));
+            s->hand[seat] &= ~BARBU_BIT(card);
+            t->played[seat] |= BARBU_BIT(card);
+            play_layout(s, seat, BARBU_BIT(card));
+            int suit = BARBU_SUIT(card);
+            if (t->deal == deal)
+                fit = (fit & ~BARBU_SUIT_CARDS(suit)) | bb_layout_fits(r, t, suit);
+        }
+        after_apply(s);
+    }
+    *rng = g;
+}
+
 int barbu_playout_random(barbu_state *s, barbu_rng *rng)
 {
     if (s->t.phase != BARBU_PHASE_PLAY)
         return s->t.phase == BARBU_PHASE_OVER ? BARBU_EOVER : BARBU_EPHASE;
     int deal = s->t.deal;
     if (s->t.kind != BARBU_KIND_TRICKS && s->t.kind != BARBU_KIND_TRUMPS) {
-        while (s->t.deal == deal && s->t.phase == BARBU_PHASE_PLAY)
-            barbu_play_random(s, rng);
+        playout_layout(s, rng);
         return 0;
     }
     /* The trick contracts in one loop, everything inline: the inner loop of
-     * the bots' simulations. */
+     * the bots' simulations.  The generator is a local, as a pointer would
+     * have it stored and read again around every byte the play writes. */
+    barbu_rng g = *rng;
     while (s->t.deal == deal && s->t.phase == BARBU_PHASE_PLAY) {
         int seat = s->t.to_move;
         barbu_cards cards = bb_playable(s->rules, &s->t, s->hand[seat]);
         /* The k-th card by barbu_nth_card: a loop clearing k bits would be
          * mispredicted at every random k. */
         barbu_card card =
-            (barbu_card)barbu_nth_card(cards, barbu_rng_below(rng, (uint32_t)barbu_count(cards)));
+            (barbu_card)barbu_nth_card(cards, barbu_rng_below(&g, (uint32_t)barbu_count(cards)));
         s->t.acted++;
-        play_cards(s, seat, BARBU_BIT(card));
+        play_trick_card(s, seat, card);
         after_apply(s);
     }
+    *rng = g;
     return 0;
 }
 
