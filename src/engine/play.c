@@ -402,8 +402,10 @@ static int legal_pass_ons(int seat, barbu_cards hand, barbu_action *out, int cap
     return count;
 }
 
-int bb_legal(const barbu_rules *r, const barbu_table *t, barbu_cards hand, barbu_action *out,
-             int cap)
+/* The phases other than the play, apart: their lists are seldom asked for,
+ * and bb_legal's own path for a card stays short. */
+static __attribute__((noinline)) int legal_other(const barbu_rules *r, const barbu_table *t,
+                                                 barbu_cards hand, barbu_action *out, int cap)
 {
     switch (t->phase) {
     case BARBU_PHASE_DECLARE:
@@ -418,34 +420,36 @@ int bb_legal(const barbu_rules *r, const barbu_table *t, barbu_cards hand, barbu
         return legal_pass_ons(t->to_move, hand, out, cap);
     case BARBU_PHASE_BID:
         return bb_legal_bids(r, t, out, cap);
-    case BARBU_PHASE_PLAY: {
-        barbu_cards cards = bb_playable(r, t, hand);
-        int n = 0;
-        if (cards == 0) {
-            barbu_action a = barbu_act(BARBU_ACT_PASS, t->to_move);
-            return push(out, cap, n, &a);
-        }
-        /* The list of a hand is the inner loop of the random games: each
-         * action written as its three words, the first (type and seat)
-         * built once. */
-        barbu_action a = barbu_act(BARBU_ACT_PLAY, t->to_move);
-        uint64_t head;
-        _Static_assert(offsetof(barbu_action, cards) == sizeof head, "the head of an action");
-        memcpy(&head, &a, sizeof head);
-        n = barbu_count(cards);
-        int fill = n < cap ? n : cap;
-        for (int i = 0; i < fill; i++, cards &= cards - 1) {
-            memcpy(&out[i], &head, sizeof head);
-            out[i].cards = cards & -cards;
-            out[i].middle = 0;
-        }
-        if (t->kind == BARBU_KIND_PATIENCE)
-            n = bb_patience_groups(r, t, hand, out, cap, n);
-        return n;
-    }
     case BARBU_PHASE_ARRANGE:
         return legal_arrangements(r, t->to_move, hand, out, cap);
     default:
         return 0;
     }
+}
+
+int bb_legal(const barbu_rules *r, const barbu_table *t, barbu_cards hand, barbu_action *out,
+             int cap)
+{
+    if (t->phase != BARBU_PHASE_PLAY)
+        return legal_other(r, t, hand, out, cap);
+    barbu_cards cards = bb_playable(r, t, hand);
+    if (cards == 0) {
+        barbu_action a = barbu_act(BARBU_ACT_PASS, t->to_move);
+        return push(out, cap, 0, &a);
+    }
+    /* The list of a hand is the inner loop of the random games: each action
+     * written as its three words, the first (type and seat) built once. */
+    barbu_action a = barbu_act(BARBU_ACT_PLAY, t->to_move);
+    uint64_t head;
+    _Static_assert(offsetof(barbu_action, cards) == sizeof head, "the head of an action");
+    memcpy(&head, &a, sizeof head);
+    int n = barbu_count(cards), fill = n < cap ? n : cap;
+    for (int i = 0; i < fill; i++, cards &= cards - 1) {
+        memcpy(&out[i], &head, sizeof head);
+        out[i].cards = cards & -cards;
+        out[i].middle = 0;
+    }
+    if (t->kind == BARBU_KIND_PATIENCE)
+        n = bb_patience_groups(r, t, hand, out, cap, n);
+    return n;
 }

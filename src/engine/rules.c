@@ -891,9 +891,18 @@ static long max_deal_score(const barbu_rules *r, const barbu_contract *c)
     most = labs((long)c->per_trick) * barbu_rules_hand_size(r);
     for (int k = 0; k < BARBU_MAX_TRICKS; k++)
         most += labs((long)c->trick_from_end[k]);
-    for (barbu_cards d = bb_deck(r); d; d &= d - 1)
-        most += labs((long)c->card[bb_lowest(d)]);
-    return most;
+    /* As barbu_contract_total sums the cards: the whole table, less the
+     * entries that are no card of the pack. */
+    int cards = 0;
+    for (int i = 0; i < 64; i++)
+        cards += abs(c->card[i]);
+    for (int suit = 0; suit < 4; suit++) {
+        const int16_t *lane = &c->card[BARBU_CARD(suit, 0)];
+        cards -= abs(lane[0]) + abs(lane[1]) + abs(lane[15]);
+        for (int rank = 2; rank < r->deck_low; rank++)
+            cards -= abs(lane[rank]);
+    }
+    return most + cards;
 }
 
 /* A deal's scores are 16-bit: raw scores up to M settle to at most
