@@ -438,11 +438,21 @@ int bb_legal(const barbu_rules *r, const barbu_table *t, barbu_cards hand, barbu
         return push(out, cap, 0, &a);
     }
     /* The list of a hand is the inner loop of the random games: each action
-     * written as its three words, the first (type and seat) built once. */
-    barbu_action a = barbu_act(BARBU_ACT_PLAY, t->to_move);
+     * written as its three words, the first (type and seat) read whole from
+     * a constant action of the seat.  (Built here a byte at a time and read
+     * back as a word, it would wait on the bytes' stores at every list.) */
+    static const barbu_action PLAY_BY[4] = {
+        {.type = BARBU_ACT_PLAY, .seat = 0, .trump = -1},
+        {.type = BARBU_ACT_PLAY, .seat = 1, .trump = -1},
+        {.type = BARBU_ACT_PLAY, .seat = 2, .trump = -1},
+        {.type = BARBU_ACT_PLAY, .seat = 3, .trump = -1},
+    };
+    barbu_action seat_play = barbu_act(BARBU_ACT_PLAY, t->to_move);
+    const barbu_action *model =
+        t->to_move >= 0 && t->to_move < 4 ? &PLAY_BY[t->to_move] : &seat_play;
     uint64_t head;
     _Static_assert(offsetof(barbu_action, cards) == sizeof head, "the head of an action");
-    memcpy(&head, &a, sizeof head);
+    memcpy(&head, model, sizeof head);
     int n = barbu_count(cards), fill = n < cap ? n : cap;
     for (int i = 0; i < fill; i++, cards &= cards - 1) {
         memcpy(&out[i], &head, sizeof head);

@@ -558,13 +558,17 @@ static void finish_trick(barbu_state *s)
 {
     barbu_table *t = &s->t;
     barbu_trick *k = &t->trick;
-    barbu_cards cards = BARBU_BIT(k->card[0]) | BARBU_BIT(k->card[1]) | BARBU_BIT(k->card[2]) |
-                        BARBU_BIT(k->card[3]);
-    int top = bb_trick_top_card(cards, k->card[0], t->trump);
+    /* The trick's bytes read one by one, as they were written: copied as
+     * one word (last_trick = *k) they would be read before the stores of
+     * the cards had reached the cache, a stall of a dozen cycles a trick. */
+    barbu_card c0 = k->card[0], c1 = k->card[1], c2 = k->card[2], c3 = k->card[3];
+    int leader = k->leader;
+    barbu_cards cards = BARBU_BIT(c0) | BARBU_BIT(c1) | BARBU_BIT(c2) | BARBU_BIT(c3);
+    int top = bb_trick_top_card(cards, c0, t->trump);
     /* Without branches: the winner is random in a playout, so a loop that
      * searched for it would be mispredicted half the time. */
-    int pos = (k->card[1] == top) | (k->card[2] == top) << 1 | ((k->card[3] == top) * 3);
-    int w = (k->leader + pos) & 3;
+    int pos = (c1 == top) | (c2 == top) << 1 | ((c3 == top) * 3);
+    int w = (leader + pos) & 3;
     /* A Piranha (seed 000): El Kingko taken in a trick won by an 8. */
     if ((cards & t->penalty & BARBU_BIT(BARBU_CARD(BARBU_HEARTS, BARBU_KING))) &&
         BARBU_RANK(top) == 8)
@@ -572,7 +576,12 @@ static void finish_trick(barbu_state *s)
     t->taken[w] |= cards;
     t->tricks[w]++;
     t->winner[t->ntricks++] = (int8_t)w;
-    t->last_trick = *k;
+    t->last_trick.leader = (uint8_t)leader;
+    t->last_trick.n = 4;
+    t->last_trick.card[0] = c0;
+    t->last_trick.card[1] = c1;
+    t->last_trick.card[2] = c2;
+    t->last_trick.card[3] = c3;
     k->leader = (uint8_t)w;
     k->n = 0;
     t->to_move = (int8_t)w;
