@@ -554,14 +554,15 @@ static void apply_arrange(barbu_state *s, const barbu_action *a)
         t->to_move = (int8_t)bb_next_seat(a->seat);
 }
 
-static void finish_trick(barbu_state *s)
+/* The trick is complete; `fourth` is its last card, just played.  It comes
+ * in a register: the copy to last_trick read as one word with the other
+ * cards (last_trick = *k, or byte loads the compiler merges) would wait on
+ * its store a dozen cycles, every trick. */
+static void finish_trick(barbu_state *s, barbu_card fourth)
 {
     barbu_table *t = &s->t;
     barbu_trick *k = &t->trick;
-    /* The trick's bytes read one by one, as they were written: copied as
-     * one word (last_trick = *k) they would be read before the stores of
-     * the cards had reached the cache, a stall of a dozen cycles a trick. */
-    barbu_card c0 = k->card[0], c1 = k->card[1], c2 = k->card[2], c3 = k->card[3];
+    barbu_card c0 = k->card[0], c1 = k->card[1], c2 = k->card[2], c3 = fourth;
     int leader = k->leader;
     barbu_cards cards = BARBU_BIT(c0) | BARBU_BIT(c1) | BARBU_BIT(c2) | BARBU_BIT(c3);
     int top = bb_trick_top_card(cards, c0, t->trump);
@@ -646,7 +647,7 @@ static inline __attribute__((always_inline)) void play_trick_card(barbu_state *s
     if (t->trick.n < 4)
         t->to_move = (int8_t)bb_next_seat(seat);
     else
-        finish_trick(s);
+        finish_trick(s, card);
 }
 
 /* Plays cards already known to be legal (inline in barbu_apply, the path
