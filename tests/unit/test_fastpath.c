@@ -156,6 +156,69 @@ static int ref_check_bid(const barbu_state *s, unsigned doubles, unsigned redoub
     return 0;
 }
 
+/* Whether the deals left can still be declared: a flow from the players'
+ * deals left through the contracts to the contracts' deals left, found one
+ * augmenting path (one deal) at a time. */
+enum { REF_NODES = 2 + 4 + BARBU_MAX_CONTRACTS, REF_SINK = 1, REF_SEAT0 = 2, REF_CONTRACT0 = 6 };
+typedef struct ref_flow {
+    int n;
+    int cap[REF_NODES][REF_NODES];
+    bool seen[REF_NODES];
+} ref_flow;
+
+static bool ref_augment(ref_flow *f, int u)
+{
+    if (u == REF_SINK)
+        return true;
+    f->seen[u] = true;
+    for (int v = 0; v < f->n; v++) {
+        if (f->cap[u][v] > 0 && !f->seen[v] && ref_augment(f, v)) {
+            f->cap[u][v]--;
+            f->cap[v][u]++;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool ref_feasible(const barbu_rules *r, const uint8_t used[4][BARBU_MAX_CONTRACTS],
+                         const uint8_t declared[4])
+{
+    int per_seat = barbu_rules_deals(r) / 4, need = 0, owed = 0;
+    ref_flow f;
+    memset(&f, 0, sizeof f);
+    f.n = REF_CONTRACT0 + r->n_contracts;
+    for (int c = 0; c < r->n_contracts; c++) {
+        int done = 0;
+        for (int p = 0; p < 4; p++) {
+            if (used[p][c] > r->contract[c].per_player)
+                return false;
+            done += used[p][c];
+            f.cap[REF_SEAT0 + p][REF_CONTRACT0 + c] = r->contract[c].per_player - used[p][c];
+        }
+        int left = barbu_contract_times(r, c) - done;
+        if (left < 0)
+            return false;
+        f.cap[REF_CONTRACT0 + c][REF_SINK] = left;
+        owed += left;
+    }
+    for (int p = 0; p < 4; p++) {
+        int left = per_seat - declared[p];
+        if (left < 0)
+            return false;
+        f.cap[0][REF_SEAT0 + p] = left;
+        need += left;
+    }
+    if (need != owed)
+        return false;
+    for (int k = 0; k < need; k++) {
+        memset(f.seen, 0, sizeof f.seen);
+        if (!ref_augment(&f, 0))
+            return false;
+    }
+    return true;
+}
+
 /* The rest of the deal by barbu_play_random, one step at a time. */
 static void ref_playout(barbu_state *s, barbu_rng *rng)
 {
@@ -336,11 +399,45 @@ static void test_contract_totals(void **state)
     }
 }
 
+/* The schedules that can jam (King's), at counts a game reaches and at
+ * random ones: the cut answers as the augmenting paths did. */
+static void test_schedule_feasible(void **state)
+{
+    (void)state;
+    const char *names[] = {"king", "king-7th"};
+    srand(11);
+    for (int i = 0; i < 2; i++) {
+        barbu_rules r;
+        preset(&r, names[i]);
+        int per_seat = barbu_rules_deals(&r) / 4;
+        int agree[2] = {0, 0};
+        for (int round = 0; round < 20000; round++) {
+            uint8_t used[4][BARBU_MAX_CONTRACTS] = {{0}}, declared[4] = {0};
+            /* Some deals declared at random, each within the player's limit. */
+            int deals = rand() % (4 * per_seat);
+            for (int k = 0; k < deals; k++) {
+                int p = rand() % 4, c = rand() % r.n_contracts;
+                if (used[p][c] < r.contract[c].per_player + (rand() % 50 == 0) &&
+                    declared[p] < per_seat) {
+                    used[p][c]++;
+                    declared[p]++;
+                }
+            }
+            bool want = ref_feasible(&r, used, declared);
+            assert_int_equal(bb_schedule_feasible(&r, used, declared), want);
+            agree[want]++;
+        }
+        /* Both answers were met often. */
+        assert_true(agree[0] > 100 && agree[1] > 100);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dealt_hands),
         cmocka_unit_test(test_contract_totals),
+        cmocka_unit_test(test_schedule_feasible),
         cmocka_unit_test(test_random_games_every_preset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
