@@ -32,11 +32,16 @@ static void usage(FILE *out)
         "usage: barbu bench [--json] [--seconds T] [--rules R]\n"
         "       barbu bench --solver [--maxn] [--json] [--rules R] [--cards N] [--positions P]\n"
         "       barbu bench --bots KIND [--json] [--rules R] [--games G] [--threads N]\n\n"
-        "Measures the engine on this machine, on one thread:\n"
+        "Measures the engine on this machine, on one thread, per CPU-second of it:\n"
         "  - random playouts per second for each contract, from %d fixed deals\n"
         "    (the contract declared and doubled, then random legal cards to the end;\n"
         "    for Chinese Poker, hands whose valid settings of rows are all listed);\n"
-        "  - complete random games per second, and games of the heuristic players;\n"
+        "  - complete random games per second (every action drawn from the legal\n"
+        "    list), and games of the heuristic players;\n"
+        "  - deals per second, dealt and played out: the deals of random games, each\n"
+        "    dealt from its game's seed as the game deals it, the declaration and the\n"
+        "    bids drawn from the legal list, the cards played by the random playout\n"
+        "    to the deal's end (the time of starting each game included);\n"
         "  - deals per second, dealing alone (each game's shuffles and hands): from a\n"
         "    seed (SplitMix64, for seeded games) and from a key (ChaCha20, for served\n"
         "    games);\n"
@@ -73,6 +78,16 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* The CPU time of this thread: the rates are counted per CPU-second, so a
+ * busy machine that takes the core away now and then does not lower them
+ * (it still slows them a little, through the caches it shares). */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 /* A deal of the contract, declared and doubled so it is played, ready for
  * its first card. */
 static int setup_deal(const barbu_rules *rules, int contract, int i, barbu_state *s)
@@ -105,11 +120,11 @@ static int setup_deal(const barbu_rules *rules, int contract, int i, barbu_state
 static double settings_per_second(barbu_state *start, double seconds, int64_t *checksum)
 {
     long n = 0;
-    double t0 = now(), t;
+    double t0 = cpu_now(), t;
     do {
         *checksum += barbu_legal(&start[n % BENCH_DEALS], NULL, 0);
         n++;
-        t = now() - t0;
+        t = cpu_now() - t0;
     } while (t < seconds);
     return n / t;
 }
@@ -126,7 +141,7 @@ static double playouts_per_second(const barbu_rules *rules, int contract, double
     barbu_rng rng;
     barbu_rng_seed(&rng, 7);
     long n = 0;
-    double t0 = now(), t;
+    double t0 = cpu_now(), t;
     do {
         for (int k = 0; k < 1024; k++) {
             barbu_state s = start[n % BENCH_DEALS];
@@ -134,7 +149,7 @@ static double playouts_per_second(const barbu_rules *rules, int contract, double
             *checksum += s.t.last.raw[0];
             n++;
         }
-        t = now() - t0;
+        t = cpu_now() - t0;
     } while (t < seconds);
     return n / t;
 }
@@ -207,14 +222,60 @@ static int play_game(const barbu_rules *rules, uint64_t seed, const char *kind, 
 static double games_per_second(const barbu_rules *rules, const char *kind, double seconds)
 {
     long n = 0;
-    double t0 = now(), t;
+    double t0 = cpu_now(), t;
     do {
         if (play_game(rules, (uint64_t)n + 1, kind, NULL) != 0)
             return -1;
         n++;
-        t = now() - t0;
+        t = cpu_now() - t0;
     } while (t < seconds);
     return n / t;
+}
+
+/*
+ * Deals a second, including dealing: random games from seeds 1, 2, 3, ...,
+ * each deal as a game has it.  The engine sets the state up for the deal and
+ * deals its hands from the game's seed (barbu_init for the first deal, the
+ * end of the one before for the others); the declaration and each bid (and
+ * the Fife game's cuts and Pass-ons, and Chinese Poker's rows) are drawn
+ * uniformly from barbu_legal's list, as the random games above draw them;
+ * then barbu_playout_random plays the cards at random to the deal's end,
+ * which deals the next.  Every deal of every game counts, the deals shared
+ * out undoubled (never played) too, and the time of barbu_init with them.
+ */
+static double dealt_deals_per_second(const barbu_rules *rules, double seconds, int64_t *checksum)
+{
+    barbu_action legal[BARBU_MAX_ACTIONS];
+    barbu_rng rng;
+    barbu_rng_seed(&rng, 7);
+    long deals = 0;
+    uint64_t seed = 1;
+    double t0 = cpu_now(), t;
+    do {
+        barbu_state s;
+        if (barbu_init(&s, rules, seed++) != 0)
+            return -1;
+        while (!barbu_over(&s)) {
+            if (s.t.phase == BARBU_PHASE_PLAY) {
+                int deal = s.t.deal;
+                barbu_playout_random(&s, &rng);
+                deals += s.t.deal != deal;
+                continue;
+            }
+            int n = barbu_legal(&s, legal, BARBU_MAX_ACTIONS);
+            int deal = s.t.deal;
+            if (n <= 0 ||
+                barbu_apply(
+                    &s, &legal[barbu_rng_below(
+                            &rng, (uint32_t)(n < BARBU_MAX_ACTIONS ? n : BARBU_MAX_ACTIONS))]) != 0)
+                return -1;
+            /* A negative contract nobody doubled ends at the last bid. */
+            deals += s.t.deal != deal;
+        }
+        *checksum += s.t.total[0];
+        t = cpu_now() - t0;
+    } while (t < seconds);
+    return deals / t;
 }
 
 /* Deals a second, dealing alone (the shuffle and the hands of every deal
@@ -241,7 +302,7 @@ static double deals_per_second(const barbu_rules *rules, bool keyed, double seco
     }
     int per_game = barbu_rules_deals(rules);
     long n = 0;
-    double t0 = now(), t;
+    double t0 = cpu_now(), t;
     do {
         const barbu_state *s = &games[n % 16];
         for (int d = 0; d < per_game; d++) {
@@ -250,7 +311,7 @@ static double deals_per_second(const barbu_rules *rules, bool keyed, double seco
             *checksum ^= hands[0] ^ hands[3];
         }
         n++;
-        t = now() - t0;
+        t = cpu_now() - t0;
     } while (t < seconds);
     return (double)n * per_game / t;
 }
@@ -662,6 +723,11 @@ int cmd_bench(int argc, char **argv)
     double random_games = games_per_second(&rules, NULL, seconds);
     double bot_games = games_per_second(&rules, "heuristic", seconds);
     uint64_t dealt = 0;
+    double played_deals = dealt_deals_per_second(&rules, seconds, &checksum);
+    if (played_deals < 0) {
+        fprintf(stderr, "barbu bench: a random game failed\n");
+        return 1;
+    }
     double seeded_deals = deals_per_second(&rules, false, seconds, &dealt);
     double keyed_deals = deals_per_second(&rules, true, seconds, &dealt);
     int deals = barbu_rules_deals(&rules);
@@ -670,9 +736,10 @@ int cmd_bench(int argc, char **argv)
         for (int c = 0; c < rules.n_contracts; c++)
             printf("%s\"%s\":%.0f", c ? "," : "", rules.contract[c].key, pps[c]);
         printf("},\"random_games_per_second\":%.1f,\"heuristic_games_per_second\":%.1f,"
-               "\"deals_per_game\":%d,\"seeded_deals_per_second\":%.0f,"
-               "\"keyed_deals_per_second\":%.0f,\"signature\":\"%016" PRIx64 "\"}\n",
-               random_games, bot_games, deals, seeded_deals, keyed_deals, signature);
+               "\"deals_per_game\":%d,\"played_deals_per_second\":%.0f,"
+               "\"seeded_deals_per_second\":%.0f,\"keyed_deals_per_second\":%.0f,"
+               "\"signature\":\"%016" PRIx64 "\"}\n",
+               random_games, bot_games, deals, played_deals, seeded_deals, keyed_deals, signature);
     } else {
         /* A Fife game's length depends on its Calls: name its Sets. */
         char games[32];
@@ -682,9 +749,10 @@ int cmd_bench(int argc, char **argv)
             snprintf(games, sizeof games, "%d-deal", deals);
         printf("\nrandom %s games per second:     %10.1f\n", games, random_games);
         printf("heuristic %s games per second:  %10.1f\n", games, bot_games);
-        printf("\ndeals per second, dealing alone:\n");
-        printf("  seeded (SplitMix64)    %10.0f\n", seeded_deals);
-        printf("  keyed (ChaCha20)       %10.0f\n", keyed_deals);
+        printf("\ndeals per second:\n");
+        printf("  dealt and played out   %10.0f  (random games, cards by playout)\n", played_deals);
+        printf("  dealing alone, seeded  %10.0f  (SplitMix64)\n", seeded_deals);
+        printf("  dealing alone, keyed   %10.0f  (ChaCha20)\n", keyed_deals);
         printf("\nsignature %016" PRIx64 "\n", signature);
     }
     (void)checksum;

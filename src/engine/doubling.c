@@ -12,20 +12,17 @@ bool bb_negative(const barbu_rules *r, unsigned contracts)
     return total < 0;
 }
 
-/* The seats that doubled this seat. */
+/* The seats that doubled this seat: bit `seat` of each seat's doubles. */
 unsigned bb_doubled_by(const barbu_table *t, int seat)
 {
-    unsigned by = 0;
-    for (int a = 0; a < 4; a++)
-        if (t->dbl[a] & (1u << seat))
-            by |= 1u << a;
-    return by;
+    return ((t->dbl[0] >> seat) & 1u) | ((t->dbl[1] >> seat) & 1u) << 1 |
+           ((t->dbl[2] >> seat) & 1u) << 2 | ((t->dbl[3] >> seat) & 1u) << 3;
 }
 
 static int remaining_contracts(const barbu_rules *r, const barbu_table *t, int declarer)
 {
     /* The current contract is already counted in declared[]. */
-    return barbu_rules_deals(r) / 4 - t->declared[declarer] + 1;
+    return bb_rules_deals(r) / 4 - t->declared[declarer] + 1;
 }
 
 bool bb_compulsory(const barbu_rules *r, const barbu_table *t, int seat)
@@ -52,11 +49,20 @@ static void allowed(const barbu_rules *r, const barbu_table *t, unsigned *dbl, u
 
 int bb_check_bid(const barbu_rules *r, const barbu_table *t, const barbu_action *a)
 {
-    unsigned dbl, rdbl;
-    allowed(r, t, &dbl, &rdbl);
-    if (a->doubles & ~dbl)
+    int seat = t->to_move, decl = t->declarer;
+    unsigned by = bb_doubled_by(t, seat);
+    /* allowed()'s answer, without the sum of the contract's scores when the
+     * bid doubles nobody but the declarer: that is allowed at any contract
+     * unless the seat is the declarer or already doubled by them. */
+    if (a->doubles & ~((1u << decl) & ~by)) {
+        unsigned dbl, rdbl;
+        allowed(r, t, &dbl, &rdbl);
+        if (a->doubles & ~dbl)
+            return BARBU_EDOUBLE;
+    } else if (a->doubles && seat == decl) {
         return BARBU_EDOUBLE;
-    if (a->redoubles & ~rdbl)
+    }
+    if (a->redoubles & ~by)
         return BARBU_EREDOUBLE;
     if (bb_compulsory(r, t, a->seat) && !(a->doubles & (1u << t->declarer)))
         return BARBU_ECOMPULSORY;

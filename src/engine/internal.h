@@ -42,9 +42,46 @@ static inline barbu_cards bb_deck(const barbu_rules *rules)
     return lane | lane << 16 | lane << 32 | lane << 48;
 }
 
+/* The longest Fife Set: four Player Rounds of five deals (the fewest Doubles
+ * allowed) and a Silly Round of seven single Calls. */
+#define BB_FIFE_MAX_SET_DEALS (4 * 5 + 7)
+
+/* barbu_contract_times and barbu_rules_deals, inline for the engine's own
+ * loops (the schedule and the doubling ask at every declaration and bid). */
+static inline int bb_contract_times(const barbu_rules *rules, int index)
+{
+    const barbu_contract *c = &rules->contract[index];
+    return c->times ? c->times : 4 * c->per_player;
+}
+
+static inline int bb_rules_deals(const barbu_rules *rules)
+{
+    if (rules->game == BARBU_GAME_FIFE)
+        return rules->sets * BB_FIFE_MAX_SET_DEALS;
+    int n = 0;
+    for (int i = 0; i < rules->n_contracts; i++)
+        n += bb_contract_times(rules, i);
+    return n;
+}
+
 static inline int bb_next_seat(int seat)
 {
     return (seat + 1) & 3;
+}
+
+/* barbu_nth_card inline, for the playouts: on a processor with BMI2 the
+ * instruction itself (pdep puts bit k of a count at the k-th card of the
+ * set), without the two calls through barbu_nth_card; elsewhere that. */
+static inline int bb_nth_card(barbu_cards set, unsigned k)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    if (__builtin_cpu_supports("bmi2")) {
+        barbu_cards bit;
+        __asm__("pdep %2, %1, %0" : "=r"(bit) : "r"(UINT64_C(1) << k), "rm"(set));
+        return __builtin_ctzll(bit);
+    }
+#endif
+    return barbu_nth_card(set, k);
 }
 
 /* A sub-seed for one use of the game's seed (the draw, a deal, a cut). */
@@ -111,6 +148,13 @@ static inline barbu_cards bb_playable(const barbu_rules *rules, const barbu_tabl
 }
 int bb_legal(const barbu_rules *rules, const barbu_table *t, barbu_cards hand, barbu_action *out,
              int cap);
+
+/* The reason a held card may not be played now (play.c). */
+int bb_play_error(const barbu_rules *rules, const barbu_table *t, barbu_cards hand,
+                  barbu_card card);
+int bb_patience_group_check(const barbu_rules *r, const barbu_table *t, barbu_cards hand,
+                            barbu_cards cards);
+
 int bb_check(const barbu_rules *rules, const barbu_table *t, barbu_cards hand,
              const barbu_action *action);
 
@@ -132,12 +176,71 @@ bool bb_negative(const barbu_rules *rules, unsigned contracts);
 bool bb_schedule_feasible(const barbu_rules *rules, const uint8_t used[4][BARBU_MAX_CONTRACTS],
                           const uint8_t declared[4]);
 int bb_schedule_check(const barbu_rules *rules, const barbu_table *t, int seat, int contract);
+/* A bit for each contract c with bb_schedule_check(rules, t, seat, c) == 0:
+ * what legal_declares offers, worked out at once. */
+unsigned bb_schedule_open(const barbu_rules *rules, const barbu_table *t, int seat);
 
 /* Chinese Poker (scoring.c): the rows of the deal scored pair by pair. */
 void bb_score_rows(const barbu_contract *c, const barbu_cards rows[4][3], int16_t part[4]);
 
-/* Layouts (layout.c). */
+/* Layouts (layout.c).  The rank after (up) or before (down) one in the
+ * layout's order, or 0; the cards of a suit that fit the layout (its start
+ * card while the suit is not out, else the cards next to its ends); the
+ * cards of a hand that fit. */
+static inline int bb_layout_up(const barbu_rules *r, int rank)
+{
+    if (r->domino_ace_low)
+        return rank == BARBU_ACE ? r->deck_low : rank == BARBU_KING ? 0 : rank + 1;
+    return rank == BARBU_ACE ? 0 : rank + 1;
+}
+
+static inline int bb_layout_down(const barbu_rules *r, int rank)
+{
+    if (r->domino_ace_low)
+        return rank == BARBU_ACE ? 0 : rank == r->deck_low ? BARBU_ACE : rank - 1;
+    return rank == r->deck_low ? 0 : rank - 1;
+}
+
+static inline barbu_cards bb_layout_fits(const barbu_rules *r, const barbu_table *t, int suit)
+{
+    if (t->lo[suit] == 0)
+        return BARBU_BIT(BARBU_CARD(suit, t->rank));
+    int up = bb_layout_up(r, t->hi[suit]), down = bb_layout_down(r, t->lo[suit]);
+    barbu_cards ok = 0;
+    if (up)
+        ok |= BARBU_BIT(BARBU_CARD(suit, up));
+    if (down)
+        ok |= BARBU_BIT(BARBU_CARD(suit, down));
+    return ok;
+}
+
 barbu_cards bb_layout_playable(const barbu_rules *rules, const barbu_table *t, barbu_cards hand);
+
+/* bb_check of a card (or cards, where a layout takes a group) played by the
+ * seat to move in the play: the action of nearly every check, inline for
+ * barbu_apply. */
+static inline int bb_check_play(const barbu_rules *r, const barbu_table *t, barbu_cards hand,
+                                barbu_cards cards)
+{
+    if (cards == 0 || (cards & ~BARBU_ALL_CARDS))
+        return BARBU_EINVAL;
+    if (cards & ~hand)
+        return BARBU_ENOTHELD;
+    if (cards & (cards - 1)) {
+        if (t->kind != BARBU_KIND_PATIENCE || r->game != BARBU_GAME_FIFE)
+            return BARBU_EONECARD;
+        return bb_patience_group_check(r, t, hand, cards);
+    }
+    barbu_card card = (barbu_card)bb_lowest(cards);
+    /* At a layout only the card's own suit can take it: that suit's ends are
+     * all of bb_layout_playable that matters here. */
+    barbu_cards ok = t->kind == BARBU_KIND_DOMINO || t->kind == BARBU_KIND_PATIENCE
+                         ? bb_layout_fits(r, t, BARBU_SUIT(card))
+                         : bb_playable(r, t, hand);
+    if (ok & cards)
+        return 0;
+    return bb_play_error(r, t, hand, card);
+}
 
 /* Why cards do not fit a layout, in words: "the layout opens from the
  * Jacks: ...", "hearts run from the 9 to the Queen: ..." (explain.c). */
@@ -168,8 +271,6 @@ int bb_fife_check_cut(const barbu_table *t, const barbu_action *a);
 void bb_fife_apply_cut(barbu_state *s);
 int bb_fife_check_pass_on(const barbu_table *t, barbu_cards hand, const barbu_action *a);
 void bb_fife_apply_pass_on(barbu_state *s, const barbu_action *a);
-int bb_patience_group_check(const barbu_rules *r, const barbu_table *t, barbu_cards hand,
-                            barbu_cards cards);
 int bb_patience_groups(const barbu_rules *r, const barbu_table *t, barbu_cards hand,
                        barbu_action *out, int cap, int n);
 void bb_layout_place_group(barbu_table *t, barbu_cards cards);

@@ -201,8 +201,7 @@ int barbu_state_from_view(const barbu_view *v, const barbu_cards hands[4], barbu
     return 0;
 }
 
-/* The reason a held card may not be played now. */
-static int play_error(const barbu_rules *r, const barbu_table *t, barbu_cards hand, barbu_card card)
+int bb_play_error(const barbu_rules *r, const barbu_table *t, barbu_cards hand, barbu_card card)
 {
     const barbu_trick *k = &t->trick;
     if (t->kind == BARBU_KIND_DOMINO || t->kind == BARBU_KIND_PATIENCE)
@@ -249,6 +248,11 @@ static int check_declare(const barbu_rules *r, const barbu_table *t, const barbu
 
 int bb_check(const barbu_rules *r, const barbu_table *t, barbu_cards hand, const barbu_action *a)
 {
+    /* A card in the play, before the general order of the checks below: the
+     * same answer (the phase is not over, the type and phase agree, the seat
+     * is the one to move), sooner. */
+    if (a->type == BARBU_ACT_PLAY && t->phase == BARBU_PHASE_PLAY && a->seat == t->to_move)
+        return bb_check_play(r, t, hand, a->cards);
     if (t->phase == BARBU_PHASE_OVER)
         return BARBU_EOVER;
     if (a->type > BARBU_ACT_ARRANGE)
@@ -274,20 +278,8 @@ int bb_check(const barbu_rules *r, const barbu_table *t, barbu_cards hand, const
         return bb_fife_check_pass_on(t, hand, a);
     case BARBU_ACT_BID:
         return bb_check_bid(r, t, a);
-    case BARBU_ACT_PLAY: {
-        if (a->cards == 0 || (a->cards & ~BARBU_ALL_CARDS))
-            return BARBU_EINVAL;
-        if (a->cards & ~hand)
-            return BARBU_ENOTHELD;
-        if (a->cards & (a->cards - 1)) {
-            if (t->kind != BARBU_KIND_PATIENCE || r->game != BARBU_GAME_FIFE)
-                return BARBU_EONECARD;
-            return bb_patience_group_check(r, t, hand, a->cards);
-        }
-        if (bb_playable(r, t, hand) & a->cards)
-            return 0;
-        return play_error(r, t, hand, (barbu_card)bb_lowest(a->cards));
-    }
+    case BARBU_ACT_PLAY:
+        return bb_check_play(r, t, hand, a->cards);
     case BARBU_ACT_PASS:
         if (t->kind != BARBU_KIND_DOMINO && t->kind != BARBU_KIND_PATIENCE)
             return BARBU_EPHASE;
@@ -309,9 +301,10 @@ static int push(barbu_action *out, int cap, int n, const barbu_action *a)
 static int legal_declares(const barbu_rules *r, const barbu_table *t, barbu_action *out, int cap)
 {
     int n = 0, seat = t->to_move;
+    unsigned open = bb_schedule_open(r, t, seat);
     for (int c = 0; c < r->n_contracts; c++) {
         const barbu_contract *k = &r->contract[c];
-        if (k->per_player == 0 || bb_schedule_check(r, t, seat, c) != 0)
+        if (k->per_player == 0 || !(open & (1u << c)))
             continue;
         if (k->kind == BARBU_KIND_TRUMPS) {
             for (int suit = BARBU_SPADES; suit >= BARBU_CLUBS; suit--) {
@@ -409,8 +402,10 @@ static int legal_pass_ons(int seat, barbu_cards hand, barbu_action *out, int cap
     return count;
 }
 
-int bb_legal(const barbu_rules *r, const barbu_table *t, barbu_cards hand, barbu_action *out,
-             int cap)
+/* The phases other than the play, apart: their lists are seldom asked for,
+ * and bb_legal's own path for a card stays short. */
+static __attribute__((noinline)) int legal_other(const barbu_rules *r, const barbu_table *t,
+                                                 barbu_cards hand, barbu_action *out, int cap)
 {
     switch (t->phase) {
     case BARBU_PHASE_DECLARE:
@@ -425,24 +420,46 @@ int bb_legal(const barbu_rules *r, const barbu_table *t, barbu_cards hand, barbu
         return legal_pass_ons(t->to_move, hand, out, cap);
     case BARBU_PHASE_BID:
         return bb_legal_bids(r, t, out, cap);
-    case BARBU_PHASE_PLAY: {
-        barbu_cards cards = bb_playable(r, t, hand);
-        int n = 0;
-        if (cards == 0) {
-            barbu_action a = barbu_act(BARBU_ACT_PASS, t->to_move);
-            return push(out, cap, n, &a);
-        }
-        for (; cards; cards &= cards - 1) {
-            barbu_action a = barbu_act_play(t->to_move, (barbu_card)bb_lowest(cards));
-            n = push(out, cap, n, &a);
-        }
-        if (t->kind == BARBU_KIND_PATIENCE)
-            n = bb_patience_groups(r, t, hand, out, cap, n);
-        return n;
-    }
     case BARBU_PHASE_ARRANGE:
         return legal_arrangements(r, t->to_move, hand, out, cap);
     default:
         return 0;
     }
+}
+
+int bb_legal(const barbu_rules *r, const barbu_table *t, barbu_cards hand, barbu_action *out,
+             int cap)
+{
+    if (t->phase != BARBU_PHASE_PLAY)
+        return legal_other(r, t, hand, out, cap);
+    barbu_cards cards = bb_playable(r, t, hand);
+    if (cards == 0) {
+        barbu_action a = barbu_act(BARBU_ACT_PASS, t->to_move);
+        return push(out, cap, 0, &a);
+    }
+    /* The list of a hand is the inner loop of the random games: each action
+     * written as its three words, the first (type and seat) read whole from
+     * a constant action of the seat.  (Built here a byte at a time and read
+     * back as a word, it would wait on the bytes' stores at every list.) */
+    static const barbu_action PLAY_BY[4] = {
+        {.type = BARBU_ACT_PLAY, .seat = 0, .trump = -1},
+        {.type = BARBU_ACT_PLAY, .seat = 1, .trump = -1},
+        {.type = BARBU_ACT_PLAY, .seat = 2, .trump = -1},
+        {.type = BARBU_ACT_PLAY, .seat = 3, .trump = -1},
+    };
+    barbu_action seat_play = barbu_act(BARBU_ACT_PLAY, t->to_move);
+    const barbu_action *model =
+        t->to_move >= 0 && t->to_move < 4 ? &PLAY_BY[t->to_move] : &seat_play;
+    uint64_t head;
+    _Static_assert(offsetof(barbu_action, cards) == sizeof head, "the head of an action");
+    memcpy(&head, model, sizeof head);
+    int n = barbu_count(cards), fill = n < cap ? n : cap;
+    for (int i = 0; i < fill; i++, cards &= cards - 1) {
+        memcpy(&out[i], &head, sizeof head);
+        out[i].cards = cards & -cards;
+        out[i].middle = 0;
+    }
+    if (t->kind == BARBU_KIND_PATIENCE)
+        n = bb_patience_groups(r, t, hand, out, cap, n);
+    return n;
 }

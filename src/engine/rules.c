@@ -324,22 +324,12 @@ int barbu_rules_hand_size(const barbu_rules *rules)
 
 int barbu_contract_times(const barbu_rules *rules, int index)
 {
-    const barbu_contract *c = &rules->contract[index];
-    return c->times ? c->times : 4 * c->per_player;
+    return bb_contract_times(rules, index);
 }
-
-/* The longest Fife Set: four Player Rounds of five deals (the fewest Doubles
- * allowed) and a Silly Round of seven single Calls. */
-#define FIFE_MAX_SET_DEALS (4 * 5 + 7)
 
 int barbu_rules_deals(const barbu_rules *rules)
 {
-    if (rules->game == BARBU_GAME_FIFE)
-        return rules->sets * FIFE_MAX_SET_DEALS;
-    int n = 0;
-    for (int i = 0; i < rules->n_contracts; i++)
-        n += barbu_contract_times(rules, i);
-    return n;
+    return bb_rules_deals(rules);
 }
 
 int barbu_contract_total(const barbu_rules *rules, int index)
@@ -360,14 +350,22 @@ int barbu_contract_total(const barbu_rules *rules, int index)
     default:
         break;
     }
+    /* Whole tables, which the compiler unrolls or sums a vector at a time,
+     * less the entries beyond the deal's tricks and those that are no card
+     * of the pack: a third of the cost of walking the pack's cards one by one
+     * (the doubling asks for this at every bid). */
     total = c->per_trick * tricks;
-    for (int i = 0; i < tricks; i++)
+    for (int i = 0; i < BARBU_MAX_TRICKS; i++)
         total += c->trick_from_end[i];
-    barbu_cards deck = bb_deck(rules);
-    while (deck) {
-        int card = bb_lowest(deck);
-        deck &= deck - 1;
-        total += c->card[card];
+    for (int i = tricks; i < BARBU_MAX_TRICKS; i++)
+        total -= c->trick_from_end[i];
+    for (int i = 0; i < 64; i++)
+        total += c->card[i];
+    for (int suit = 0; suit < 4; suit++) {
+        const int16_t *lane = &c->card[BARBU_CARD(suit, 0)];
+        total -= lane[0] + lane[1] + lane[15];
+        for (int rank = 2; rank < rules->deck_low; rank++)
+            total -= lane[rank];
     }
     return total;
 }
@@ -893,9 +891,18 @@ static long max_deal_score(const barbu_rules *r, const barbu_contract *c)
     most = labs((long)c->per_trick) * barbu_rules_hand_size(r);
     for (int k = 0; k < BARBU_MAX_TRICKS; k++)
         most += labs((long)c->trick_from_end[k]);
-    for (barbu_cards d = bb_deck(r); d; d &= d - 1)
-        most += labs((long)c->card[bb_lowest(d)]);
-    return most;
+    /* As barbu_contract_total sums the cards: the whole table, less the
+     * entries that are no card of the pack. */
+    int cards = 0;
+    for (int i = 0; i < 64; i++)
+        cards += abs(c->card[i]);
+    for (int suit = 0; suit < 4; suit++) {
+        const int16_t *lane = &c->card[BARBU_CARD(suit, 0)];
+        cards -= abs(lane[0]) + abs(lane[1]) + abs(lane[15]);
+        for (int rank = 2; rank < r->deck_low; rank++)
+            cards -= abs(lane[rank]);
+    }
+    return most + cards;
 }
 
 /* A deal's scores are 16-bit: raw scores up to M settle to at most

@@ -5,23 +5,45 @@
  */
 #include <assert.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "internal.h"
 
 /* Deals each player declares in a game. */
 static int per_declarer(const barbu_rules *r)
 {
-    return barbu_rules_deals(r) / 4;
+    return bb_rules_deals(r) / 4;
 }
 
+/* The packs of 52 and 32 cards in order, lowest card first. */
+#define RANKS_FROM_7(suit)                                                                         \
+    BARBU_CARD(suit, 7), BARBU_CARD(suit, 8), BARBU_CARD(suit, 9), BARBU_CARD(suit, 10),           \
+        BARBU_CARD(suit, 11), BARBU_CARD(suit, 12), BARBU_CARD(suit, 13), BARBU_CARD(suit, 14)
+#define RANKS_FROM_2(suit)                                                                         \
+    BARBU_CARD(suit, 2), BARBU_CARD(suit, 3), BARBU_CARD(suit, 4), BARBU_CARD(suit, 5),            \
+        BARBU_CARD(suit, 6), RANKS_FROM_7(suit)
+static const barbu_card PACK_52[52] = {RANKS_FROM_2(0), RANKS_FROM_2(1), RANKS_FROM_2(2),
+                                       RANKS_FROM_2(3)};
+static const barbu_card PACK_32[32] = {RANKS_FROM_7(0), RANKS_FROM_7(1), RANKS_FROM_7(2),
+                                       RANKS_FROM_7(3)};
+
+/* The pack in order, lowest card first: the cards of bb_deck. */
 static int pack_of(const barbu_rules *r, barbu_card *cards)
 {
-    barbu_cards deck = bb_deck(r);
-    int n = 0;
-    while (deck) {
-        cards[n++] = (barbu_card)bb_lowest(deck);
-        deck &= deck - 1;
+    if (r->deck_low == 2) {
+        memcpy(cards, PACK_52, sizeof PACK_52);
+        return 52;
     }
+    if (r->deck_low == 7) {
+        memcpy(cards, PACK_32, sizeof PACK_32);
+        return 32;
+    }
+    int n = 0;
+    for (int suit = 0; suit < 4; suit++)
+        for (int rank = r->deck_low; rank <= BARBU_ACE; rank++)
+            cards[n++] = BARBU_CARD(suit, rank);
     return n;
 }
 
@@ -95,16 +117,56 @@ static int draw_first(const barbu_state *s)
     return bb_draw_high(&st, pack, n, rank_value, NULL);
 }
 
+/* A seeded deal: bb_shuffle's loop, each card handed out as soon as the
+ * shuffle has put it in its place (the cards from the top of the pack down:
+ * a card's place is final once the loop has passed it), into hands by place
+ * in the round of four. */
+static void deal_seeded(barbu_rng rng_in, barbu_card *pack, int n, barbu_cards by_place[4])
+{
+    /* The generator a local: through a pointer it would be stored and read
+     * again around every card written to the pack (a char may alias it). */
+    barbu_rng r = rng_in, *rng = &r;
+    barbu_cards h0 = 0, h1 = 0, h2 = 0, h3 = 0;
+    /* n is 52 or 32: the top card is the fourth of a round. */
+    for (int i = n - 1; i >= 3; i -= 4) {
+        int j = (int)barbu_rng_below(rng, (uint32_t)i + 1);
+        h3 |= BARBU_BIT(pack[j]);
+        pack[j] = pack[i];
+        j = (int)barbu_rng_below(rng, (uint32_t)i);
+        h2 |= BARBU_BIT(pack[j]);
+        pack[j] = pack[i - 1];
+        j = (int)barbu_rng_below(rng, (uint32_t)i - 1);
+        h1 |= BARBU_BIT(pack[j]);
+        pack[j] = pack[i - 2];
+        if (i > 3) {
+            j = (int)barbu_rng_below(rng, (uint32_t)i - 2);
+            h0 |= BARBU_BIT(pack[j]);
+            pack[j] = pack[i - 3];
+        }
+    }
+    by_place[0] = h0 | BARBU_BIT(pack[0]);
+    by_place[1] = h1;
+    by_place[2] = h2;
+    by_place[3] = h3;
+}
+
 void barbu_dealt_hands(const barbu_state *s, int deal, int dealer, barbu_cards hands[4])
 {
     bb_stream st;
     bb_stream_open(&st, s, BB_SEED_DEAL, deal);
     barbu_card pack[52];
     int n = pack_of(s->rules, pack);
-    bb_shuffle(&st, pack, n);
-    memset(hands, 0, 4 * sizeof hands[0]);
-    for (int k = 0; k < n; k++)
-        hands[(dealer + 1 + k) & 3] |= BARBU_BIT(pack[k]);
+    barbu_cards by_place[4] = {0};
+    if (st.key == NULL && n % 4 == 0) {
+        deal_seeded(st.rng, pack, n, by_place);
+    } else {
+        bb_shuffle(&st, pack, n);
+        for (int k = 0; k < n; k++)
+            by_place[k & 3] |= BARBU_BIT(pack[k]);
+    }
+    /* One card at a time from the dealer's left. */
+    for (int k = 0; k < 4; k++)
+        hands[(dealer + 1 + k) & 3] = by_place[k];
 }
 
 /* Deals the pack one card at a time from the dealer's left. */
@@ -379,6 +441,28 @@ int barbu_state_first_trick(const barbu_view *view, const barbu_cards hands[4], 
     return 0;
 }
 
+/* The cards whose entry in a table of 64 (a contract's scores by card) is
+ * not zero: on x86-64 sixteen entries at a time (compared with zero, the
+ * answers packed a bit each), where a branch a card cost some 500
+ * instructions a deal. */
+static barbu_cards nonzero_cards(const int16_t table[64])
+{
+    barbu_cards set = 0;
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128();
+    for (int i = 0; i < 64; i += 16) {
+        __m128i a = _mm_loadu_si128((const __m128i *)&table[i]);
+        __m128i b = _mm_loadu_si128((const __m128i *)&table[i + 8]);
+        __m128i zeros = _mm_packs_epi16(_mm_cmpeq_epi16(a, zero), _mm_cmpeq_epi16(b, zero));
+        set |= (barbu_cards)(~(unsigned)_mm_movemask_epi8(zeros) & 0xffffu) << i;
+    }
+#else
+    for (int i = 0; i < 64; i++)
+        set |= (barbu_cards)(table[i] != 0) << i;
+#endif
+    return set;
+}
+
 /* The deal's contracts: how it is played, its penalty cards and the rules in
  * force (a rule holds only where every contract of the deal has it). */
 void bb_set_calls(barbu_state *s, unsigned contracts)
@@ -392,13 +476,11 @@ void bb_set_calls(barbu_state *s, unsigned contracts)
     t->kind = k->kind == BARBU_KIND_RAVAGE ? BARBU_KIND_TRICKS : k->kind;
     if (k->kind == BARBU_KIND_PATIENCE)
         t->rank = k->fixed_rank;
-    barbu_cards deck = bb_deck(r), penalty = 0;
+    barbu_cards penalty = 0;
     int flags = BARBU_CF_HEARTS_LEAD | BARBU_CF_EARLY_END | BARBU_CF_ISRAELI;
     for (unsigned m = contracts; m; m &= m - 1) {
         const barbu_contract *ck = &r->contract[__builtin_ctz(m)];
-        for (barbu_cards d = deck; d; d &= d - 1)
-            if (ck->card[bb_lowest(d)] != 0)
-                penalty |= d & -d;
+        penalty |= nonzero_cards(ck->card) & bb_deck(r);
         flags &= ck->flags;
     }
     if (!r->hearts_lead)
@@ -472,17 +554,22 @@ static void apply_arrange(barbu_state *s, const barbu_action *a)
         t->to_move = (int8_t)bb_next_seat(a->seat);
 }
 
-static void finish_trick(barbu_state *s)
+/* The trick is complete; `fourth` is its last card, just played.  It comes
+ * in a register: the copy to last_trick read as one word with the other
+ * cards (last_trick = *k, or byte loads the compiler merges) would wait on
+ * its store a dozen cycles, every trick. */
+static void finish_trick(barbu_state *s, barbu_card fourth)
 {
     barbu_table *t = &s->t;
     barbu_trick *k = &t->trick;
-    barbu_cards cards = BARBU_BIT(k->card[0]) | BARBU_BIT(k->card[1]) | BARBU_BIT(k->card[2]) |
-                        BARBU_BIT(k->card[3]);
-    int top = bb_trick_top_card(cards, k->card[0], t->trump);
+    barbu_card c0 = k->card[0], c1 = k->card[1], c2 = k->card[2], c3 = fourth;
+    int leader = k->leader;
+    barbu_cards cards = BARBU_BIT(c0) | BARBU_BIT(c1) | BARBU_BIT(c2) | BARBU_BIT(c3);
+    int top = bb_trick_top_card(cards, c0, t->trump);
     /* Without branches: the winner is random in a playout, so a loop that
      * searched for it would be mispredicted half the time. */
-    int pos = (k->card[1] == top) | (k->card[2] == top) << 1 | ((k->card[3] == top) * 3);
-    int w = (k->leader + pos) & 3;
+    int pos = (c1 == top) | (c2 == top) << 1 | ((c3 == top) * 3);
+    int w = (leader + pos) & 3;
     /* A Piranha (seed 000): El Kingko taken in a trick won by an 8. */
     if ((cards & t->penalty & BARBU_BIT(BARBU_CARD(BARBU_HEARTS, BARBU_KING))) &&
         BARBU_RANK(top) == 8)
@@ -490,7 +577,12 @@ static void finish_trick(barbu_state *s)
     t->taken[w] |= cards;
     t->tricks[w]++;
     t->winner[t->ntricks++] = (int8_t)w;
-    t->last_trick = *k;
+    t->last_trick.leader = (uint8_t)leader;
+    t->last_trick.n = 4;
+    t->last_trick.card[0] = c0;
+    t->last_trick.card[1] = c1;
+    t->last_trick.card[2] = c2;
+    t->last_trick.card[3] = c3;
     k->leader = (uint8_t)w;
     k->n = 0;
     t->to_move = (int8_t)w;
@@ -530,33 +622,45 @@ static void play_layout(barbu_state *s, int seat, barbu_cards cards)
     next_layout_player(t, seat);
 }
 
-/* Plays cards already known to be legal.  The trick contracts come first and
- * stay small enough to inline: they are the inner loop of every playout. */
-static inline void play_cards(barbu_state *s, int seat, barbu_cards cards)
+/* Plays a card of a trick contract already known to be legal: the inner loop
+ * of every playout, inline in each. */
+static inline __attribute__((always_inline)) void play_trick_card(barbu_state *s, int seat,
+                                                                  barbu_card card)
 {
     barbu_table *t = &s->t;
-    s->hand[seat] &= ~cards;
-    t->played[seat] |= cards;
-    if (t->kind == BARBU_KIND_TRICKS || t->kind == BARBU_KIND_TRUMPS) {
-        /* What the card shows of the hand (bb_note_play); the common case,
-         * a discard at no trumps, stays inline. */
-        if (t->kind == BARBU_KIND_TRUMPS || t->trick.n == 0) {
-            if (t->kind == BARBU_KIND_TRUMPS || (t->rule_flags & BARBU_CF_HEARTS_LEAD))
-                bb_note_play(s->rules, t, seat, (barbu_card)bb_lowest(cards));
-        } else if (!(cards & BARBU_SUIT_CARDS(BARBU_SUIT(t->trick.card[0])))) {
-            if (t->rule_flags & BARBU_CF_ISRAELI)
-                bb_note_play(s->rules, t, seat, (barbu_card)bb_lowest(cards));
-            else
-                t->shown_out[seat] |= BARBU_SUIT_CARDS(BARBU_SUIT(t->trick.card[0]));
-        }
-        t->in_hand[seat]--;
-        t->trick.card[t->trick.n++] = (barbu_card)bb_lowest(cards);
-        if (t->trick.n < 4)
-            t->to_move = (int8_t)bb_next_seat(seat);
+    barbu_cards bit = BARBU_BIT(card);
+    s->hand[seat] &= ~bit;
+    t->played[seat] |= bit;
+    /* What the card shows of the hand (bb_note_play); the common case, a
+     * discard at no trumps, stays inline. */
+    if (t->kind == BARBU_KIND_TRUMPS || t->trick.n == 0) {
+        if (t->kind == BARBU_KIND_TRUMPS || (t->rule_flags & BARBU_CF_HEARTS_LEAD))
+            bb_note_play(s->rules, t, seat, card);
+    } else if (!(bit & BARBU_SUIT_CARDS(BARBU_SUIT(t->trick.card[0])))) {
+        if (t->rule_flags & BARBU_CF_ISRAELI)
+            bb_note_play(s->rules, t, seat, card);
         else
-            finish_trick(s);
+            t->shown_out[seat] |= BARBU_SUIT_CARDS(BARBU_SUIT(t->trick.card[0]));
+    }
+    t->in_hand[seat]--;
+    t->trick.card[t->trick.n++] = card;
+    if (t->trick.n < 4)
+        t->to_move = (int8_t)bb_next_seat(seat);
+    else
+        finish_trick(s, card);
+}
+
+/* Plays cards already known to be legal (inline in barbu_apply, the path
+ * of every card of a game). */
+static inline __attribute__((always_inline)) void play_cards(barbu_state *s, int seat,
+                                                             barbu_cards cards)
+{
+    if (s->t.kind == BARBU_KIND_TRICKS || s->t.kind == BARBU_KIND_TRUMPS) {
+        play_trick_card(s, seat, (barbu_card)bb_lowest(cards));
         return;
     }
+    s->hand[seat] &= ~cards;
+    s->t.played[seat] |= cards;
     play_layout(s, seat, cards);
 }
 
@@ -575,6 +679,18 @@ static void after_apply(barbu_state *s)
 
 int barbu_apply(barbu_state *s, const barbu_action *a)
 {
+    barbu_table *t = &s->t;
+    /* A card in the play, the action of nearly every apply: bb_check's own
+     * first case, checked and played inline. */
+    if (a->type == BARBU_ACT_PLAY && t->phase == BARBU_PHASE_PLAY && a->seat == t->to_move) {
+        int err = bb_check_play(s->rules, t, s->hand[a->seat], a->cards);
+        if (err != 0)
+            return err;
+        t->acted++;
+        play_cards(s, a->seat, a->cards);
+        after_apply(s);
+        return 0;
+    }
     int err = bb_check(s->rules, &s->t, s->t.to_move >= 0 ? s->hand[s->t.to_move] : 0, a);
     if (err != 0)
         return err;
@@ -657,10 +773,46 @@ int barbu_play_random(barbu_state *s, barbu_rng *rng)
         return 0;
     }
     barbu_card card =
-        (barbu_card)barbu_nth_card(cards, barbu_rng_below(rng, (uint32_t)barbu_count(cards)));
+        (barbu_card)bb_nth_card(cards, barbu_rng_below(rng, (uint32_t)barbu_count(cards)));
     play_cards(s, seat, BARBU_BIT(card));
     after_apply(s);
     return 0;
+}
+
+/*
+ * A layout's playout: barbu_play_random's steps, one card or a pass at a
+ * time, with the cards that fit the layout kept from step to step (only the
+ * suit of the card played changes them) instead of worked out for every
+ * seat; a pass shows the seat holds none of them (bb_note_pass).
+ */
+static void playout_layout(barbu_state *s, barbu_rng *rng)
+{
+    barbu_table *t = &s->t;
+    const barbu_rules *r = s->rules;
+    barbu_rng g = *rng;
+    int deal = t->deal;
+    barbu_cards fit = bb_layout_playable(r, t, BARBU_ALL_CARDS);
+    while (t->deal == deal && t->phase == BARBU_PHASE_PLAY) {
+        int seat = t->to_move;
+        barbu_cards cards = fit & s->hand[seat];
+        t->acted++;
+        if (cards == 0) {
+            t->shown_out[seat] |= fit;
+            t->passes++;
+            next_layout_player(t, seat);
+        } else {
+            barbu_card card =
+                (barbu_card)bb_nth_card(cards, barbu_rng_below(&g, (uint32_t)barbu_count(cards)));
+            s->hand[seat] &= ~BARBU_BIT(card);
+            t->played[seat] |= BARBU_BIT(card);
+            play_layout(s, seat, BARBU_BIT(card));
+            int suit = BARBU_SUIT(card);
+            if (t->deal == deal)
+                fit = (fit & ~BARBU_SUIT_CARDS(suit)) | bb_layout_fits(r, t, suit);
+        }
+        after_apply(s);
+    }
+    *rng = g;
 }
 
 int barbu_playout_random(barbu_state *s, barbu_rng *rng)
@@ -669,23 +821,25 @@ int barbu_playout_random(barbu_state *s, barbu_rng *rng)
         return s->t.phase == BARBU_PHASE_OVER ? BARBU_EOVER : BARBU_EPHASE;
     int deal = s->t.deal;
     if (s->t.kind != BARBU_KIND_TRICKS && s->t.kind != BARBU_KIND_TRUMPS) {
-        while (s->t.deal == deal && s->t.phase == BARBU_PHASE_PLAY)
-            barbu_play_random(s, rng);
+        playout_layout(s, rng);
         return 0;
     }
     /* The trick contracts in one loop, everything inline: the inner loop of
-     * the bots' simulations. */
+     * the bots' simulations.  The generator is a local, as a pointer would
+     * have it stored and read again around every byte the play writes. */
+    barbu_rng g = *rng;
     while (s->t.deal == deal && s->t.phase == BARBU_PHASE_PLAY) {
         int seat = s->t.to_move;
         barbu_cards cards = bb_playable(s->rules, &s->t, s->hand[seat]);
         /* The k-th card by barbu_nth_card: a loop clearing k bits would be
          * mispredicted at every random k. */
         barbu_card card =
-            (barbu_card)barbu_nth_card(cards, barbu_rng_below(rng, (uint32_t)barbu_count(cards)));
+            (barbu_card)bb_nth_card(cards, barbu_rng_below(&g, (uint32_t)barbu_count(cards)));
         s->t.acted++;
-        play_cards(s, seat, BARBU_BIT(card));
+        play_trick_card(s, seat, card);
         after_apply(s);
     }
+    *rng = g;
     return 0;
 }
 

@@ -110,6 +110,8 @@ s1=$(sed 's/.*"signature":"\([0-9a-f]*\)".*/\1/' "$tmp/b1")
 s2=$(sed 's/.*"signature":"\([0-9a-f]*\)".*/\1/' "$tmp/b2")
 [ -n "$s1" ] && [ "$s1" = "$s2" ] && ok "bench signature is stable ($s1)" || bad "bench signature is stable"
 grep -q '"no-tricks":[0-9]' "$tmp/b1" && ok "bench measures No Tricks playouts" || bad "bench measures No Tricks playouts"
+grep -q '"played_deals_per_second":[1-9]' "$tmp/b1" && ok "bench measures deals dealt and played out" ||
+    bad "bench measures deals dealt and played out"
 # Bench of the solver and of the computer players' decision times.
 "$barbu" bench --solver --positions 5 --json >"$tmp/b3" && grep -q '"trumps":{"positions":5' "$tmp/b3" &&
     ok "bench --solver times the solver by contract" || { bad "bench --solver times the solver by contract"; cat "$tmp/b3"; }
