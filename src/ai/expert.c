@@ -44,6 +44,33 @@
     .resample = 4, .fife_calls = 1
 
 /* clang-format off */
+/* The levels as they were before issue 26, kept exactly as tuned-only kinds
+ * `medium0` and `hard0` (bot.c), so that the new levels are measured
+ * against them with barbu arena. */
+const bb_level BB_MEDIUM0 = {
+    EXPERT_SHARED,
+    .budget = 1200000,
+    .min_deals = 16,
+    .max_deals = 480,
+    .layout_deals = 480,
+    .noise = 0,
+    .self_noise = 0,
+    .solve_from = 2,
+    .maxn = 0,
+    .maxn_from = 0,
+};
+const bb_level BB_HARD0 = {
+    EXPERT_SHARED,
+    .budget = 12000000,
+    .min_deals = 48,
+    .max_deals = 4800,
+    .layout_deals = 4800,
+    .noise = 250,
+    .self_noise = 250,
+    .solve_from = 4,
+    .maxn = 1,
+    .maxn_from = 4,
+};
 const bb_level BB_MEDIUM = {
     EXPERT_SHARED,
     .budget = 1200000,
