@@ -86,11 +86,9 @@ static const struct {
     uint64_t hash;
 } CASES[] = {
     {"uk", 0, 0, 3, UINT64_C(0x7525a42ed8a405fd)},
-    {"uk", 0, 0, 4, UINT64_C(0x64169d0b63d1306b)},
     {"fife", 0, 0, 5, UINT64_C(0xd528d1a079e6b077)},
     {"chinese", 0, 0, 6, UINT64_C(0xd735d9b9afd8bf3f)},
     {"uk", 1, 8, 7, UINT64_C(0x517b21a1c8dec583)},
-    {"uk", 1, 9, 8, UINT64_C(0xa1134f1bd8d3523b)},
 };
 
 #define N_CASES (sizeof CASES / sizeof CASES[0])
