@@ -79,6 +79,9 @@ typedef struct bb_record {
 void bb_record_see(bb_record *rec, const barbu_view *view);
 
 extern const bb_level BB_MEDIUM, BB_HARD;
+/* Medium and hard as they were before issue 26 (the tuned-only kinds
+ * medium0 and hard0), to measure the new levels against. */
+extern const bb_level BB_MEDIUM0, BB_HARD0;
 
 /* Plays a truncated state to the end of its deal as the expert's play-outs
  * do, `me` the seat searching (its plays take self_noise, not noise; -1:

@@ -135,6 +135,10 @@ check "Fife figures sum to zero" "$tmp/out" \
     "abs(j['players'][0]['points']['mean'] + j['players'][1]['points']['mean']) < 1e-3"
 expect_status 0 "Chinese Poker" "$barbu" arena --rules chinese --deal-sets 9 --json heuristic random
 
+# The levels as they were before issue 26, for measuring (tuned-only kinds).
+expect_status 0 "medium0 is accepted" "$barbu" arena --deal-sets 1 --json medium0 heuristic
+check "medium0 has figures" "$tmp/out" "j['players'][0]['player'] == 'medium0' and j['players'][0]['decisions'] > 0"
+
 # The reference player that sees every card.
 expect_status 0 "omniscient is accepted" "$barbu" arena --deal-sets 2 --json omniscient heuristic
 check "omniscient has figures" "$tmp/out" "j['players'][0]['player'] == 'omniscient' and j['players'][0]['decisions'] > 0"
