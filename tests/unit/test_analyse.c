@@ -211,6 +211,22 @@ static void compose_deal(composed *c)
     assert_true(c->throw_at >= 0);
 }
 
+/* An empty record of `rec`'s rules and seed, to play a game again into. */
+static barbu_record *record_like(const barbu_record *rec)
+{
+    barbu_record *out = barbu_record_new(barbu_record_rules(rec), barbu_record_seed(rec));
+    assert_non_null(out);
+    return out;
+}
+
+/* Plays `a` on `s` and writes it into `out`. */
+static void play_into(barbu_state *s, barbu_record *out, const barbu_action *a)
+{
+    barbu_state before = *s;
+    assert_int_equal(barbu_apply(s, a), 0);
+    assert_int_equal(barbu_record_add(out, &before, a), 0);
+}
+
 /* The composed deal's record with these hands, its actions up to act[end]
  * (inclusive). */
 static barbu_record *composed_record(const composed *c, const barbu_cards hands[4], int end)
@@ -219,11 +235,8 @@ static barbu_record *composed_record(const composed *c, const barbu_cards hands[
     start_seeded(&s, c, hands);
     barbu_record *rec = barbu_record_new(&c->rules, c->seed);
     assert_non_null(rec);
-    for (int i = 0; i <= end; i++) {
-        barbu_state before = s;
-        assert_int_equal(barbu_apply(&s, &c->act[i]), 0);
-        assert_int_equal(barbu_record_add(rec, &before, &c->act[i]), 0);
-    }
+    for (int i = 0; i <= end; i++)
+        play_into(&s, rec, &c->act[i]);
     return rec;
 }
 
@@ -276,6 +289,29 @@ static void collect_first(void *ctx, const barbu_state *before, const barbu_acti
     f->act[f->n++] = *a;
 }
 
+/* Swaps one card between two opponents of S, the lowest of `one`'s cards
+ * in `may` for the lowest of `two`'s, for the first pair of PAIRS (and the
+ * first suit, where `by_suit`) where both have one: the play stays legal
+ * when each keeps as many cards of each suit.  False when no pair can. */
+static bool swap_hidden(barbu_cards hands[4], barbu_cards may, bool by_suit)
+{
+    static const int PAIRS[3][2] = {{E, W}, {N, E}, {N, W}};
+    for (int p = 0; p < 3; p++)
+        for (int suit = 0; suit < (by_suit ? 4 : 1); suit++) {
+            int one = PAIRS[p][0], two = PAIRS[p][1];
+            barbu_cards in = by_suit ? BARBU_SUIT_CARDS(suit) & may : may;
+            barbu_cards x = hands[one] & in, y = hands[two] & in;
+            if (x && y) {
+                x &= -x;
+                y &= -y;
+                hands[one] = (hands[one] & ~x) | y;
+                hands[two] = (hands[two] & ~y) | x;
+                return true;
+            }
+        }
+    return false;
+}
+
 /* A record of the same game whose first deal is dealt these hands, its
  * actions up to act[end]. */
 static barbu_record *redealt(const barbu_record *rec, const first_deal *f,
@@ -284,13 +320,9 @@ static barbu_record *redealt(const barbu_record *rec, const first_deal *f,
     barbu_state s;
     assert_int_equal(barbu_record_start(rec, &s), 0);
     assert_int_equal(barbu_set_hands(&s, hands), 0);
-    barbu_record *out = barbu_record_new(barbu_record_rules(rec), barbu_record_seed(rec));
-    assert_non_null(out);
-    for (int i = 0; i <= end; i++) {
-        barbu_state before = s;
-        assert_int_equal(barbu_apply(&s, &f->act[i]), 0);
-        assert_int_equal(barbu_record_add(out, &before, &f->act[i]), 0);
-    }
+    barbu_record *out = record_like(rec);
+    for (int i = 0; i <= end; i++)
+        play_into(&s, out, &f->act[i]);
     return out;
 }
 
@@ -320,22 +352,7 @@ static void test_hidden_cards(void **state)
     assert_true(at > 0);
     barbu_cards swapped[4];
     memcpy(swapped, f.dealt, sizeof swapped);
-    bool done = false;
-    static const int PAIRS[3][2] = {{E, W}, {N, E}, {N, W}};
-    for (int p = 0; p < 3 && !done; p++)
-        for (int suit = 0; suit < 4 && !done; suit++) {
-            int one = PAIRS[p][0], two = PAIRS[p][1];
-            barbu_cards x = f.dealt[one] & BARBU_SUIT_CARDS(suit) & ~played;
-            barbu_cards y = f.dealt[two] & BARBU_SUIT_CARDS(suit) & ~played;
-            if (x && y) {
-                x &= -x;
-                y &= -y;
-                swapped[one] = (swapped[one] & ~x) | y;
-                swapped[two] = (swapped[two] & ~y) | x;
-                done = true;
-            }
-        }
-    assert_true(done);
+    assert_true(swap_hidden(swapped, ~played, true));
     barbu_record *one = redealt(rec, &f, f.dealt, at);
     barbu_record *two = redealt(rec, &f, swapped, at);
     barbu_analysis *a = analyse(one, S, "medium", 9, 1);
@@ -385,8 +402,7 @@ static barbu_record *replayed(const barbu_record *rec, const game_acts *g, int d
 {
     barbu_state s;
     assert_int_equal(barbu_record_start(rec, &s), 0);
-    barbu_record *out = barbu_record_new(barbu_record_rules(rec), barbu_record_seed(rec));
-    assert_non_null(out);
+    barbu_record *out = record_like(rec);
     for (int i = 0; i <= end; i++) {
         int d = g->deal_of[i];
         if (s.t.acted == 0) {
@@ -396,9 +412,7 @@ static barbu_record *replayed(const barbu_record *rec, const game_acts *g, int d
             assert_int_equal(barbu_set_hands(&s, d == deal ? hands : g->dealt[d]), 0);
             assert_int_equal(barbu_set_cuts(&s, g->cuts[d], g->n_cuts[d]), 0);
         }
-        barbu_state before = s;
-        assert_int_equal(barbu_apply(&s, &g->act[i]), 0);
-        assert_int_equal(barbu_record_add(out, &before, &g->act[i]), 0);
+        play_into(&s, out, &g->act[i]);
     }
     return out;
 }
@@ -431,20 +445,7 @@ static void test_hidden_pass_on(void **state)
             passed |= g->act[i].cards;
     barbu_cards swapped[4];
     memcpy(swapped, g->dealt[deal], sizeof swapped);
-    static const int PAIRS[3][2] = {{E, W}, {N, E}, {N, W}};
-    bool done = false;
-    for (int p = 0; p < 3 && !done; p++) {
-        int one = PAIRS[p][0], two = PAIRS[p][1];
-        barbu_cards x = swapped[one] & ~passed, y = swapped[two] & ~passed;
-        if (x && y) {
-            x &= -x;
-            y &= -y;
-            swapped[one] = (swapped[one] & ~x) | y;
-            swapped[two] = (swapped[two] & ~y) | x;
-            done = true;
-        }
-    }
-    assert_true(done);
+    assert_true(swap_hidden(swapped, ~passed, false));
     barbu_record *one = replayed(rec, g, deal, g->dealt[deal], at);
     barbu_record *two = replayed(rec, g, deal, swapped, at);
     barbu_analysis *a = analyse(one, S, "easy", 4, 1);
