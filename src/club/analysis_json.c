@@ -7,6 +7,7 @@
  * (hearts)", a bid "doubles E and W", a Pass-on's cards, rows.
  */
 #include "analysis_json.h"
+#include "json_build.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -31,18 +32,6 @@ typedef struct builder {
     int deal, step; /* the walk's deal (0-based) and step in it */
 } builder;
 
-static void put(builder *b, json_t *obj, const char *key, json_t *value)
-{
-    if (value == NULL || json_object_set_new(obj, key, value) != 0)
-        b->ok = false;
-}
-
-static void append(builder *b, json_t *array, json_t *value)
-{
-    if (value == NULL || json_array_append_new(array, value) != 0)
-        b->ok = false;
-}
-
 /* Points to the hundredth, which is all the estimates are worth. */
 static json_t *points(double v)
 {
@@ -64,7 +53,7 @@ static json_t *cards_json(builder *b, barbu_cards set, char *text, size_t cap)
                 continue;
             char name[8];
             barbu_card_format(card, BARBU_FMT_ASCII, name, sizeof name);
-            append(b, arr, json_string(name));
+            json_append(&b->ok, arr, json_string(name));
             if (text != NULL && n < cap) {
                 int w = snprintf(text + n, cap - n, "%s%s", n ? " " : "", name);
                 n += w > 0 ? (size_t)w : 0;
@@ -123,7 +112,7 @@ static json_t *option_json(builder *b, const barbu_action *act, barbu_cards hand
         size_t n = 0;
         for (int i = 0; i < 3; i++) {
             char row[100];
-            put(b, rows, ROW_NAMES[i], cards_json(b, set[i], row, sizeof row));
+            json_put(&b->ok, rows, ROW_NAMES[i], cards_json(b, set[i], row, sizeof row));
             int w = snprintf(text + n, sizeof text - n, "%s%s", i ? " / " : "", row);
             n += w > 0 && (size_t)w < sizeof text - n ? (size_t)w : 0;
         }
@@ -133,13 +122,13 @@ static json_t *option_json(builder *b, const barbu_action *act, barbu_cards hand
         snprintf(text, sizeof text, "%s", ACT_NAMES[act->type % 7]);
         break;
     }
-    put(b, o, "action", json_string(text));
+    json_put(&b->ok, o, "action", json_string(text));
     if (with_value)
-        put(b, o, "value", points(value));
+        json_put(&b->ok, o, "value", points(value));
     if (cards != NULL)
-        put(b, o, "cards", cards);
+        json_put(&b->ok, o, "cards", cards);
     if (rows != NULL)
-        put(b, o, "rows", rows);
+        json_put(&b->ok, o, "rows", rows);
     return o;
 }
 
@@ -157,24 +146,24 @@ static json_t *item_json(builder *b, const barbu_analysis_item *it, const barbu_
 {
     barbu_cards hand = before->hand[b->a->seat];
     json_t *o = json_object();
-    put(b, o, "deal", json_integer(it->deal));
-    put(b, o, "step", json_integer(it->step));
-    put(b, o, "kind", json_string(ACT_NAMES[it->chosen.type % 7]));
-    put(b, o, "chosen", action_name(b, &it->chosen, hand));
-    put(b, o, "best",
-        action_name(b, it->n_options > 0 ? &it->options[0].action : &it->chosen, hand));
-    put(b, o, "cost", points(it->cost));
-    put(b, o, "forced", json_boolean(it->forced));
-    put(b, o, "chosen_index", json_integer(it->chosen_index));
+    json_put(&b->ok, o, "deal", json_integer(it->deal));
+    json_put(&b->ok, o, "step", json_integer(it->step));
+    json_put(&b->ok, o, "kind", json_string(ACT_NAMES[it->chosen.type % 7]));
+    json_put(&b->ok, o, "chosen", action_name(b, &it->chosen, hand));
+    json_put(&b->ok, o, "best",
+             action_name(b, it->n_options > 0 ? &it->options[0].action : &it->chosen, hand));
+    json_put(&b->ok, o, "cost", points(it->cost));
+    json_put(&b->ok, o, "forced", json_boolean(it->forced));
+    json_put(&b->ok, o, "chosen_index", json_integer(it->chosen_index));
     char words[600];
     club_step_words(b->rules, before, act, after, words, sizeof words);
-    put(b, o, "words", json_string(words));
+    json_put(&b->ok, o, "words", json_string(words));
     json_t *opts = json_array();
     for (int i = 0; i < it->n_options; i++)
-        append(b, opts,
-               option_json(b, &it->options[i].action, hand, it->options[i].value,
-                           it->options[i].cards, true));
-    put(b, o, "options", opts);
+        json_append(&b->ok, opts,
+                    option_json(b, &it->options[i].action, hand, it->options[i].value,
+                                it->options[i].cards, true));
+    json_put(&b->ok, o, "options", opts);
     return o;
 }
 
@@ -192,7 +181,7 @@ static void on_step(void *ctx, const barbu_state *before, const barbu_action *ac
     const barbu_analysis_item *it = &b->a->items[b->next];
     if (it->deal != b->deal + 1 || it->step != b->step || act->seat != b->a->seat)
         return;
-    append(b, b->items, item_json(b, it, before, act, after));
+    json_append(&b->ok, b->items, item_json(b, it, before, act, after));
     b->next++;
 }
 
@@ -208,24 +197,24 @@ char *barbu_analysis_json(const barbu_analysis *a, const barbu_record *rec)
         return NULL;
     }
     json_t *o = json_object();
-    put(&b, o, "seat", json_string(barbu_seat_name(a->seat)));
-    put(&b, o, "level", json_string(a->level));
+    json_put(&b.ok, o, "seat", json_string(barbu_seat_name(a->seat)));
+    json_put(&b.ok, o, "level", json_string(a->level));
     const char *player =
         a->seat >= 0 && a->seat < 4 ? barbu_record_tag(rec, SEAT_TAGS[a->seat]) : NULL;
     json_t *name = player ? json_string(player) : json_null();
-    put(&b, o, "player", name ? name : json_null());
-    put(&b, o, "decisions", json_integer(a->n_items));
-    put(&b, o, "total_cost", points(a->total_cost));
+    json_put(&b.ok, o, "player", name ? name : json_null());
+    json_put(&b.ok, o, "decisions", json_integer(a->n_items));
+    json_put(&b.ok, o, "total_cost", points(a->total_cost));
     int *idx = malloc(sizeof *idx * (size_t)(a->n_items > 0 ? a->n_items : 1));
     json_t *worst = json_array();
     if (idx == NULL)
         b.ok = false;
     else
         for (int i = 0, n = barbu_analysis_worst(a, idx); i < n; i++)
-            append(&b, worst, json_integer(idx[i]));
+            json_append(&b.ok, worst, json_integer(idx[i]));
     free(idx);
-    put(&b, o, "worst", worst);
-    put(&b, o, "items", b.items);
+    json_put(&b.ok, o, "worst", worst);
+    json_put(&b.ok, o, "items", b.items);
     char *text = b.ok ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(12)) : NULL;
     json_decref(o);
     return text;

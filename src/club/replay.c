@@ -5,6 +5,7 @@
  * the action, so the viewer decides no rule.
  */
 #include "replay.h"
+#include "json_build.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -43,18 +44,6 @@ typedef struct builder {
     int32_t before[4]; /* the totals before the deal */
 } builder;
 
-static void put(builder *b, json_t *obj, const char *key, json_t *value)
-{
-    if (value == NULL || json_object_set_new(obj, key, value) != 0)
-        b->ok = false;
-}
-
-static void append(builder *b, json_t *array, json_t *value)
-{
-    if (value == NULL || json_array_append_new(array, value) != 0)
-        b->ok = false;
-}
-
 static json_t *seat_json(int seat)
 {
     return json_string(barbu_seat_name(seat));
@@ -80,7 +69,7 @@ static json_t *cards_json(builder *b, barbu_cards set)
     for (int suit = BARBU_SPADES; suit >= BARBU_CLUBS; suit--)
         for (int rank = BARBU_ACE; rank >= 2; rank--)
             if (set & BARBU_BIT(BARBU_CARD(suit, rank)))
-                append(b, a, card_json((barbu_card)BARBU_CARD(suit, rank)));
+                json_append(&b->ok, a, card_json((barbu_card)BARBU_CARD(suit, rank)));
     return a;
 }
 
@@ -107,7 +96,7 @@ static json_t *ints4_json(builder *b, const int32_t v[4])
 {
     json_t *a = json_array();
     for (int i = 0; i < 4; i++)
-        append(b, a, json_integer(v[i]));
+        json_append(&b->ok, a, json_integer(v[i]));
     return a;
 }
 
@@ -129,7 +118,7 @@ static json_t *seats_json(builder *b, unsigned seats)
     json_t *a = json_array();
     for (int s = 0; s < 4; s++)
         if ((seats >> s) & 1)
-            append(b, a, seat_json(s));
+            json_append(&b->ok, a, seat_json(s));
     return a;
 }
 
@@ -139,7 +128,7 @@ static json_t *seat_sets_json(builder *b, const uint8_t sets[4])
     json_t *o = json_object();
     for (int s = 0; s < 4; s++)
         if (sets[s] != 0)
-            put(b, o, barbu_seat_name(s), seats_json(b, sets[s]));
+            json_put(&b->ok, o, barbu_seat_name(s), seats_json(b, sets[s]));
     return o;
 }
 
@@ -148,7 +137,7 @@ static json_t *contract_keys_json(builder *b, unsigned contracts)
     json_t *a = json_array();
     for (int c = 0; c < b->rules->n_contracts && c < BARBU_MAX_CONTRACTS; c++)
         if ((contracts >> c) & 1)
-            append(b, a, json_string(b->rules->contract[c].key));
+            json_append(&b->ok, a, json_string(b->rules->contract[c].key));
     return a;
 }
 
@@ -296,18 +285,18 @@ static json_t *rows_json(builder *b, const barbu_cards rows[3])
 {
     json_t *o = json_object();
     for (int i = 0; i < 3; i++)
-        put(b, o, ROW_NAMES[i], cards_json(b, rows[i]));
+        json_put(&b->ok, o, ROW_NAMES[i], cards_json(b, rows[i]));
     return o;
 }
 
 static json_t *trick_json(builder *b, const barbu_trick *k)
 {
     json_t *o = json_object();
-    put(b, o, "leader", seat_json(k->leader));
+    json_put(&b->ok, o, "leader", seat_json(k->leader));
     json_t *cards = json_array();
     for (int i = 0; i < k->n && i < 4; i++)
-        append(b, cards, card_json(k->card[i]));
-    put(b, o, "cards", cards);
+        json_append(&b->ok, cards, card_json(k->card[i]));
+    json_put(&b->ok, o, "cards", cards);
     return o;
 }
 
@@ -318,14 +307,14 @@ static json_t *fife_json(builder *b, const barbu_state *s, bool ended)
     const barbu_table *t = &s->t;
     const barbu_rules *r = b->rules;
     json_t *o = json_object();
-    put(b, o, "set", json_integer(t->set + 1));
-    put(b, o, "round", json_integer(t->round + 1));
-    put(b, o, "silly", json_boolean(t->round == BARBU_SILLY_ROUND));
-    put(b, o, "calls_done", contract_keys_json(b, t->calls_done));
+    json_put(&b->ok, o, "set", json_integer(t->set + 1));
+    json_put(&b->ok, o, "round", json_integer(t->round + 1));
+    json_put(&b->ok, o, "silly", json_boolean(t->round == BARBU_SILLY_ROUND));
+    json_put(&b->ok, o, "calls_done", contract_keys_json(b, t->calls_done));
     if (t->round == BARBU_SILLY_ROUND) {
-        put(b, o, "cutter", seat_json(t->cutter));
+        json_put(&b->ok, o, "cutter", seat_json(t->cutter));
         if (!ended && t->phase == BARBU_PHASE_CUT)
-            put(b, o, "cut_for", json_string(CUT_FOR_NAMES[t->cut_for & 1]));
+            json_put(&b->ok, o, "cut_for", json_string(CUT_FOR_NAMES[t->cut_for & 1]));
     }
     int held = t->n_cuts < (int)sizeof t->cuts ? t->n_cuts : (int)sizeof t->cuts;
     if (held > 0) {
@@ -339,17 +328,17 @@ static json_t *fife_json(builder *b, const barbu_state *s, bool ended)
                 note[0] = '\0';
             json_t *c = json_object();
             if (cut == BARBU_JOKER)
-                put(b, c, "card", json_string("Joker"));
+                json_put(&b->ok, c, "card", json_string("Joker"));
             else if (cut == BARBU_BRIDGE)
-                put(b, c, "card", json_string("Bridge"));
+                json_put(&b->ok, c, "card", json_string("Bridge"));
             else
-                put(b, c, "card", card_json(cut));
-            put(b, c, "words", json_string(card));
-            put(b, c, "for", json_string(CUT_FOR_NAMES[what & 1]));
-            put(b, c, "note", json_string(note));
-            append(b, cuts, c);
+                json_put(&b->ok, c, "card", card_json(cut));
+            json_put(&b->ok, c, "words", json_string(card));
+            json_put(&b->ok, c, "for", json_string(CUT_FOR_NAMES[what & 1]));
+            json_put(&b->ok, c, "note", json_string(note));
+            json_append(&b->ok, cuts, c);
         }
-        put(b, o, "cuts", cuts);
+        json_put(&b->ok, o, "cuts", cuts);
     }
     /* The Pass-ons made, and those chosen while the one under way goes
      * round (in a replay every card is shown). */
@@ -358,25 +347,26 @@ static json_t *fife_json(builder *b, const barbu_state *s, bool ended)
         json_t *list = json_array();
         for (int k = 0; k < made; k++) {
             json_t *p = json_object();
-            put(b, p, "direction", json_integer(barbu_pass_direction(t->round_deal, k)));
+            json_put(&b->ok, p, "direction", json_integer(barbu_pass_direction(t->round_deal, k)));
             json_t *cards = json_object();
             for (int seat = 0; seat < 4; seat++)
-                put(b, cards, barbu_seat_name(seat), cards_json(b, s->pass_ons[k][seat]));
-            put(b, p, "cards", cards);
-            append(b, list, p);
+                json_put(&b->ok, cards, barbu_seat_name(seat), cards_json(b, s->pass_ons[k][seat]));
+            json_put(&b->ok, p, "cards", cards);
+            json_append(&b->ok, list, p);
         }
-        put(b, o, "pass_ons", list);
+        json_put(&b->ok, o, "pass_ons", list);
         if (!ended && t->phase == BARBU_PHASE_PASS_ON && t->passed_on) {
             json_t *chosen = json_object();
             for (int seat = 0; seat < 4; seat++)
                 if ((t->passed_on >> seat) & 1)
-                    put(b, chosen, barbu_seat_name(seat), cards_json(b, s->pending[seat][0]));
-            put(b, o, "chosen", chosen);
-            put(b, o, "pass_dir", json_integer(t->pass_dir));
+                    json_put(&b->ok, chosen, barbu_seat_name(seat),
+                             cards_json(b, s->pending[seat][0]));
+            json_put(&b->ok, o, "chosen", chosen);
+            json_put(&b->ok, o, "pass_dir", json_integer(t->pass_dir));
         }
     }
     if (t->piranha >= 0)
-        put(b, o, "piranha", seat_json(t->piranha));
+        json_put(&b->ok, o, "piranha", seat_json(t->piranha));
     return o;
 }
 
@@ -387,38 +377,38 @@ static json_t *table_json(builder *b, const barbu_state *s, bool ended)
     const barbu_table *t = &s->t;
     const barbu_rules *r = b->rules;
     json_t *o = json_object();
-    put(b, o, "phase", json_string(ended ? "end" : PHASE_NAMES[t->phase % 7]));
+    json_put(&b->ok, o, "phase", json_string(ended ? "end" : PHASE_NAMES[t->phase % 7]));
     if (!ended && t->to_move >= 0)
-        put(b, o, "to_move", seat_json(t->to_move));
+        json_put(&b->ok, o, "to_move", seat_json(t->to_move));
     json_t *hands = json_object();
     for (int seat = 0; seat < 4; seat++)
-        put(b, hands, barbu_seat_name(seat), cards_json(b, s->hand[seat]));
-    put(b, o, "hands", hands);
+        json_put(&b->ok, hands, barbu_seat_name(seat), cards_json(b, s->hand[seat]));
+    json_put(&b->ok, o, "hands", hands);
     if (t->contracts != 0) {
         char words[200];
         club_contract_words(r, t->contracts, t->trump, t->rank, words, sizeof words);
-        put(b, o, "contract", json_string(words));
-        put(b, o, "kind", json_string(KIND_NAMES[t->kind % 6]));
+        json_put(&b->ok, o, "contract", json_string(words));
+        json_put(&b->ok, o, "kind", json_string(KIND_NAMES[t->kind % 6]));
     }
     if (t->bids != 0) {
-        put(b, o, "bids", seats_json(b, t->bids));
-        put(b, o, "doubles", seat_sets_json(b, t->dbl));
-        put(b, o, "redoubles", seat_sets_json(b, t->rdbl));
+        json_put(&b->ok, o, "bids", seats_json(b, t->bids));
+        json_put(&b->ok, o, "doubles", seat_sets_json(b, t->dbl));
+        json_put(&b->ok, o, "redoubles", seat_sets_json(b, t->rdbl));
     }
     bool tricks = t->kind == BARBU_KIND_TRICKS || t->kind == BARBU_KIND_TRUMPS ||
                   t->kind == BARBU_KIND_RAVAGE;
     if (t->contracts != 0 && tricks && (t->phase == BARBU_PHASE_PLAY || ended)) {
-        put(b, o, "trick", trick_json(b, &t->trick));
+        json_put(&b->ok, o, "trick", trick_json(b, &t->trick));
         if (t->trick.n == 0 && t->ntricks > 0 && t->ntricks <= BARBU_MAX_TRICKS) {
             json_t *last = trick_json(b, &t->last_trick);
-            put(b, last, "winner", seat_json(t->winner[t->ntricks - 1]));
-            put(b, o, "last_trick", last);
+            json_put(&b->ok, last, "winner", seat_json(t->winner[t->ntricks - 1]));
+            json_put(&b->ok, o, "last_trick", last);
         }
         json_t *winners = json_array();
         for (int k = 0; k < t->ntricks && k < BARBU_MAX_TRICKS; k++)
-            append(b, winners, seat_json(t->winner[k]));
-        put(b, o, "winners", winners);
-        put(b, o, "tricks", bytes4_json(b, t->tricks));
+            json_append(&b->ok, winners, seat_json(t->winner[k]));
+        json_put(&b->ok, o, "winners", winners);
+        json_put(&b->ok, o, "tricks", bytes4_json(b, t->tricks));
     }
     if (t->kind == BARBU_KIND_DOMINO || t->kind == BARBU_KIND_PATIENCE) {
         json_t *layout = json_object();
@@ -426,33 +416,33 @@ static json_t *table_json(builder *b, const barbu_state *s, bool ended)
             if (t->lo[suit] == 0)
                 continue;
             json_t *ends = json_object();
-            put(b, ends, "lo", letter_json(RANK_LETTERS[t->lo[suit] & 15]));
-            put(b, ends, "hi", letter_json(RANK_LETTERS[t->hi[suit] & 15]));
+            json_put(&b->ok, ends, "lo", letter_json(RANK_LETTERS[t->lo[suit] & 15]));
+            json_put(&b->ok, ends, "hi", letter_json(RANK_LETTERS[t->hi[suit] & 15]));
             char name[2] = {SUIT_LETTERS[suit], '\0'};
-            put(b, layout, name, ends);
+            json_put(&b->ok, layout, name, ends);
         }
-        put(b, o, "layout", layout);
+        json_put(&b->ok, o, "layout", layout);
         json_t *out = json_array();
         for (int i = 0; i < t->n_out && i < 4; i++)
-            append(b, out, seat_json(t->out[i]));
-        put(b, o, "out", out);
+            json_append(&b->ok, out, seat_json(t->out[i]));
+        json_put(&b->ok, o, "out", out);
     }
     if (t->kind == BARBU_KIND_CHINESE && t->contracts != 0) {
         json_t *rows = json_object();
         for (int seat = 0; seat < 4; seat++) {
             if (ended) {
-                put(b, rows, barbu_seat_name(seat), rows_json(b, t->last.rows[seat]));
+                json_put(&b->ok, rows, barbu_seat_name(seat), rows_json(b, t->last.rows[seat]));
             } else if ((t->arranged >> seat) & 1) {
                 barbu_cards set[3] = {s->pending[seat][0], s->pending[seat][1],
                                       s->hand[seat] & ~s->pending[seat][0] & ~s->pending[seat][1]};
-                put(b, rows, barbu_seat_name(seat), rows_json(b, set));
+                json_put(&b->ok, rows, barbu_seat_name(seat), rows_json(b, set));
             }
         }
-        put(b, o, "rows", rows);
+        json_put(&b->ok, o, "rows", rows);
     }
     if (r->game == BARBU_GAME_FIFE)
-        put(b, o, "fife", fife_json(b, s, ended));
-    put(b, o, "totals", ints4_json(b, t->total));
+        json_put(&b->ok, o, "fife", fife_json(b, s, ended));
+    json_put(&b->ok, o, "totals", ints4_json(b, t->total));
     return o;
 }
 
@@ -468,13 +458,13 @@ static json_t *settled_json(builder *b, const barbu_result *res)
                 continue;
             int diff = level * (res->raw[x] - res->raw[y]);
             json_t *pair = json_array();
-            append(b, pair, seat_json(diff >= 0 ? x : y));
-            append(b, pair, seat_json(diff >= 0 ? y : x));
+            json_append(&b->ok, pair, seat_json(diff >= 0 ? x : y));
+            json_append(&b->ok, pair, seat_json(diff >= 0 ? y : x));
             json_t *o = json_object();
-            put(b, o, "pair", pair);
-            put(b, o, "level", json_integer(level));
-            put(b, o, "points", json_integer(diff >= 0 ? diff : -diff));
-            append(b, list, o);
+            json_put(&b->ok, o, "pair", pair);
+            json_put(&b->ok, o, "level", json_integer(level));
+            json_put(&b->ok, o, "points", json_integer(diff >= 0 ? diff : -diff));
+            json_append(&b->ok, list, o);
         }
     return list;
 }
@@ -483,30 +473,30 @@ static json_t *result_json(builder *b, const barbu_result *res)
 {
     const barbu_rules *r = b->rules;
     json_t *o = json_object();
-    put(b, o, "played", json_boolean(res->played));
-    put(b, o, "tricks_left", json_integer(res->tricks_left));
-    put(b, o, "raw", short4_json(b, res->raw));
-    put(b, o, "score", short4_json(b, res->score));
-    put(b, o, "tricks", bytes4_json(b, res->tricks));
+    json_put(&b->ok, o, "played", json_boolean(res->played));
+    json_put(&b->ok, o, "tricks_left", json_integer(res->tricks_left));
+    json_put(&b->ok, o, "raw", short4_json(b, res->raw));
+    json_put(&b->ok, o, "score", short4_json(b, res->score));
+    json_put(&b->ok, o, "tricks", bytes4_json(b, res->tricks));
     if (res->order[0] | res->order[1] | res->order[2] | res->order[3]) {
         json_t *a = json_array();
         for (int i = 0; i < 4; i++)
-            append(b, a, seat_json(res->order[i]));
-        put(b, o, "order", a);
+            json_append(&b->ok, a, seat_json(res->order[i]));
+        json_put(&b->ok, o, "order", a);
     }
     json_t *taken = json_object();
     for (int seat = 0; seat < 4; seat++)
         if (res->taken[seat] != 0)
-            put(b, taken, barbu_seat_name(seat), cards_json(b, res->taken[seat]));
-    put(b, o, "taken", taken);
+            json_put(&b->ok, taken, barbu_seat_name(seat), cards_json(b, res->taken[seat]));
+    json_put(&b->ok, o, "taken", taken);
     json_t *part = json_object();
     for (int c = 0; c < r->n_contracts && c < BARBU_MAX_CONTRACTS; c++)
         if (res->part[c][0] | res->part[c][1] | res->part[c][2] | res->part[c][3])
-            put(b, part, r->contract[c].key, short4_json(b, res->part[c]));
-    put(b, o, "part", part);
-    put(b, o, "settled", settled_json(b, res));
+            json_put(&b->ok, part, r->contract[c].key, short4_json(b, res->part[c]));
+    json_put(&b->ok, o, "part", part);
+    json_put(&b->ok, o, "settled", settled_json(b, res));
     if (res->piranha >= 0 && r->game == BARBU_GAME_FIFE)
-        put(b, o, "piranha", seat_json(res->piranha));
+        json_put(&b->ok, o, "piranha", seat_json(res->piranha));
     return o;
 }
 
@@ -520,21 +510,21 @@ static void close_deal(builder *b, const barbu_result *res)
     char words[200];
     club_contract_words(b->rules, contracts, trump, rank, words, sizeof words);
     json_t *d = b->deal;
-    put(b, d, "contracts", contract_keys_json(b, contracts));
-    put(b, d, "contract", json_string(words));
+    json_put(&b->ok, d, "contracts", contract_keys_json(b, contracts));
+    json_put(&b->ok, d, "contract", json_string(words));
     if (trump >= 0 && trump < 4)
-        put(b, d, "trump", letter_json(SUIT_LETTERS[trump]));
+        json_put(&b->ok, d, "trump", letter_json(SUIT_LETTERS[trump]));
     if (rank >= 2 && rank <= BARBU_ACE)
-        put(b, d, "rank", letter_json(RANK_LETTERS[rank]));
-    put(b, d, "doubles", seat_sets_json(b, res ? res->dbl : t->dbl));
-    put(b, d, "redoubles", seat_sets_json(b, res ? res->rdbl : t->rdbl));
-    put(b, d, "complete", json_boolean(res != NULL));
+        json_put(&b->ok, d, "rank", letter_json(RANK_LETTERS[rank]));
+    json_put(&b->ok, d, "doubles", seat_sets_json(b, res ? res->dbl : t->dbl));
+    json_put(&b->ok, d, "redoubles", seat_sets_json(b, res ? res->rdbl : t->rdbl));
+    json_put(&b->ok, d, "complete", json_boolean(res != NULL));
     if (res != NULL) {
-        put(b, d, "result", result_json(b, res));
-        put(b, d, "totals_after", ints4_json(b, t->total));
+        json_put(&b->ok, d, "result", result_json(b, res));
+        json_put(&b->ok, d, "totals_after", ints4_json(b, t->total));
     }
-    put(b, d, "steps", b->steps);
-    append(b, b->deals, d);
+    json_put(&b->ok, d, "steps", b->steps);
+    json_append(&b->ok, b->deals, d);
     b->deal = NULL;
     b->steps = NULL;
 }
@@ -546,19 +536,19 @@ static void open_deal(builder *b, const barbu_state *s)
     b->steps = json_array();
     b->deal_index = s->t.deal;
     memcpy(b->before, s->t.total, sizeof b->before);
-    put(b, d, "deal", json_integer(s->t.deal + 1));
-    put(b, d, "dealer", seat_json(s->t.dealer));
-    put(b, d, "declarer", seat_json(s->t.declarer));
+    json_put(&b->ok, d, "deal", json_integer(s->t.deal + 1));
+    json_put(&b->ok, d, "dealer", seat_json(s->t.dealer));
+    json_put(&b->ok, d, "declarer", seat_json(s->t.declarer));
     if (b->rules->game == BARBU_GAME_FIFE) {
-        put(b, d, "set", json_integer(s->t.set + 1));
-        put(b, d, "round", json_integer(s->t.round + 1));
-        put(b, d, "silly", json_boolean(s->t.round == BARBU_SILLY_ROUND));
+        json_put(&b->ok, d, "set", json_integer(s->t.set + 1));
+        json_put(&b->ok, d, "round", json_integer(s->t.round + 1));
+        json_put(&b->ok, d, "silly", json_boolean(s->t.round == BARBU_SILLY_ROUND));
     }
     json_t *hands = json_object();
     for (int seat = 0; seat < 4; seat++)
-        put(b, hands, barbu_seat_name(seat), cards_json(b, s->hand[seat]));
-    put(b, d, "hands", hands);
-    put(b, d, "totals_before", ints4_json(b, b->before));
+        json_put(&b->ok, hands, barbu_seat_name(seat), cards_json(b, s->hand[seat]));
+    json_put(&b->ok, d, "hands", hands);
+    json_put(&b->ok, d, "totals_before", ints4_json(b, b->before));
 }
 
 /* The deal's state after an action, never the next deal's: the same action
@@ -600,13 +590,13 @@ static void on_step(void *ctx, const barbu_state *before, const barbu_action *a,
     char words[600];
     action_words(b->rules, before, a, &b->shown, words, sizeof words);
     json_t *step = json_object();
-    put(b, step, "seat", seat_json(a->seat));
-    put(b, step, "kind", json_string(ACT_NAMES[a->type % 7]));
-    put(b, step, "words", json_string(words));
+    json_put(&b->ok, step, "seat", seat_json(a->seat));
+    json_put(&b->ok, step, "kind", json_string(ACT_NAMES[a->type % 7]));
+    json_put(&b->ok, step, "words", json_string(words));
     if (a->type == BARBU_ACT_PLAY || a->type == BARBU_ACT_PASS_ON)
-        put(b, step, "cards", cards_json(b, a->cards));
-    put(b, step, "table", table_json(b, &b->shown, ended));
-    append(b, b->steps, step);
+        json_put(&b->ok, step, "cards", cards_json(b, a->cards));
+    json_put(&b->ok, step, "table", table_json(b, &b->shown, ended));
+    json_append(&b->ok, b->steps, step);
     if (ended)
         close_deal(b, &after->t.last);
 }
@@ -649,18 +639,18 @@ char *club_replay_json(const char *record_text, char *err, size_t cap)
     if (b.deal != NULL)
         close_deal(&b, NULL); /* an unfinished last deal */
     json_t *o = json_object();
-    put(&b, o, "rules", json_string(rules->preset));
-    put(&b, o, "fife", json_boolean(rules->game == BARBU_GAME_FIFE));
+    json_put(&b.ok, o, "rules", json_string(rules->preset));
+    json_put(&b.ok, o, "fife", json_boolean(rules->game == BARBU_GAME_FIFE));
     json_t *contracts = json_array();
     for (int c = 0; c < rules->n_contracts && c < BARBU_MAX_CONTRACTS; c++) {
         json_t *k = json_object();
-        put(&b, k, "key", json_string(rules->contract[c].key));
-        put(&b, k, "name", json_string(rules->contract[c].name));
-        put(&b, k, "abbr", json_string(rules->contract[c].abbr));
-        put(&b, k, "kind", json_string(KIND_NAMES[rules->contract[c].kind % 6]));
-        append(&b, contracts, k);
+        json_put(&b.ok, k, "key", json_string(rules->contract[c].key));
+        json_put(&b.ok, k, "name", json_string(rules->contract[c].name));
+        json_put(&b.ok, k, "abbr", json_string(rules->contract[c].abbr));
+        json_put(&b.ok, k, "kind", json_string(KIND_NAMES[rules->contract[c].kind % 6]));
+        json_append(&b.ok, contracts, k);
     }
-    put(&b, o, "contracts", contracts);
+    json_put(&b.ok, o, "contracts", contracts);
     static const char *const TAGS[] = {"North", "East", "South", "West", "Event"};
     const char *bad_tag = NULL;
     json_t *players = json_object();
@@ -669,24 +659,24 @@ char *club_replay_json(const char *record_text, char *err, size_t cap)
         json_t *v = name ? json_string(name) : json_null();
         if (v == NULL && bad_tag == NULL)
             bad_tag = TAGS[seat]; /* json_string refuses text that is not UTF-8 */
-        put(&b, players, barbu_seat_name(seat), v);
+        json_put(&b.ok, players, barbu_seat_name(seat), v);
     }
-    put(&b, o, "players", players);
+    json_put(&b.ok, o, "players", players);
     const char *event = barbu_record_tag(rec, "Event");
     if (event != NULL) {
         json_t *v = json_string(event);
         if (v == NULL && bad_tag == NULL)
             bad_tag = TAGS[4];
-        put(&b, o, "event", v);
+        json_put(&b.ok, o, "event", v);
     }
-    put(&b, o, "n_deals", json_integer(barbu_rules_deals(rules)));
+    json_put(&b.ok, o, "n_deals", json_integer(barbu_rules_deals(rules)));
     barbu_state end;
     memset(&end, 0, sizeof end); /* read below even when the replay stops early */
     memset(&diag, 0, sizeof diag);
     int over = barbu_record_replay(rec, &end, NULL, NULL, &diag) == 0 && barbu_over(&end);
-    put(&b, o, "complete", json_boolean(over));
-    put(&b, o, "totals", ints4_json(&b, end.t.total));
-    put(&b, o, "deals", b.deals);
+    json_put(&b.ok, o, "complete", json_boolean(over));
+    json_put(&b.ok, o, "totals", ints4_json(&b, end.t.total));
+    json_put(&b.ok, o, "deals", b.deals);
     b.deals = NULL;
     if (b.ok)
         text = json_dumps(o, JSON_COMPACT);
