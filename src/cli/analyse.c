@@ -223,10 +223,7 @@ int cmd_analyse(int argc, char **argv)
                     arg);
             usage(stderr);
             return 2;
-        } else if (path == NULL) {
-            path = arg;
-        } else {
-            fprintf(stderr, "barbu analyse: one record at a time\n");
+        } else if (cli_take_path("barbu analyse", arg, &path) != 0) {
             return 2;
         }
     }
@@ -252,10 +249,7 @@ int cmd_analyse(int argc, char **argv)
             barbu_record_free(rec);
     }
     if (err != 0) {
-        if (diag.line > 0)
-            fprintf(stderr, "%s:%d: %s\n", path, diag.line, diag.msg);
-        else
-            fprintf(stderr, "barbu analyse: %s: %s\n", path, diag.msg);
+        cli_print_diag(path, &diag, "barbu analyse: %s", path);
         return 2;
     }
     if (seat < 0)

@@ -44,6 +44,18 @@ int cli_load_file(const char *path, char **text, size_t *len, char *why, size_t 
 barbu_record *cli_read_record(const char *path);
 int cli_load_record(const char *path, barbu_record **rec, barbu_diag *diag);
 
+/* Prints a record's error to stderr: "path:line: reason" where the error
+ * has a line, else the words of fmt (as printf's) then ": reason", which
+ * lets each command name itself as it always has. */
+void cli_print_diag(const char *path, const barbu_diag *diag, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Takes a command's one record file from its arguments: the first `arg`
+ * not an option becomes *path and 0 is returned; a second one is an
+ * error, "CMD: one record at a time" on stderr, and 2 is returned (the
+ * usage error of every command that reads one record). */
+int cli_take_path(const char *cmd, const char *arg, const char **path);
+
 /* Writes a whole buffer to a file (via a temporary file and a rename, so a
  * full disk never leaves half a record); prints the error on failure. */
 int cli_write_file(const char *path, const char *text, size_t len);

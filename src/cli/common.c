@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -83,13 +84,33 @@ barbu_record *cli_read_record(const char *path)
     barbu_record *rec;
     barbu_diag diag;
     if (cli_load_record(path, &rec, &diag) != 0) {
-        if (diag.line > 0)
-            fprintf(stderr, "%s:%d: %s\n", path, diag.line, diag.msg);
-        else
-            fprintf(stderr, "barbu: %s\n", diag.msg);
+        cli_print_diag(path, &diag, "barbu");
         return NULL;
     }
     return rec;
+}
+
+void cli_print_diag(const char *path, const barbu_diag *diag, const char *fmt, ...)
+{
+    if (diag->line > 0) {
+        fprintf(stderr, "%s:%d: %s\n", path, diag->line, diag->msg);
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, ": %s\n", diag->msg);
+}
+
+int cli_take_path(const char *cmd, const char *arg, const char **path)
+{
+    if (*path != NULL) {
+        fprintf(stderr, "%s: one record at a time\n", cmd);
+        return 2;
+    }
+    *path = arg;
+    return 0;
 }
 
 int cli_write_file(const char *path, const char *text, size_t len)

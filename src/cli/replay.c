@@ -67,10 +67,7 @@ int cmd_replay(int argc, char **argv)
             fprintf(stderr, "barbu replay: unknown option '%s'\n\n", argv[i]);
             usage(stderr);
             return 2;
-        } else if (path == NULL) {
-            path = argv[i];
-        } else {
-            fprintf(stderr, "barbu replay: one record at a time\n");
+        } else if (cli_take_path("barbu replay", argv[i], &path) != 0) {
             return 2;
         }
     }
@@ -90,10 +87,7 @@ int cmd_replay(int argc, char **argv)
             json_string(diag.msg);
             printf("}}\n");
         }
-        if (diag.line > 0)
-            fprintf(stderr, "%s:%d: %s\n", path, diag.line, diag.msg);
-        else
-            fprintf(stderr, "barbu replay: %s\n", diag.msg);
+        cli_print_diag(path, &diag, "barbu replay");
         return 1;
     }
     sheet sh = {0};

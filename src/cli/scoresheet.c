@@ -1247,10 +1247,7 @@ int cmd_scoresheet(int argc, char **argv)
             fprintf(stderr, "barbu scoresheet: unknown option or missing value '%s'\n\n", a);
             usage(stderr);
             return 2;
-        } else if (path == NULL) {
-            path = a;
-        } else {
-            fprintf(stderr, "barbu scoresheet: one record at a time\n");
+        } else if (cli_take_path("barbu scoresheet", a, &path) != 0) {
             return 2;
         }
     }

@@ -47,10 +47,7 @@ int cmd_verify(int argc, char **argv)
             fprintf(stderr, "barbu verify: unknown option '%s'\n\n", argv[i]);
             usage(stderr);
             return 2;
-        } else if (path == NULL) {
-            path = argv[i];
-        } else {
-            fprintf(stderr, "barbu verify: one record at a time\n");
+        } else if (cli_take_path("barbu verify", argv[i], &path) != 0) {
             return 2;
         }
     }
@@ -61,10 +58,7 @@ int cmd_verify(int argc, char **argv)
     barbu_record *rec;
     barbu_diag diag;
     if (cli_load_record(path, &rec, &diag) != 0) {
-        if (diag.line > 0)
-            fprintf(stderr, "%s:%d: %s\n", path, diag.line, diag.msg);
-        else
-            fprintf(stderr, "barbu verify: %s\n", diag.msg);
+        cli_print_diag(path, &diag, "barbu verify");
         return 2;
     }
     tally t = {0};
@@ -72,10 +66,7 @@ int cmd_verify(int argc, char **argv)
     memset(&diag, 0, sizeof diag);
     int err = barbu_record_verify(rec, &s, add_result, &t, &diag);
     if (err != 0) {
-        if (diag.line > 0)
-            fprintf(stderr, "%s:%d: %s\n", path, diag.line, diag.msg);
-        else
-            fprintf(stderr, "%s: %s\n", path, diag.msg);
+        cli_print_diag(path, &diag, "%s", path);
         barbu_record_free(rec);
         return err == BARBU_EINVAL ? 2 : 1;
     }
