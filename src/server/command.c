@@ -736,17 +736,26 @@ void srv_cmd_bot(srv_conn *c, const proto_msg *msg)
     srv_seats_changed(t, NULL);
 }
 
-void srv_cmd_act(srv_conn *c, const proto_msg *msg)
+srv_table *srv_seated_table(srv_conn *c, const proto_msg *msg, const char *why)
 {
     srv_session *s = c->session;
     srv_table *t = s->table;
     if (t == NULL && srv_node_moved_again(c, msg))
-        return; /* sent before it heard its table went to another node */
+        return NULL; /* sent before it heard its table went to another node */
     if (t == NULL || s->seat < 0 || t->seats[s->seat].person != s || t->seats[s->seat].bot) {
-        srv_error(c, msg, "not_seated",
-                  "Only a player seated at the table acts: sit at a free seat first.");
-        return;
+        srv_error(c, msg, "not_seated", "%s", why);
+        return NULL;
     }
+    return t;
+}
+
+void srv_cmd_act(srv_conn *c, const proto_msg *msg)
+{
+    srv_session *s = c->session;
+    srv_table *t = srv_seated_table(
+        c, msg, "Only a player seated at the table acts: sit at a free seat first.");
+    if (t == NULL)
+        return;
     int seat = s->seat;
     if (!t->started) {
         srv_error(c, msg, "not_started",

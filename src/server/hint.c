@@ -47,16 +47,12 @@ static void send_hint(srv_conn *c, const proto_msg *msg, const srv_table *t, con
 void srv_cmd_hint(srv_conn *c, const proto_msg *msg)
 {
     srv_session *s = c->session;
-    srv_table *t = s->table;
-    if (t == NULL && srv_node_moved_again(c, msg))
-        return; /* sent before it heard its table went to another node */
     /* Kibitzers have no seat: they never ask. */
-    if (t == NULL || s->seat < 0 || t->seats[s->seat].person != s || t->seats[s->seat].bot) {
-        srv_error(c, msg, "not_seated",
-                  "Only a player seated at a table gets a hint, for their own decisions: sit at "
-                  "a table that gives hints first.");
+    srv_table *t = srv_seated_table(c, msg,
+                                    "Only a player seated at a table gets a hint, for their own "
+                                    "decisions: sit at a table that gives hints first.");
+    if (t == NULL)
         return;
-    }
     int seat = s->seat;
     /* A ladder or rated table never has hints (srv_hint_create_ok refuses
      * them at create); refused here too, should one ever carry both. */

@@ -635,6 +635,12 @@ void srv_cmd_kibitz(srv_conn *c, const proto_msg *msg);
 void srv_cmd_leave(srv_conn *c, const proto_msg *msg);
 void srv_cmd_bot(srv_conn *c, const proto_msg *msg);
 void srv_cmd_act(srv_conn *c, const proto_msg *msg);
+/* The table where the sender sits in person (its seat is the session's,
+ * not handed to a computer player), for the commands only a seated player
+ * sends; else NULL, after answering: nothing when the message was sent
+ * before it heard its table went to another node, not_seated with the
+ * sentence `why` otherwise. */
+srv_table *srv_seated_table(srv_conn *c, const proto_msg *msg, const char *why);
 /* ------------------------------------------------------------------ hint.c */
 
 /* Whether create's hints go with its other options (not at a ladder or
