@@ -19,60 +19,19 @@
 # usage: connect_accounts.sh BARBU SOURCE_DIR
 set -u
 barbu=$1
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "FAIL tmux is not installed (scripts/setup.sh installs it)"
-    exit 1
-fi
-tmp=$(mktemp -d)
-unset TMUX
-T() { tmux -S "$tmp/tmux.sock" "$@"; }
-server_pid=
-cleanup() {
-    T kill-server 2>/dev/null
-    if [ -n "$server_pid" ]; then
-        kill "$server_pid" 2>/dev/null
-        wait "$server_pid" 2>/dev/null
-    fi
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fail=1; }
+. "$(dirname "$0")/connect_lib.sh"
 deadline=$(($(date +%s) + 200))
 
-shows() {
-    i=0
-    while [ "$i" -lt $(($3 * 10)) ] && [ "$(date +%s)" -lt "$deadline" ]; do
-        T capture-pane -p -t "$1" >"$tmp/screen" 2>/dev/null || return 1
-        grep -Eq "$2" "$tmp/screen" && return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    return 1
-}
-finished() {
-    i=0
-    while [ $i -lt $(($2 * 10)) ] && [ ! -s "$tmp/$1.rc" ]; do
-        sleep 0.1
-        i=$((i + 1))
-    done
-    [ -s "$tmp/$1.rc" ]
-}
-# start NAME ARGS...: barbu connect ARGS in a terminal of its own (its
-# state in $tmp/state); exit status to $tmp/NAME.rc, stdout and stderr
-# after the screen to $tmp/NAME.out and $tmp/NAME.err.
+# start NAME ARGS...: this test's start (instead of the library's), barbu
+# connect ARGS in a terminal of its own, 130 by 36 (its state in
+# $tmp/state); exit status to $tmp/NAME.rc, stdout and stderr after the
+# screen to $tmp/NAME.out and $tmp/NAME.err.
 start() {
     name=$1
     shift
     rm -f "$tmp/$name.rc"
     T new-session -d -s "$name" -x 130 -y 36 \
         "cd '$tmp' && XDG_STATE_HOME='$tmp/state' timeout --foreground 150 '$barbu' connect $* 2>'$tmp/$name.err'; echo \$? >'$tmp/$name.rc'; sleep 60"
-}
-quit() {
-    T send-keys -t "$1" q
-    shows "$1" "Quit\?" 3 && T send-keys -t "$1" y
-    finished "$1" 10
 }
 # say NAME LINE: a line at the chat line (/ opens it).
 say() {
@@ -82,23 +41,7 @@ say() {
     T send-keys -t "$1" Enter
 }
 
-"$barbu" serve --listen 127.0.0.1:0 --db "$tmp/server.db" --admin root >"$tmp/serve.out" 2>"$tmp/serve.err" &
-server_pid=$!
-port=
-i=0
-while [ $i -lt 100 ] && [ -z "$port" ]; do
-    port=$(sed -n 's|^barbu serve: listening on ws://127\.0\.0\.1:\([0-9]*\)/ws$|\1|p' "$tmp/serve.out")
-    [ -n "$port" ] && break
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.1
-    i=$((i + 1))
-done
-if [ -z "$port" ]; then
-    bad "barbu serve --admin root starts"
-    cat "$tmp/serve.err"
-    exit 1
-fi
-url="ws://127.0.0.1:$port"
+serve_start --admin root
 secret="correct horse battery"
 printf '%s\n' "$secret" >"$tmp/zoe.pw"
 printf 'wrong password!\n' >"$tmp/wrong.pw"

@@ -8,96 +8,12 @@
 # usage: connect_hint.sh BARBU SOURCE_DIR
 set -u
 barbu=$1
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "FAIL tmux is not installed: barbu connect needs a terminal to be tested (scripts/setup.sh installs it)"
-    exit 1
-fi
-tmp=$(mktemp -d)
-unset TMUX
-T() { tmux -S "$tmp/tmux.sock" "$@"; }
-server_pid=
-cleanup() {
-    T kill-server 2>/dev/null
-    if [ -n "$server_pid" ]; then
-        kill "$server_pid" 2>/dev/null
-        wait "$server_pid" 2>/dev/null
-    fi
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fail=1; }
-# The whole script gives up after this (four minutes).
+. "$(dirname "$0")/connect_lib.sh"
+# The whole script gives up after this (two minutes).
 deadline=$(($(date +%s) + 120))
 
-# shows NAME PATTERN SECONDS: waits until the screen shows PATTERN (grep -E);
-# the screen is then in $tmp/screen.
-shows() {
-    i=0
-    while [ "$i" -lt $(($3 * 10)) ] && [ "$(date +%s)" -lt "$deadline" ]; do
-        T capture-pane -p -t "$1" >"$tmp/screen" 2>/dev/null || return 1
-        grep -Eq "$2" "$tmp/screen" && return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    return 1
-}
-
-# key NAME KEYS...: sends keys, then waits for the screen to change (1 s at most).
-key() {
-    name=$1
-    shift
-    T capture-pane -p -t "$name" >"$tmp/before" 2>/dev/null
-    T send-keys -t "$name" "$@"
-    j=0
-    while [ $j -lt 50 ]; do
-        sleep 0.02
-        T capture-pane -p -t "$name" >"$tmp/screen" 2>/dev/null || return 0
-        cmp -s "$tmp/screen" "$tmp/before" || return 0
-        j=$((j + 1))
-    done
-}
-
 # ------------------------------------------------------------------ server
-"$barbu" serve --listen 127.0.0.1:0 --db "$tmp/server.db" >"$tmp/serve.out" 2>"$tmp/serve.err" &
-server_pid=$!
-port=
-i=0
-while [ $i -lt 100 ] && [ -z "$port" ]; do
-    port=$(sed -n 's|^barbu serve: listening on ws://127\.0\.0\.1:\([0-9]*\)/ws$|\1|p' "$tmp/serve.out")
-    [ -n "$port" ] && break
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.1
-    i=$((i + 1))
-done
-if [ -z "$port" ]; then
-    bad "barbu serve starts and says its port"
-    cat "$tmp/serve.err"
-    exit 1
-fi
-ok "barbu serve listens on port $port"
-url="ws://127.0.0.1:$port"
-
-# start NAME WIDTH HEIGHT ARGS...: barbu connect ARGS in a new terminal, in
-# $tmp (where a saved record goes), with its state (the token) in
-# $tmp/state; its process id goes to $tmp/NAME.pid, its exit status to
-# $tmp/NAME.rc and its errors to $tmp/NAME.err.
-start() {
-    name=$1 width=$2 height=$3
-    shift 3
-    rm -f "$tmp/$name.rc"
-    T new-session -d -s "$name" -x "$width" -y "$height" \
-        "cd '$tmp' && XDG_STATE_HOME='$tmp/state' timeout --foreground 200 sh -c 'echo \$\$ >\"$tmp/$name.pid\"; exec \"$barbu\" connect $*' 2>'$tmp/$name.err'; echo \$? >'$tmp/$name.rc'"
-}
-finished() {
-    i=0
-    while [ $i -lt $(($2 * 10)) ] && [ ! -s "$tmp/$1.rc" ]; do
-        sleep 0.1
-        i=$((i + 1))
-    done
-    [ -s "$tmp/$1.rc" ]
-}
+serve_start
 
 # ------------------------------------------------------------------- lobby
 start alice 120 40 "$url" --name alice

@@ -18,17 +18,12 @@
 # usage: connect_nodes.sh BARBU SOURCE_DIR
 set -u
 barbu=$1
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "FAIL tmux is not installed: barbu connect needs a terminal to be tested (scripts/setup.sh installs it)"
-    exit 1
-fi
 if [ -z "${BARBU_TEST_PG:-}" ]; then
     echo "FAIL BARBU_TEST_PG is not set: run through CTest (fixture pg), or start tests/pg/cluster.sh and export the URL it prints"
     exit 1
 fi
-tmp=$(mktemp -d)
-unset TMUX
-T() { tmux -S "$tmp/tmux.sock" "$@"; }
+. "$(dirname "$0")/connect_lib.sh"
+# Two nodes here, not the library's one server: the cleanup stops both.
 pid_a= pid_b=
 cleanup() {
     T kill-server 2>/dev/null
@@ -38,50 +33,7 @@ cleanup() {
     done
     rm -rf "$tmp"
 }
-trap cleanup EXIT
-fail=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fail=1; }
 deadline=$(($(date +%s) + 200))
-
-shows() {
-    i=0
-    while [ "$i" -lt $(($3 * 10)) ] && [ "$(date +%s)" -lt "$deadline" ]; do
-        T capture-pane -p -t "$1" >"$tmp/screen" 2>/dev/null || return 1
-        grep -Eq "$2" "$tmp/screen" && return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    return 1
-}
-key() {
-    name=$1
-    shift
-    T capture-pane -p -t "$name" >"$tmp/before" 2>/dev/null
-    T send-keys -t "$name" "$@"
-    j=0
-    while [ $j -lt 50 ]; do
-        sleep 0.02
-        T capture-pane -p -t "$name" >"$tmp/screen" 2>/dev/null || return 0
-        cmp -s "$tmp/screen" "$tmp/before" || return 0
-        j=$((j + 1))
-    done
-}
-start() {
-    name=$1 width=$2 height=$3
-    shift 3
-    rm -f "$tmp/$name.rc"
-    T new-session -d -s "$name" -x "$width" -y "$height" \
-        "cd '$tmp' && XDG_STATE_HOME='$tmp/state' timeout --foreground 200 sh -c 'echo \$\$ >\"$tmp/$name.pid\"; exec \"$barbu\" connect $*' 2>'$tmp/$name.err'; echo \$? >'$tmp/$name.rc'"
-}
-finished() {
-    i=0
-    while [ $i -lt $(($2 * 10)) ] && [ ! -s "$tmp/$1.rc" ]; do
-        sleep 0.1
-        i=$((i + 1))
-    done
-    [ -s "$tmp/$1.rc" ]
-}
 
 # plays NAME N: answers N of NAME's turns by keys (the first contract, the
 # first trump or rank, no double, the card under the cursor), at most 40 s.

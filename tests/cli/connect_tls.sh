@@ -14,44 +14,11 @@ for tool in tmux openssl; do
         exit 1
     fi
 done
-tmp=$(mktemp -d)
-unset TMUX
-T() { tmux -S "$tmp/tmux.sock" "$@"; }
-server_pid=
-cleanup() {
-    T kill-server 2>/dev/null
-    if [ -n "$server_pid" ]; then
-        kill "$server_pid" 2>/dev/null
-        wait "$server_pid" 2>/dev/null
-    fi
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail=0
-ok() { echo "ok   $1"; }
-bad() { echo "FAIL $1"; fail=1; }
+. "$(dirname "$0")/connect_lib.sh"
 deadline=$(($(date +%s) + 120))
 
-# shows NAME PATTERN SECONDS: waits until the screen shows PATTERN (grep -E).
-shows() {
-    i=0
-    while [ "$i" -lt $(($3 * 10)) ] && [ "$(date +%s)" -lt "$deadline" ]; do
-        T capture-pane -p -t "$1" >"$tmp/screen" 2>/dev/null || return 1
-        grep -Eq "$2" "$tmp/screen" && return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    return 1
-}
-finished() {
-    i=0
-    while [ $i -lt $(($2 * 10)) ] && [ ! -s "$tmp/$1.rc" ]; do
-        sleep 0.1
-        i=$((i + 1))
-    done
-    [ -s "$tmp/$1.rc" ]
-}
-# start NAME ARGS...: barbu connect ARGS in a terminal of its own; exit
+# start NAME ARGS...: this test's start (instead of the library's), barbu
+# connect ARGS in a terminal of its own, 120 by 30; exit
 # status to $tmp/NAME.rc, stderr to $tmp/NAME.err.
 start() {
     name=$1
@@ -59,11 +26,6 @@ start() {
     rm -f "$tmp/$name.rc"
     T new-session -d -s "$name" -x 120 -y 30 \
         "cd '$tmp' && XDG_STATE_HOME='$tmp/state' timeout --foreground 100 '$barbu' connect $* 2>'$tmp/$name.err'; echo \$? >'$tmp/$name.rc'; sleep 30"
-}
-quit() {
-    T send-keys -t "$1" q
-    shows "$1" "Quit\?" 3 && T send-keys -t "$1" y
-    finished "$1" 10
 }
 
 # ------------------------------------------------------------ certificate
@@ -74,24 +36,7 @@ if ! openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj 
     exit 1
 fi
 
-"$barbu" serve --listen 127.0.0.1:0 --db "$tmp/server.db" --tls-cert "$tmp/cert.pem" \
-    --tls-key "$tmp/key.pem" >"$tmp/serve.out" 2>"$tmp/serve.err" &
-server_pid=$!
-port=
-i=0
-while [ $i -lt 100 ] && [ -z "$port" ]; do
-    port=$(sed -n 's|^barbu serve: listening on wss://127\.0\.0\.1:\([0-9]*\)/ws$|\1|p' "$tmp/serve.out")
-    [ -n "$port" ] && break
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.1
-    i=$((i + 1))
-done
-if [ -z "$port" ]; then
-    bad "barbu serve --tls-cert starts and says wss:// and its port"
-    cat "$tmp/serve.out" "$tmp/serve.err"
-    exit 1
-fi
-ok "barbu serve --tls-cert listens on wss://127.0.0.1:$port"
+serve_start --tls-cert "$tmp/cert.pem" --tls-key "$tmp/key.pem"
 
 # ------------------------------------------------------------------- --ca
 start alice "wss://127.0.0.1:$port" --name alice --ca "'$tmp/cert.pem'"
