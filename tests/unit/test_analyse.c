@@ -211,6 +211,15 @@ static void compose_deal(composed *c)
     assert_true(c->throw_at >= 0);
 }
 
+/* Walks the whole record through `step` (barbu_record_walk), which must
+ * find no fault. */
+static void walk(const barbu_record *rec, barbu_step_fn step, void *ctx)
+{
+    barbu_diag diag;
+    memset(&diag, 0, sizeof diag);
+    assert_int_equal(barbu_record_walk(rec, step, ctx, &diag), 0);
+}
+
 /* An empty record of `rec`'s rules and seed, to play a game again into. */
 static barbu_record *record_like(const barbu_record *rec)
 {
@@ -338,9 +347,7 @@ static void test_hidden_cards(void **state)
     (void)state;
     barbu_record *rec = golden("bid-words.txt");
     first_deal f = {0};
-    barbu_diag diag;
-    memset(&diag, 0, sizeof diag);
-    assert_int_equal(barbu_record_walk(rec, collect_first, &f, &diag), 0);
+    walk(rec, collect_first, &f);
     int at = -1, plays = 0;
     barbu_cards played = 0;
     for (int i = 0; i < f.n && at < 0; i++) {
@@ -429,9 +436,7 @@ static void test_hidden_pass_on(void **state)
     barbu_record *rec = golden("fife-worked-silly-round.txt");
     game_acts *g = calloc(1, sizeof *g);
     assert_non_null(g);
-    barbu_diag diag;
-    memset(&diag, 0, sizeof diag);
-    assert_int_equal(barbu_record_walk(rec, collect_all, g, &diag), 0);
+    walk(rec, collect_all, g);
     int at = -1;
     for (int i = 0; i < g->n && at < 0; i++)
         if (g->act[i].type == BARBU_ACT_PASS_ON && g->act[i].seat == S)
@@ -495,9 +500,7 @@ static void test_hard_threads(void **state)
     (void)state;
     barbu_record *whole = golden("bid-words.txt");
     first_deal f = {0};
-    barbu_diag diag;
-    memset(&diag, 0, sizeof diag);
-    assert_int_equal(barbu_record_walk(whole, collect_first, &f, &diag), 0);
+    walk(whole, collect_first, &f);
     barbu_record *rec = redealt(whole, &f, f.dealt, 7); /* to step 8 */
     barbu_analysis *a = analyse(rec, S, "hard", 1, 1);
     barbu_analysis *b = analyse(rec, S, "hard", 1, 2);
