@@ -159,9 +159,11 @@ shows carol "Only an administrator" 10 && ok "a guest's /ban is refused by the s
     { bad "a guest's /ban is refused by the server"; cat "$tmp/screen"; }
 
 # ------------------------------------------------------------ a ladder table
-# root's form: Up from Rules goes round to Create, then Ladder.
+# root's form: Up from Rules goes round to Create, then Hints (issue 26's,
+# the last field), then Ladder.
 T send-keys -t root n
 if shows root "A new table" 5; then
+    T send-keys -t root Up
     T send-keys -t root Up
     T send-keys -t root Up
     T send-keys -t root Right
