@@ -3,7 +3,9 @@
  * path") held equal to the plain rules they stand for, on the positions of
  * random games of every preset: the seeded deal dealt as it is shuffled, the
  * contract totals summed a table at a time, the declarations the schedule
- * leaves open worked out at once, a bid checked without the contract's total,
+ * leaves open worked out at once, a bid checked without the contract's total
+ * and with the state's memo of the rules (which contracts are negative, the
+ * deals each player declares),
  * a card checked on its own suit at a layout, a hand's list of plays, and the
  * playouts (a layout's keeps the cards that fit from step to step).  Each
  * reference below is the rule written plainly, as the engine had it before.
@@ -242,11 +244,42 @@ static void check_position(const barbu_state *s, int step)
         assert_int_equal(bb_schedule_open(r, t, seat), want);
     }
     if (t->phase == BARBU_PHASE_BID) {
+        /* The state's memo of the rules, noted at the declaration, answers
+         * as the plain sum and count do. */
+        assert_true(s->memo_rules == r);
+        bb_bidding k = bb_state_bidding(s);
+        if (k.negative >= 0)
+            assert_int_equal(k.negative, bb_negative(r, t->contracts));
+        assert_int_equal(bb_state_negative(s), bb_negative(r, t->contracts));
+        assert_int_equal(k.per_player, bb_rules_deals(r) / 4);
+        /* Each bid checked by barbu_check, and applied (with the memo, and
+         * with a memo that is not the rules', which the engine must not
+         * trust), against the bid as it was checked. */
+        barbu_state stale;
+        memcpy(&stale, s, sizeof stale);
+        barbu_rules other = *r;
+        stale.memo_rules = &other;
+        stale.memo_negative = (uint16_t)~s->memo_negative;
+        stale.memo_per_player = 0;
         for (unsigned d = 0; d < 16; d++)
             for (unsigned rd = 0; rd < 16; rd++) {
                 barbu_action a = barbu_act_bid(seat, d, rd);
-                assert_int_equal(barbu_check(s, &a), ref_check_bid(s, d, rd));
+                int want = ref_check_bid(s, d, rd);
+                assert_int_equal(barbu_check(s, &a), want);
+                barbu_state after;
+                memcpy(&after, s, sizeof after);
+                assert_int_equal(barbu_apply(&after, &a), want);
+                memcpy(&after, &stale, sizeof after);
+                assert_int_equal(barbu_apply(&after, &a), want);
             }
+        /* The list of bids, with the memo and without. */
+        barbu_action fast[BARBU_MAX_ACTIONS], plain[BARBU_MAX_ACTIONS], unsure[BARBU_MAX_ACTIONS];
+        int n = barbu_legal(s, fast, BARBU_MAX_ACTIONS);
+        assert_int_equal(bb_legal(r, t, s->hand[seat], plain, BARBU_MAX_ACTIONS), n);
+        assert_int_equal(barbu_legal(&stale, unsure, BARBU_MAX_ACTIONS), n);
+        assert_true(n > 0 && n <= BARBU_MAX_ACTIONS);
+        assert_true(memcmp(fast, plain, (size_t)n * sizeof fast[0]) == 0);
+        assert_true(memcmp(unsure, plain, (size_t)n * sizeof fast[0]) == 0);
     }
     if (t->phase != BARBU_PHASE_PLAY)
         return;
