@@ -16,7 +16,8 @@
  * and divide each "Collected" by the deals it prints.  PHASE is deal (the
  * hands of each deal, barbu_dealt_hands, as the engine deals them), declare,
  * bid or play (the playout, with the deal's scoring and the next deal's set
- * up, which end it).
+ * up, which end it).  Any other PHASE (none) toggles nothing: run it without
+ * --collect-atstart=no for the instructions of the whole run.
  */
 #include <stdio.h>
 #include <stdlib.h>

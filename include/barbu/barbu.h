@@ -506,6 +506,15 @@ typedef struct barbu_state {
      * instead of from the seed; the key is as secret as the hands. */
     bool keyed;
     uint8_t key[BARBU_KEY_BYTES];
+    /* The engine's own memo of the rules, no part of the game: a bit for
+     * each contract that scores below zero, and the deals each player
+     * declares (the doubling asks both at every bid), noted at the first
+     * declaration.  The engine trusts it only while memo_rules is still the
+     * state's rules, and works the answers out otherwise, so a state built
+     * or changed by hand needs nothing here. */
+    const barbu_rules *memo_rules;
+    uint16_t memo_negative;
+    uint16_t memo_per_player;
 } barbu_state;
 
 /* Starts a game whose every draw, deal and cut comes from a 256-bit secret

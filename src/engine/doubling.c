@@ -19,35 +19,52 @@ unsigned bb_doubled_by(const barbu_table *t, int seat)
            ((t->dbl[2] >> seat) & 1u) << 2 | ((t->dbl[3] >> seat) & 1u) << 3;
 }
 
-static int remaining_contracts(const barbu_rules *r, const barbu_table *t, int declarer)
-{
-    /* The current contract is already counted in declared[]. */
-    return bb_rules_deals(r) / 4 - t->declared[declarer] + 1;
-}
-
-bool bb_compulsory(const barbu_rules *r, const barbu_table *t, int seat)
+/* Whether the seat must double the declarer now: it still owes them as
+ * many doubles as the declarer has contracts left to declare, this one
+ * included (already counted in declared[]).  `per_player`: the deals each
+ * player declares, or -1 to count them from the rules. */
+static bool compulsory(const barbu_rules *r, const barbu_table *t, int seat, int per_player)
 {
     int decl = t->declarer;
     if (t->phase != BARBU_PHASE_BID || seat == decl || !r->doubling || t->owed[seat][decl] == 0)
         return false;
-    return t->owed[seat][decl] >= remaining_contracts(r, t, decl);
+    if (per_player < 0)
+        per_player = bb_rules_deals(r) / 4;
+    return t->owed[seat][decl] >= per_player - t->declared[decl] + 1;
+}
+
+bool bb_compulsory(const barbu_rules *r, const barbu_table *t, int seat)
+{
+    return compulsory(r, t, seat, -1);
+}
+
+void bb_note_rules(barbu_state *s)
+{
+    const barbu_rules *r = s->rules;
+    unsigned negative = 0;
+    for (int c = 0; c < r->n_contracts; c++)
+        negative |= (unsigned)(barbu_contract_total(r, c) < 0) << c;
+    s->memo_negative = (uint16_t)negative;
+    s->memo_per_player = (uint16_t)(bb_rules_deals(r) / 4);
+    s->memo_rules = r;
 }
 
 /* Whom the seat to move may double and redouble. */
-static void allowed(const barbu_rules *r, const barbu_table *t, unsigned *dbl, unsigned *rdbl)
+static void allowed(const barbu_rules *r, const barbu_table *t, int negative, unsigned *dbl,
+                    unsigned *rdbl)
 {
     int seat = t->to_move, decl = t->declarer;
     unsigned by = bb_doubled_by(t, seat);
     *rdbl = by;
     if (seat == decl)
         *dbl = 0; /* the declarer may only redouble */
-    else if (!bb_negative(r, t->contracts))
+    else if (!(negative >= 0 ? negative : bb_negative(r, t->contracts)))
         *dbl = (1u << decl) & ~by; /* at a positive contract only the declarer */
     else
         *dbl = 0xfu & ~(1u << seat) & ~by;
 }
 
-int bb_check_bid(const barbu_rules *r, const barbu_table *t, const barbu_action *a)
+int bb_check_bid(const barbu_rules *r, const barbu_table *t, bb_bidding k, const barbu_action *a)
 {
     int seat = t->to_move, decl = t->declarer;
     unsigned by = bb_doubled_by(t, seat);
@@ -56,7 +73,7 @@ int bb_check_bid(const barbu_rules *r, const barbu_table *t, const barbu_action 
      * unless the seat is the declarer or already doubled by them. */
     if (a->doubles & ~((1u << decl) & ~by)) {
         unsigned dbl, rdbl;
-        allowed(r, t, &dbl, &rdbl);
+        allowed(r, t, k.negative, &dbl, &rdbl);
         if (a->doubles & ~dbl)
             return BARBU_EDOUBLE;
     } else if (a->doubles && seat == decl) {
@@ -64,16 +81,17 @@ int bb_check_bid(const barbu_rules *r, const barbu_table *t, const barbu_action 
     }
     if (a->redoubles & ~by)
         return BARBU_EREDOUBLE;
-    if (bb_compulsory(r, t, a->seat) && !(a->doubles & (1u << t->declarer)))
+    if (compulsory(r, t, a->seat, k.per_player) && !(a->doubles & (1u << t->declarer)))
         return BARBU_ECOMPULSORY;
     return 0;
 }
 
-int bb_legal_bids(const barbu_rules *r, const barbu_table *t, barbu_action *out, int cap)
+int bb_legal_bids(const barbu_rules *r, const barbu_table *t, bb_bidding k, barbu_action *out,
+                  int cap)
 {
     unsigned dbl, rdbl;
-    allowed(r, t, &dbl, &rdbl);
-    unsigned must = bb_compulsory(r, t, t->to_move) ? 1u << t->declarer : 0;
+    allowed(r, t, k.negative, &dbl, &rdbl);
+    unsigned must = compulsory(r, t, t->to_move, k.per_player) ? 1u << t->declarer : 0;
     int n = 0;
     /* Every subset of each, the plain pass first. */
     unsigned d = 0;
@@ -97,7 +115,7 @@ int barbu_bid_shortcut(const barbu_rules *r, const barbu_table *t, int which, ba
     if (t->phase != BARBU_PHASE_BID)
         return BARBU_EPHASE;
     unsigned dbl, rdbl;
-    allowed(r, t, &dbl, &rdbl);
+    allowed(r, t, -1, &dbl, &rdbl);
     int seat = t->to_move;
     switch (which) {
     case BARBU_BID_MAX:
@@ -121,11 +139,7 @@ int barbu_bid_shortcut(const barbu_rules *r, const barbu_table *t, int which, ba
 
 int barbu_business(const uint8_t dbl[4], const uint8_t rdbl[4], int a, int b)
 {
-    if (((rdbl[a] >> b) & 1) || ((rdbl[b] >> a) & 1))
-        return 2;
-    if (((dbl[a] >> b) & 1) || ((dbl[b] >> a) & 1))
-        return 1;
-    return 0;
+    return bb_business(dbl, rdbl, a, b);
 }
 
 void barbu_settle(const uint8_t dbl[4], const uint8_t rdbl[4], const int16_t raw[4],
@@ -134,7 +148,7 @@ void barbu_settle(const uint8_t dbl[4], const uint8_t rdbl[4], const int16_t raw
     int s[4] = {raw[0], raw[1], raw[2], raw[3]};
     for (int a = 0; a < 4; a++) {
         for (int b = a + 1; b < 4; b++) {
-            int level = barbu_business(dbl, rdbl, a, b);
+            int level = bb_business(dbl, rdbl, a, b);
             int diff = level * (raw[a] - raw[b]);
             s[a] += diff;
             s[b] -= diff;

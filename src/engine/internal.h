@@ -165,10 +165,50 @@ void bb_note_pass(const barbu_rules *rules, barbu_table *t, int seat);
 
 /* Doubling (doubling.c). */
 bool bb_compulsory(const barbu_rules *rules, const barbu_table *t, int seat);
-int bb_check_bid(const barbu_rules *rules, const barbu_table *t, const barbu_action *action);
-int bb_legal_bids(const barbu_rules *rules, const barbu_table *t, barbu_action *out, int cap);
+/* barbu_business inline, for the settlement of every deal (a call a pair
+ * of seats cost more than the test). */
+static inline int bb_business(const uint8_t dbl[4], const uint8_t rdbl[4], int a, int b)
+{
+    if (((rdbl[a] >> b) & 1) || ((rdbl[b] >> a) & 1))
+        return 2;
+    if (((dbl[a] >> b) & 1) || ((dbl[b] >> a) & 1))
+        return 1;
+    return 0;
+}
+
+/* What the doubling asks at every bid: whether the deal's contracts score
+ * below zero, and the deals each player declares; -1 for each to work it
+ * out from the rules (a table without its state). */
+typedef struct bb_bidding {
+    int negative;
+    int per_player;
+} bb_bidding;
+#define BB_BIDDING_UNKNOWN ((bb_bidding){-1, -1})
+int bb_check_bid(const barbu_rules *rules, const barbu_table *t, bb_bidding k,
+                 const barbu_action *action);
+int bb_legal_bids(const barbu_rules *rules, const barbu_table *t, bb_bidding k, barbu_action *out,
+                  int cap);
 unsigned bb_doubled_by(const barbu_table *t, int seat);
 bool bb_negative(const barbu_rules *rules, unsigned contracts);
+
+/* The state's memo of its rules (barbu_state.memo_*), noted at a
+ * declaration with doubling, and what it answers for the deal under way:
+ * a deal of one contract from the memo's bit while the memo is the rules',
+ * else as the table alone would (the Fife game's combined Calls summed). */
+void bb_note_rules(barbu_state *s);
+static inline bb_bidding bb_state_bidding(const barbu_state *s)
+{
+    unsigned c = s->t.contracts;
+    if (s->memo_rules != s->rules)
+        return BB_BIDDING_UNKNOWN;
+    bb_bidding k = {(c & (c - 1)) == 0 ? (s->memo_negative & c) != 0 : -1, s->memo_per_player};
+    return k;
+}
+static inline bool bb_state_negative(const barbu_state *s)
+{
+    int negative = bb_state_bidding(s).negative;
+    return negative >= 0 ? negative : bb_negative(s->rules, s->t.contracts);
+}
 
 /* The schedule (schedule.c): whether the declarations still to come can all
  * be made, and whether a seat may declare a contract now (0, BARBU_EUSED,

@@ -13,7 +13,7 @@ bool bb_business_equal(const barbu_table *t, int seat)
     for (int other = 0; other < 4; other++) {
         if (other == seat)
             continue;
-        int b = barbu_business(t->dbl, t->rdbl, seat, other);
+        int b = bb_business(t->dbl, t->rdbl, seat, other);
         if (level >= 0 && b != level)
             return false;
         level = b;
@@ -277,7 +277,7 @@ int bb_check(const barbu_rules *r, const barbu_table *t, barbu_cards hand, const
     case BARBU_ACT_PASS_ON:
         return bb_fife_check_pass_on(t, hand, a);
     case BARBU_ACT_BID:
-        return bb_check_bid(r, t, a);
+        return bb_check_bid(r, t, BB_BIDDING_UNKNOWN, a);
     case BARBU_ACT_PLAY:
         return bb_check_play(r, t, hand, a->cards);
     case BARBU_ACT_PASS:
@@ -419,7 +419,7 @@ static __attribute__((noinline)) int legal_other(const barbu_rules *r, const bar
     case BARBU_PHASE_PASS_ON:
         return legal_pass_ons(t->to_move, hand, out, cap);
     case BARBU_PHASE_BID:
-        return bb_legal_bids(r, t, out, cap);
+        return bb_legal_bids(r, t, BB_BIDDING_UNKNOWN, out, cap);
     case BARBU_PHASE_ARRANGE:
         return legal_arrangements(r, t->to_move, hand, out, cap);
     default:

@@ -109,13 +109,48 @@ static int count_check(const barbu_rules *r, const barbu_table *t, int seat, int
     return 0;
 }
 
+/*
+ * One walk of the contracts for the questions of an exact schedule, where
+ * exact_schedule, within_limits and count_check walked them each: whether
+ * the schedule is exact (false: nothing else answered), whether every count
+ * is within its limit, and the contracts count_check leaves open to the
+ * seat.  The declaration asks at every deal.
+ */
+static bool exact_walk(const barbu_rules *r, const barbu_table *t, int seat, bool *within,
+                       unsigned *open)
+{
+    int per = 0;
+    unsigned over = 0, fits = 0;
+    for (int c = 0; c < r->n_contracts; c++) {
+        const barbu_contract *k = &r->contract[c];
+        int times = bb_contract_times(r, c);
+        if (times != 4 * k->per_player)
+            return false;
+        per += k->per_player;
+        const uint8_t u0 = t->used[0][c], u1 = t->used[1][c], u2 = t->used[2][c],
+                      u3 = t->used[3][c];
+        over |= (unsigned)(u0 > k->per_player) | (u1 > k->per_player) | (u2 > k->per_player) |
+                (u3 > k->per_player);
+        fits |= (unsigned)(t->used[seat][c] < k->per_player && u0 + u1 + u2 + u3 < times) << c;
+    }
+    if (r->game == BARBU_GAME_FIFE && 4 * per != bb_rules_deals(r))
+        return false;
+    *within = over == 0;
+    *open = fits;
+    return true;
+}
+
 int bb_schedule_check(const barbu_rules *r, const barbu_table *t, int seat, int contract)
 {
+    /* In an exact schedule the choice keeps its own count within its limit
+     * (count_check), so only the others' counts can fail it. */
+    bool within;
+    unsigned open;
+    if (seat >= 0 && seat < 4 && exact_walk(r, t, seat, &within, &open) && (open >> contract & 1u))
+        return within ? 0 : BARBU_ESCHEDULE;
     int err = count_check(r, t, seat, contract);
     if (err != 0)
         return err;
-    /* In an exact schedule the choice keeps its own count within its limit
-     * (count_check), so only the others' counts can fail it. */
     if (exact_schedule(r))
         return within_limits(r, t->used) ? 0 : BARBU_ESCHEDULE;
     uint8_t used[4][BARBU_MAX_CONTRACTS], declared[4];
@@ -129,15 +164,11 @@ int bb_schedule_check(const barbu_rules *r, const barbu_table *t, int seat, int 
 unsigned bb_schedule_open(const barbu_rules *r, const barbu_table *t, int seat)
 {
     unsigned open = 0;
-    if (exact_schedule(r)) {
-        /* The same answers as bb_schedule_check's, the limits checked once. */
-        if (!within_limits(r, t->used))
-            return 0;
-        for (int c = 0; c < r->n_contracts; c++)
-            if (count_check(r, t, seat, c) == 0)
-                open |= 1u << c;
-        return open;
-    }
+    bool within;
+    /* The same answers as bb_schedule_check's, the limits checked once. */
+    if (exact_walk(r, t, seat, &within, &open))
+        return within ? open : 0;
+    open = 0;
     for (int c = 0; c < r->n_contracts; c++)
         if (bb_schedule_check(r, t, seat, c) == 0)
             open |= 1u << c;

@@ -491,6 +491,8 @@ void bb_set_calls(barbu_state *s, unsigned contracts)
         flags &= ~BARBU_CF_ISRAELI;
     t->rule_flags = (uint8_t)flags;
     t->penalty = penalty;
+    if (r->doubling && s->memo_rules != r)
+        bb_note_rules(s);
 }
 
 static void apply_declare(barbu_state *s, const barbu_action *a)
@@ -518,7 +520,7 @@ static void end_bidding(barbu_state *s)
 {
     barbu_table *t = &s->t;
     unsigned any = t->dbl[0] | t->dbl[1] | t->dbl[2] | t->dbl[3];
-    if (s->rules->undoubled_shared && any == 0 && bb_negative(s->rules, t->contracts))
+    if (s->rules->undoubled_shared && any == 0 && bb_state_negative(s))
         finish_deal(s, false);
     else
         bb_start_play(s);
@@ -691,7 +693,13 @@ int barbu_apply(barbu_state *s, const barbu_action *a)
         after_apply(s);
         return 0;
     }
-    int err = bb_check(s->rules, &s->t, s->t.to_move >= 0 ? s->hand[s->t.to_move] : 0, a);
+    /* A bid: bb_check's answer (the phase is not over, the type and the
+     * phase agree, the seat is the one to move), with the memo's answers
+     * instead of the sum of the contract's scores and the count of the
+     * game's deals. */
+    int err = a->type == BARBU_ACT_BID && t->phase == BARBU_PHASE_BID && a->seat == t->to_move
+                  ? bb_check_bid(s->rules, t, bb_state_bidding(s), a)
+                  : bb_check(s->rules, t, t->to_move >= 0 ? s->hand[t->to_move] : 0, a);
     if (err != 0)
         return err;
     s->t.acted++;
@@ -847,6 +855,9 @@ int barbu_legal(const barbu_state *s, barbu_action *out, int cap)
 {
     if (s->t.to_move < 0)
         return 0;
+    /* A bid's list as bb_legal makes it, with the memo's answers. */
+    if (s->t.phase == BARBU_PHASE_BID)
+        return bb_legal_bids(s->rules, &s->t, bb_state_bidding(s), out, cap);
     return bb_legal(s->rules, &s->t, s->hand[s->t.to_move], out, cap);
 }
 

@@ -3,7 +3,10 @@
  * path") held equal to the plain rules they stand for, on the positions of
  * random games of every preset: the seeded deal dealt as it is shuffled, the
  * contract totals summed a table at a time, the declarations the schedule
- * leaves open worked out at once, a bid checked without the contract's total,
+ * leaves open worked out at once (an exact schedule's in one walk of the
+ * contracts), a bid checked without the contract's total
+ * and with the state's memo of the rules (which contracts are negative, the
+ * deals each player declares),
  * a card checked on its own suit at a layout, a hand's list of plays, and the
  * playouts (a layout's keeps the cards that fit from step to step).  Each
  * reference below is the rule written plainly, as the engine had it before.
@@ -131,6 +134,35 @@ static int ref_check_card(const barbu_state *s, int seat, barbu_cards cards)
     return bb_play_error(s->rules, t, hand, (barbu_card)__builtin_ctzll(cards));
 }
 
+/* A declaration's schedule checked as it was in an exact schedule (each
+ * contract declared by each player its per-player times), REF_NOT_EXACT in
+ * another:
+ * the seat's own count, the game's count, then every count's limit. */
+#define REF_NOT_EXACT 1000
+static int ref_schedule_check_exact(const barbu_rules *r, const barbu_table *t, int seat, int c)
+{
+    int per = 0;
+    for (int k = 0; k < r->n_contracts; k++) {
+        if (barbu_contract_times(r, k) != 4 * r->contract[k].per_player)
+            return REF_NOT_EXACT;
+        per += r->contract[k].per_player;
+    }
+    if (4 * per != barbu_rules_deals(r))
+        return REF_NOT_EXACT;
+    if (t->used[seat][c] >= r->contract[c].per_player)
+        return BARBU_EUSED;
+    int done = 0;
+    for (int p = 0; p < 4; p++)
+        done += t->used[p][c];
+    if (done >= barbu_contract_times(r, c))
+        return BARBU_EPLAYEDOUT;
+    for (int p = 0; p < 4; p++)
+        for (int k = 0; k < r->n_contracts; k++)
+            if (t->used[p][k] > r->contract[k].per_player)
+                return BARBU_ESCHEDULE;
+    return 0;
+}
+
 /* A bid checked as it was: whom the seat may double and redouble, the
  * contract's total always summed. */
 static int ref_check_bid(const barbu_state *s, unsigned doubles, unsigned redoubles)
@@ -236,17 +268,64 @@ static void check_position(const barbu_state *s, int step)
     int seat = t->to_move;
     if (t->phase == BARBU_PHASE_DECLARE && r->game != BARBU_GAME_FIFE) {
         unsigned want = 0;
-        for (int c = 0; c < r->n_contracts; c++)
-            if (bb_schedule_check(r, t, seat, c) == 0)
+        for (int c = 0; c < r->n_contracts; c++) {
+            int err = bb_schedule_check(r, t, seat, c);
+            if (err == 0)
                 want |= 1u << c;
+            int plain = ref_schedule_check_exact(r, t, seat, c);
+            if (plain != REF_NOT_EXACT)
+                assert_int_equal(err, plain);
+        }
         assert_int_equal(bb_schedule_open(r, t, seat), want);
+        /* A count beyond its limit (no game reaches one): no contract open. */
+        if (ref_schedule_check_exact(r, t, seat, 0) != REF_NOT_EXACT) {
+            barbu_table over = *t;
+            int other = (seat + 1) & 3;
+            over.used[other][r->n_contracts - 1] =
+                (uint8_t)(r->contract[r->n_contracts - 1].per_player + 1);
+            for (int c = 0; c < r->n_contracts; c++)
+                assert_int_equal(bb_schedule_check(r, &over, seat, c),
+                                 ref_schedule_check_exact(r, &over, seat, c));
+            assert_int_equal(bb_schedule_open(r, &over, seat), 0);
+        }
     }
     if (t->phase == BARBU_PHASE_BID) {
+        /* The state's memo of the rules, noted at the declaration, answers
+         * as the plain sum and count do. */
+        assert_true(s->memo_rules == r);
+        bb_bidding k = bb_state_bidding(s);
+        if (k.negative >= 0)
+            assert_int_equal(k.negative, bb_negative(r, t->contracts));
+        assert_int_equal(bb_state_negative(s), bb_negative(r, t->contracts));
+        assert_int_equal(k.per_player, bb_rules_deals(r) / 4);
+        /* Each bid checked by barbu_check, and applied (with the memo, and
+         * with a memo that is not the rules', which the engine must not
+         * trust), against the bid as it was checked. */
+        barbu_state stale;
+        memcpy(&stale, s, sizeof stale);
+        barbu_rules other = *r;
+        stale.memo_rules = &other;
+        stale.memo_negative = (uint16_t)~s->memo_negative;
+        stale.memo_per_player = 0;
         for (unsigned d = 0; d < 16; d++)
             for (unsigned rd = 0; rd < 16; rd++) {
                 barbu_action a = barbu_act_bid(seat, d, rd);
-                assert_int_equal(barbu_check(s, &a), ref_check_bid(s, d, rd));
+                int want = ref_check_bid(s, d, rd);
+                assert_int_equal(barbu_check(s, &a), want);
+                barbu_state after;
+                memcpy(&after, s, sizeof after);
+                assert_int_equal(barbu_apply(&after, &a), want);
+                memcpy(&after, &stale, sizeof after);
+                assert_int_equal(barbu_apply(&after, &a), want);
             }
+        /* The list of bids, with the memo and without. */
+        barbu_action fast[BARBU_MAX_ACTIONS], plain[BARBU_MAX_ACTIONS], unsure[BARBU_MAX_ACTIONS];
+        int n = barbu_legal(s, fast, BARBU_MAX_ACTIONS);
+        assert_int_equal(bb_legal(r, t, s->hand[seat], plain, BARBU_MAX_ACTIONS), n);
+        assert_int_equal(barbu_legal(&stale, unsure, BARBU_MAX_ACTIONS), n);
+        assert_true(n > 0 && n <= BARBU_MAX_ACTIONS);
+        assert_true(memcmp(fast, plain, (size_t)n * sizeof fast[0]) == 0);
+        assert_true(memcmp(unsure, plain, (size_t)n * sizeof fast[0]) == 0);
     }
     if (t->phase != BARBU_PHASE_PLAY)
         return;
