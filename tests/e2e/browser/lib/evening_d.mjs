@@ -268,7 +268,9 @@ function systemLines(p) {
 }
 
 /** Runs the protocol in a page of its own (a second tab of `p`'s browser):
- * the four computer players' Fife table, made and left running. */
+ * the four computer players' Fife table, made and left running.  Its
+ * players wait 5 ms a move (some 1,500 moves): with no wait at all the
+ * game could end, and its table close, before the kibitzer's click. */
 async function botsOnlyFife(sc, p) {
   const page = await p.context.newPage();
   await page.goto(sc.server.url);
@@ -291,7 +293,7 @@ async function botsOnlyFife(sc, p) {
       });
     ws.send(JSON.stringify({ type: 'hello', version: 1, name: 'robo-d' }));
     await next((m) => m.type === 'welcome' || m.type === 'error');
-    ws.send(JSON.stringify({ type: 'create', rules: 'fife', bots: ['N', 'E', 'S', 'W'], level: 'random', delay: 0, kibitz: 'all', seed: '5' }));
+    ws.send(JSON.stringify({ type: 'create', rules: 'fife', bots: ['N', 'E', 'S', 'W'], level: 'random', delay: 5, kibitz: 'all', seed: '5' }));
     const m = await next((m) => m.type === 'created' || m.type === 'error');
     return m.type === 'created' ? m.table : `${m.code}: ${m.text}`;
   });
@@ -518,7 +520,7 @@ async function fifeCalls(sc, bob) {
 async function fifeOver(sc, kib) {
   const fifeId = await botsOnlyFife(sc, kib);
   await clickIn(kib, row(kib, { id: fifeId }).locator('button[data-kibitz=all]'), `the Fife table ${fifeId}'s button[data-kibitz=all]`);
-  await kib.until((x) => x.table && x.phase === 'over', 'the four computer players\' Fife game over', 20000);
+  await kib.until((x) => x.table && x.phase === 'over', 'the four computer players\' Fife game over', 60000);
   const kicker = (await kib.page.locator('#fife .panel-kicker').textContent({ timeout: 5000 })).trim();
   const title = (await kib.page.locator('#fife #fife-title').textContent()).trim();
   check(kicker === '1 Set played' && title === 'The game is over', `kib: the Fife panel at the end should say "1 Set played" and "The game is over", not "${kicker}" / "${title}"`, { actual: { kicker, title }, page: kib });
