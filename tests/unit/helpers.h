@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -17,6 +18,31 @@
 #include "barbu/barbu.h"
 
 enum { N, E, S, W };
+
+/* A file of tests/golden in a malloc'd, NUL-ended string (its length in
+ * *len when len is not NULL); the folder is found from this header's own
+ * path, as CMake compiles the tests by their full paths. */
+static inline char *golden_text(const char *name, size_t *len)
+{
+    const char *here = __FILE__;
+    const char *cut = strstr(here, "tests/unit/");
+    assert_non_null(cut);
+    char path[1024];
+    snprintf(path, sizeof path, "%.*stests/golden/%s", (int)(cut - here), here, name);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = malloc((size_t)n + 1);
+    assert_non_null(text);
+    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+    text[n] = '\0';
+    fclose(f);
+    if (len != NULL)
+        *len = (size_t)n;
+    return text;
+}
 
 /* "AS KS 2H" -> the set of those cards (fails the test on a bad card). */
 static inline barbu_cards cards_of(const char *text)

@@ -17,25 +17,12 @@
 
 static barbu_record *golden(const char *name)
 {
-    const char *here = __FILE__;
-    const char *cut = strstr(here, "tests/unit/");
-    assert_non_null(cut);
-    char path[1024];
-    snprintf(path, sizeof path, "%.*stests/golden/%s", (int)(cut - here), here, name);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-    text[n] = '\0';
-    fclose(f);
+    size_t n;
+    char *text = golden_text(name, &n);
     barbu_record *rec = NULL;
     barbu_diag diag;
     memset(&diag, 0, sizeof diag);
-    assert_int_equal(barbu_record_read(text, (size_t)n, &rec, &diag), 0);
+    assert_int_equal(barbu_record_read(text, n, &rec, &diag), 0);
     free(text);
     return rec;
 }

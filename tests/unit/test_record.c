@@ -9,35 +9,6 @@
 
 #include "helpers.h"
 
-/* tests/golden, from this file's own path (CMake compiles it by its full
- * path). */
-static void golden_path(const char *name, char *buf, size_t cap)
-{
-    const char *here = __FILE__;
-    const char *cut = strstr(here, "tests/unit/");
-    assert_non_null(cut);
-    snprintf(buf, cap, "%.*stests/golden/%s", (int)(cut - here), here, name);
-}
-
-/* The whole file in a malloc'd string. */
-static char *slurp(const char *name, size_t *len)
-{
-    char path[1024];
-    golden_path(name, path, sizeof path);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-    text[n] = '\0';
-    fclose(f);
-    *len = (size_t)n;
-    return text;
-}
-
 /* Reads text, checks that it replays, and writes it again into *out. */
 static void rewrite(const char *text, size_t len, char **out, size_t *out_len)
 {
@@ -70,7 +41,7 @@ static void test_golden_round_trip(void **state)
     };
     for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++) {
         size_t len, len2;
-        char *text = slurp(NAMES[i], &len), *again;
+        char *text = golden_text(NAMES[i], &len), *again;
         rewrite(text, len, &again, &len2);
         char *version = strstr(text, "[Barbu \"1\"]");
         assert_non_null(version);
@@ -140,7 +111,7 @@ static void test_fife_random_games(void **state)
 static char *variation(const char *name, const char *until, const char *tail, size_t *len)
 {
     size_t n;
-    char *text = slurp(name, &n);
+    char *text = golden_text(name, &n);
     char *at = strstr(text, until);
     assert_non_null(at);
     size_t keep = (size_t)(at - text), extra = strlen(tail);
@@ -464,12 +435,6 @@ static char *drop_lines(const char *text, const char *prefix)
     return out;
 }
 
-static char *golden_text(const char *name)
-{
-    size_t len;
-    return slurp(name, &len);
-}
-
 /* text up to (not including) the first `until` (a malloc'd string). */
 static char *cut_at(const char *text, const char *until)
 {
@@ -501,7 +466,7 @@ static int line_of(const char *text, const char *what)
  * change; the raw Score stays). */
 static char *with_bids(const char *bids)
 {
-    char *base = golden_text("bid-seats.txt");
+    char *base = golden_text("bid-seats.txt", NULL);
     char *a = replace(base, SEAT_BIDS, bids);
     char *b = drop_lines(a, "[Final ");
     free(base);
@@ -514,10 +479,10 @@ static void test_bid_words(void **state)
 {
     (void)state;
     results words, seats;
-    char *text = golden_text("bid-words.txt");
+    char *text = golden_text("bid-words.txt", NULL);
     replay_ok(text, &words);
     free(text);
-    text = golden_text("bid-seats.txt");
+    text = golden_text("bid-seats.txt", NULL);
     replay_ok(text, &seats);
     free(text);
     assert_same_results(&words, &seats);
@@ -672,7 +637,7 @@ static void test_bid_word_errors(void **state)
 static void test_bid_words_written(void **state)
 {
     (void)state;
-    char *text = golden_text("bid-words.txt");
+    char *text = golden_text("bid-words.txt", NULL);
     barbu_record *rec;
     barbu_diag diag = {0};
     assert_int_equal(barbu_record_read(text, strlen(text), &rec, &diag), 0);
@@ -692,7 +657,7 @@ static void test_bid_words_written(void **state)
 
 static void expect_domino(const char *line, int err, const char *msg)
 {
-    char *text = golden_text("domino-played-out.txt");
+    char *text = golden_text("domino-played-out.txt", NULL);
     char *bad = replace(text, LAST_LINE, line);
     results out;
     barbu_diag diag;
@@ -709,7 +674,7 @@ static void expect_domino(const char *line, int err, const char *msg)
 static void test_domino_played_out(void **state)
 {
     (void)state;
-    char *text = golden_text("domino-played-out.txt");
+    char *text = golden_text("domino-played-out.txt", NULL);
     char *cut = replace(text, LAST_LINE, "");
     results full, part;
     replay_ok(text, &full);
@@ -819,7 +784,7 @@ static void test_format_version(void **state)
  * "file:line: " prefix. */
 static void expect_earlier_reading(const char *text, int line)
 {
-    char *err = golden_text("bad/fife-written-before-format-2.err");
+    char *err = golden_text("bad/fife-written-before-format-2.err", NULL);
     const char *prefix = BEFORE_2 ":319: ";
     assert_memory_equal(err, prefix, strlen(prefix));
     char *msg = err + strlen(prefix);
@@ -850,7 +815,7 @@ static const barbu_result *deal_result(const results *out, int deal)
 static void test_fife_format_1(void **state)
 {
     (void)state;
-    char *text = golden_text(BEFORE_2);
+    char *text = golden_text(BEFORE_2, NULL);
     expect_earlier_reading(text, 319);
 
     /* With the rule line: as it was played, deal 19 Aces alone. */
@@ -860,7 +825,7 @@ static void test_fife_format_1(void **state)
     replay_ok(ruled, &earlier);
     assert_int_equal(deal_result(&earlier, 19)->contracts, CALL(ACES));
     assert_int_equal(deal_result(&earlier, 21)->contracts, CALL(QUEENS));
-    char *again = golden_text("fife-earlier-reading.txt");
+    char *again = golden_text("fife-earlier-reading.txt", NULL);
     replay_ok(again, &golden);
     assert_same_results(&earlier, &golden);
     free(again);
@@ -873,7 +838,7 @@ static void test_fife_format_1(void **state)
     assert_int_equal(line_of(bare, "E: 2S\n"), 316);
 
     /* A format 1 record that replays only by the booklet is read so. */
-    char *booklet = golden_text("fife-joker-after-number.txt");
+    char *booklet = golden_text("fife-joker-after-number.txt", NULL);
     char *v1 = replace(booklet, "[Barbu \"2\"]", "[Barbu \"1\"]");
     results r1, r2;
     replay_ok(v1, &r1);

@@ -10,31 +10,6 @@
 #include "helpers.h"
 #include "replay.h"
 
-static void golden_path(const char *name, char *buf, size_t cap)
-{
-    const char *here = __FILE__;
-    const char *cut = strstr(here, "tests/unit/");
-    assert_non_null(cut);
-    snprintf(buf, cap, "%.*stests/golden/%s", (int)(cut - here), here, name);
-}
-
-static char *slurp(const char *name)
-{
-    char path[1024];
-    golden_path(name, path, sizeof path);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-    text[n] = '\0';
-    fclose(f);
-    return text;
-}
-
 static barbu_cards cards_json_set(const json_t *a)
 {
     assert_true(json_is_array(a));
@@ -69,7 +44,7 @@ typedef struct seen {
  * tricks' winners add up, and the totals are the engine's. */
 static void check_record(const char *name, seen *out)
 {
-    char *text = slurp(name);
+    char *text = golden_text(name, NULL);
     char err[512] = "x";
     char *json = club_replay_json(text, err, sizeof err);
     if (json == NULL)
@@ -213,7 +188,7 @@ static void test_other_games(void **state)
 static void test_fife_silly_round(void **state)
 {
     (void)state;
-    char *text = slurp("fife-worked-silly-round.txt");
+    char *text = golden_text("fife-worked-silly-round.txt", NULL);
     char err[512];
     char *json = club_replay_json(text, err, sizeof err);
     assert_non_null(json);
@@ -262,7 +237,7 @@ static void test_fife_silly_round(void **state)
 static void test_chinese_rows(void **state)
 {
     (void)state;
-    char *text = slurp("chinese-rows-scoop.txt");
+    char *text = golden_text("chinese-rows-scoop.txt", NULL);
     char err[512];
     char *json = club_replay_json(text, err, sizeof err);
     assert_non_null(json);
@@ -289,7 +264,7 @@ static void test_chinese_rows(void **state)
 static void test_tampered(void **state)
 {
     (void)state;
-    char *text = slurp("full-uk-random-seed1.txt");
+    char *text = golden_text("full-uk-random-seed1.txt", NULL);
     /* The first trick's second card swapped for a card of another hand:
      * find the first "[Play]" and change the line after it. */
     char *play = strstr(text, "[Play]\n");
@@ -326,7 +301,7 @@ static void test_tampered(void **state)
     assert_true(strlen(err) > 0);
 
     /* A player's tag that is not UTF-8: said so, not "out of memory". */
-    text = slurp("full-uk-random-seed1.txt");
+    text = golden_text("full-uk-random-seed1.txt", NULL);
     char *north = strstr(text, "[North \"random\"]");
     assert_non_null(north);
     memcpy(north + strlen("[North \""), "\xff\xfe", 2);
@@ -342,7 +317,7 @@ static void test_tampered(void **state)
 static void test_unfinished(void **state)
 {
     (void)state;
-    char *text = slurp("king-three-deals.txt");
+    char *text = golden_text("king-three-deals.txt", NULL);
     /* Deal 3 cut after "N: QC KC": its last tricks, Score and Final go. */
     char *cut = strstr(text, "N: QC KC AC 6H");
     assert_non_null(cut);
