@@ -17,7 +17,10 @@
  * hands of each deal, barbu_dealt_hands, as the engine deals them), declare,
  * bid or play (the playout, with the deal's scoring and the next deal's set
  * up, which end it).  Any other PHASE (none) toggles nothing: run it without
- * --collect-atstart=no for the instructions of the whole run.
+ * --collect-atstart=no for the instructions of the whole run.  PHASE games
+ * toggles nothing either and plays the bench's whole random games instead:
+ * every action, each card too, drawn from barbu_legal's list and applied
+ * with barbu_apply.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +33,7 @@
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: engine_phases deal|declare|bid|play GAMES [RULES]\n");
+        fprintf(stderr, "usage: engine_phases deal|declare|bid|play|none|games GAMES [RULES]\n");
         return 2;
     }
     const char *phase = argv[1];
@@ -42,7 +45,7 @@ int main(int argc, char **argv)
                : strcmp(phase, "bid") == 0   ? BARBU_PHASE_BID
                : strcmp(phase, "play") == 0  ? BARBU_PHASE_PLAY
                                              : -1;
-    bool deal = strcmp(phase, "deal") == 0;
+    bool deal = strcmp(phase, "deal") == 0, whole = strcmp(phase, "games") == 0;
     barbu_rng rng;
     barbu_rng_seed(&rng, 7);
     static barbu_action legal[BARBU_MAX_ACTIONS];
@@ -66,7 +69,7 @@ int main(int argc, char **argv)
             bool on = s.t.phase == want;
             if (on)
                 CALLGRIND_TOGGLE_COLLECT;
-            if (s.t.phase == BARBU_PHASE_PLAY) {
+            if (s.t.phase == BARBU_PHASE_PLAY && !whole) {
                 barbu_playout_random(&s, &rng);
             } else {
                 int n = barbu_legal(&s, legal, BARBU_MAX_ACTIONS);

@@ -577,7 +577,9 @@ static inline bool barbu_over(const barbu_state *state)
 }
 
 /* Writes the legal actions of the seat to move into out (at most cap) and
- * returns how many there are in all. */
+ * returns how many there are in all.  Entries of out past that count (and
+ * below cap) may be written too, with actions that mean nothing: the list of
+ * cards is written four at a time. */
 int barbu_legal(const barbu_state *state, barbu_action *out, int cap);
 
 /* 0 if the action is legal now, else the specific reason. */

@@ -15,8 +15,14 @@ bool bb_negative(const barbu_rules *r, unsigned contracts)
 /* The seats that doubled this seat: bit `seat` of each seat's doubles. */
 unsigned bb_doubled_by(const barbu_table *t, int seat)
 {
-    return ((t->dbl[0] >> seat) & 1u) | ((t->dbl[1] >> seat) & 1u) << 1 |
-           ((t->dbl[2] >> seat) & 1u) << 2 | ((t->dbl[3] >> seat) & 1u) << 3;
+    /* The four bytes read as one word, bit `seat` of each kept (bits 0, 8,
+     * 16 and 24), and gathered into bits 28 to 31 by one multiplication:
+     * each of the sixteen products lands on its own bit, so nothing
+     * carries, and the four wanted are the ones on 28 to 31. */
+    uint32_t word = (uint32_t)t->dbl[0] | (uint32_t)t->dbl[1] << 8 | (uint32_t)t->dbl[2] << 16 |
+                    (uint32_t)t->dbl[3] << 24;
+    uint64_t bits = (uint64_t)((word >> seat) & UINT32_C(0x01010101));
+    return (unsigned)((bits * UINT64_C(0x10204080)) >> 28) & 0xfu;
 }
 
 /* Whether the seat must double the declarer now: it still owes them as
@@ -93,14 +99,18 @@ int bb_legal_bids(const barbu_rules *r, const barbu_table *t, bb_bidding k, barb
     allowed(r, t, k.negative, &dbl, &rdbl);
     unsigned must = compulsory(r, t, t->to_move, k.per_player) ? 1u << t->declarer : 0;
     int n = 0;
+    const barbu_action proto = barbu_act_bid(t->to_move, 0, 0);
     /* Every subset of each, the plain pass first. */
     unsigned d = 0;
     do {
         if ((d & must) == must) {
             unsigned rr = 0;
             do {
-                if (n < cap)
-                    out[n] = barbu_act_bid(t->to_move, d, rr);
+                if (n < cap) {
+                    out[n] = proto;
+                    out[n].doubles = (uint8_t)d;
+                    out[n].redoubles = (uint8_t)rr;
+                }
                 n++;
                 rr = (rr - rdbl) & rdbl;
             } while (rr != 0);

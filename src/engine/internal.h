@@ -169,11 +169,11 @@ bool bb_compulsory(const barbu_rules *rules, const barbu_table *t, int seat);
  * of seats cost more than the test). */
 static inline int bb_business(const uint8_t dbl[4], const uint8_t rdbl[4], int a, int b)
 {
-    if (((rdbl[a] >> b) & 1) || ((rdbl[b] >> a) & 1))
-        return 2;
-    if (((dbl[a] >> b) & 1) || ((dbl[b] >> a) & 1))
-        return 1;
-    return 0;
+    /* Without branches: at the deal's end barbu_settle asks for every pair,
+     * and who doubled whom is as good as random. */
+    unsigned redoubled = ((unsigned)(rdbl[a] >> b) | (unsigned)(rdbl[b] >> a)) & 1u;
+    unsigned doubled = ((unsigned)(dbl[a] >> b) | (unsigned)(dbl[b] >> a)) & 1u;
+    return (int)((doubled | redoubled) + redoubled);
 }
 
 /* What the doubling asks at every bid: whether the deal's contracts score

@@ -301,11 +301,14 @@ static int push(barbu_action *out, int cap, int n, const barbu_action *a)
 static int legal_declares(const barbu_rules *r, const barbu_table *t, barbu_action *out, int cap)
 {
     int n = 0, seat = t->to_move;
+    /* The open contracts only, rather than a test of each: which are open
+     * is as good as random from deal to deal. */
     unsigned open = bb_schedule_open(r, t, seat);
-    for (int c = 0; c < r->n_contracts; c++) {
-        const barbu_contract *k = &r->contract[c];
-        if (k->per_player == 0 || !(open & (1u << c)))
+    for (; open; open &= open - 1) {
+        int c = __builtin_ctz(open);
+        if (c >= r->n_contracts || r->contract[c].per_player == 0)
             continue;
+        const barbu_contract *k = &r->contract[c];
         if (k->kind == BARBU_KIND_TRUMPS) {
             for (int suit = BARBU_SPADES; suit >= BARBU_CLUBS; suit--) {
                 barbu_action a = barbu_act_declare(seat, c, suit, 0);
@@ -440,24 +443,38 @@ int bb_legal(const barbu_rules *r, const barbu_table *t, barbu_cards hand, barbu
     /* The list of a hand is the inner loop of the random games: each action
      * written as its three words, the first (type and seat) read whole from
      * a constant action of the seat.  (Built here a byte at a time and read
-     * back as a word, it would wait on the bytes' stores at every list.) */
+     * back as a word, it would wait on the bytes' stores at every list.)  In
+     * the play the seat to move is always one of the four. */
     static const barbu_action PLAY_BY[4] = {
         {.type = BARBU_ACT_PLAY, .seat = 0, .trump = -1},
         {.type = BARBU_ACT_PLAY, .seat = 1, .trump = -1},
         {.type = BARBU_ACT_PLAY, .seat = 2, .trump = -1},
         {.type = BARBU_ACT_PLAY, .seat = 3, .trump = -1},
     };
-    barbu_action seat_play = barbu_act(BARBU_ACT_PLAY, t->to_move);
-    const barbu_action *model =
-        t->to_move >= 0 && t->to_move < 4 ? &PLAY_BY[t->to_move] : &seat_play;
     uint64_t head;
     _Static_assert(offsetof(barbu_action, cards) == sizeof head, "the head of an action");
-    memcpy(&head, model, sizeof head);
-    int n = barbu_count(cards), fill = n < cap ? n : cap;
-    for (int i = 0; i < fill; i++, cards &= cards - 1) {
-        memcpy(&out[i], &head, sizeof head);
-        out[i].cards = cards & -cards;
-        out[i].middle = 0;
+    memcpy(&head, &PLAY_BY[t->to_move & 3], sizeof head);
+    int n = barbu_count(cards);
+    if (((n + 3) & ~3) <= cap) {
+        /* Four actions a round, the last round's spare ones (no card) left
+         * past the count: a hand has 1 to 13 cards at random, and a loop
+         * that stopped at the count would be mispredicted at nearly every
+         * list, where most lists end in the first round. */
+        barbu_action *o = out;
+        do {
+            for (int k = 0; k < 4; k++, cards &= cards - 1) {
+                memcpy(&o[k], &head, sizeof head);
+                o[k].cards = cards & -cards;
+                o[k].middle = 0;
+            }
+            o += 4;
+        } while (cards);
+    } else {
+        for (int i = 0; i < n && i < cap; i++, cards &= cards - 1) {
+            memcpy(&out[i], &head, sizeof head);
+            out[i].cards = cards & -cards;
+            out[i].middle = 0;
+        }
     }
     if (t->kind == BARBU_KIND_PATIENCE)
         n = bb_patience_groups(r, t, hand, out, cap, n);

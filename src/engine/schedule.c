@@ -131,7 +131,9 @@ static bool exact_walk(const barbu_rules *r, const barbu_table *t, int seat, boo
                       u3 = t->used[3][c];
         over |= (unsigned)(u0 > k->per_player) | (u1 > k->per_player) | (u2 > k->per_player) |
                 (u3 > k->per_player);
-        fits |= (unsigned)(t->used[seat][c] < k->per_player && u0 + u1 + u2 + u3 < times) << c;
+        /* & rather than &&: which contracts are open is as good as random,
+         * and a branch on each would be mispredicted. */
+        fits |= (unsigned)((t->used[seat][c] < k->per_player) & (u0 + u1 + u2 + u3 < times)) << c;
     }
     if (r->game == BARBU_GAME_FIFE && 4 * per != bb_rules_deals(r))
         return false;
