@@ -19,6 +19,20 @@
 
 enum { N, E, S, W };
 
+/* The first two refusals of a declaration, as the rules state them: the
+ * seat has declared the contract as often as it may (BARBU_EUSED), or the
+ * game has played it as often (BARBU_EPLAYEDOUT); else 0.  The reference the
+ * schedule tests check the engine against. */
+static inline int ref_count_check(const barbu_rules *r, const barbu_table *t, int seat, int c)
+{
+    if (t->used[seat][c] >= r->contract[c].per_player)
+        return BARBU_EUSED;
+    int done = 0;
+    for (int p = 0; p < 4; p++)
+        done += t->used[p][c];
+    return done >= barbu_contract_times(r, c) ? BARBU_EPLAYEDOUT : 0;
+}
+
 /* A file of tests/golden in a malloc'd, NUL-ended string (its length in
  * *len when len is not NULL); the folder is found from this header's own
  * path, as CMake compiles the tests by their full paths. */

@@ -149,13 +149,9 @@ static int ref_schedule_check_exact(const barbu_rules *r, const barbu_table *t, 
     }
     if (4 * per != barbu_rules_deals(r))
         return REF_NOT_EXACT;
-    if (t->used[seat][c] >= r->contract[c].per_player)
-        return BARBU_EUSED;
-    int done = 0;
-    for (int p = 0; p < 4; p++)
-        done += t->used[p][c];
-    if (done >= barbu_contract_times(r, c))
-        return BARBU_EPLAYEDOUT;
+    int err = ref_count_check(r, t, seat, c);
+    if (err != 0)
+        return err;
     for (int p = 0; p < 4; p++)
         for (int k = 0; k < r->n_contracts; k++)
             if (t->used[p][k] > r->contract[k].per_player)

@@ -499,13 +499,9 @@ static bool fill(sched *q, int p, int c)
 
 static int expected_code(const barbu_rules *r, const barbu_table *t, int seat, int c)
 {
-    if (t->used[seat][c] >= r->contract[c].per_player)
-        return BARBU_EUSED;
-    int done = 0;
-    for (int p = 0; p < 4; p++)
-        done += t->used[p][c];
-    if (done >= barbu_contract_times(r, c))
-        return BARBU_EPLAYEDOUT;
+    int err = ref_count_check(r, t, seat, c);
+    if (err != 0)
+        return err;
     sched q;
     q.n = r->n_contracts;
     for (int k = 0; k < q.n; k++) {
