@@ -183,6 +183,11 @@ foreach(scenario signup logout password lookalike limits limits_at_once expiry b
   add_test(NAME identity_${scenario} COMMAND identity $<TARGET_FILE:barbu> ${scenario})
   set_tests_properties(identity_${scenario} PROPERTIES LABELS e2e TIMEOUT 240)
 endforeach()
+# bench/read_hands.c: what the expert's models of the others' choices
+# tell about the hands (issue 26); no test runs it.
+add_executable(bench_read_hands ${CMAKE_SOURCE_DIR}/bench/read_hands.c)
+target_include_directories(bench_read_hands PRIVATE ${CMAKE_SOURCE_DIR}/src/ai)
+target_link_libraries(bench_read_hands PRIVATE barbu_ai m)
 # bench/signin.sh: a burst of sign-ins beside running tables (built, not run
 # by ctest).
 add_executable(bench_signin ${CMAKE_SOURCE_DIR}/bench/signin.c)

@@ -91,7 +91,7 @@ static const struct {
     T(bid_noise, 0, 999),     T(resample, 1, 64),      T(layouts, 0, 1),
     T(fife_calls, 0, 1),      T(layout_deals, 1, 100000),
     T(history, 0, 1000),      T(self_noise, 0, 1000),  T(maxn, 0, 1),
-    T(maxn_from, 0, 13),
+    T(maxn_from, 0, 13),      T(bid_temp, 0, 10000),
 #undef T
     /* clang-format on */
 };

@@ -611,7 +611,10 @@ double bb_h_owed_push(const barbu_view *view, double weight)
     return weight * owed / (slack + 1.0);
 }
 
-int bb_h_bid(const barbu_view *view, const barbu_action *legal, int n)
+/* How the heuristic reads a bid (bb_h_bid, and the expert's model of the
+ * others' bids): what the hand expects against each seat, and what a
+ * double or redouble of each must gain. */
+void bb_h_bid_read(const barbu_view *view, const barbu_action *legal, int n, bb_bid_read *out)
 {
     const barbu_table *t = &view->t;
     const barbu_rules *rules = view->rules;
@@ -677,21 +680,41 @@ int bb_h_bid(const barbu_view *view, const barbu_action *legal, int n)
         may_redouble |= legal[i].redoubles;
         must &= legal[i].doubles;
     }
-
-    unsigned want_d = 0, want_r = 0;
+    out->may_double = may_double;
+    out->may_redouble = may_redouble;
+    out->must = n > 0 ? must : 0;
+    out->negative = negative;
+    out->spread = spread;
+    out->mine = mine;
+    out->total = tab.total;
     double margin = DOUBLE_MARGIN * spread;
     for (int s = 0; s < 4; s++) {
-        double gain = mine - expect[s];
-        if ((may_double >> s) & 1) {
-            double need = margin;
-            /* An owed double is best paid on a hand that suits the
-             * contract, before one is forced on a bad hand. */
-            if (s == decl)
-                need -= bb_h_owed_push(view, OWED_PUSH * spread);
-            if (gain > need)
-                want_d |= 1u << s;
-        }
-        if (((may_redouble >> s) & 1) && gain > margin + REDOUBLE_MARGIN * spread)
+        out->gain[s] = mine - expect[s];
+        out->need_double[s] = margin;
+        /* An owed double is best paid on a hand that suits the contract,
+         * before one is forced on a bad hand. */
+        if (s == decl)
+            out->need_double[s] -= bb_h_owed_push(view, OWED_PUSH * spread);
+        out->need_redouble[s] = margin + REDOUBLE_MARGIN * spread;
+    }
+}
+
+int bb_h_bid(const barbu_view *view, const barbu_action *legal, int n)
+{
+    const barbu_table *t = &view->t;
+    int me = view->seat, decl = t->declarer;
+    bb_bid_read rd;
+    bb_h_bid_read(view, legal, n, &rd);
+    unsigned may_double = rd.may_double, may_redouble = rd.may_redouble, must = rd.must;
+    double spread = rd.spread, mine = rd.mine, margin = DOUBLE_MARGIN * spread;
+    int negative = rd.negative;
+    const barbu_rules *rules = view->rules;
+
+    unsigned want_d = 0, want_r = 0;
+    for (int s = 0; s < 4; s++) {
+        if (((may_double >> s) & 1) && rd.gain[s] > rd.need_double[s])
+            want_d |= 1u << s;
+        if (((may_redouble >> s) & 1) && rd.gain[s] > rd.need_redouble[s])
             want_r |= 1u << s;
     }
     /* An undoubled negative contract is shared out without play: a hand
@@ -699,13 +722,13 @@ int bb_h_bid(const barbu_view *view, const barbu_action *legal, int n)
     if (negative && rules->undoubled_shared && want_d == 0 && me != decl) {
         unsigned any = t->dbl[0] | t->dbl[1] | t->dbl[2] | t->dbl[3];
         int last = ((me + 1) & 3) == decl;
-        double share = tab.total / 3.0;
+        double share = rd.total / 3.0;
         if (any == 0 && last && mine > share + margin) {
             int target = -1;
             double top = -1e18;
             for (int s = 0; s < 4; s++) {
-                if (((may_double >> s) & 1) && mine - expect[s] > top) {
-                    top = mine - expect[s];
+                if (((may_double >> s) & 1) && rd.gain[s] > top) {
+                    top = rd.gain[s];
                     target = s;
                 }
             }

@@ -51,6 +51,11 @@ typedef struct bb_level {
                            them by weight (1: each drawn deal is played out) */
     int bid_noise;      /* per mille of the model's bids taken as any legal bid, in
                            weighting the deals by the bids (0: not weighted) */
+    int bid_temp;       /* the temperature of a soft model of the others' bids that
+                           weights the deals: each double or redouble the seat
+                           could choose is made with a logistic chance in what the
+                           heuristic reads it to gain, in per mille of the deal's
+                           spread of scores (0: not; bid_noise's model instead) */
     int decl_temp;      /* the temperature of the model of the declarer's choice
                            that weights the deals, in percent of a contract's
                            points (0: the declaration is not weighted) */
@@ -260,6 +265,17 @@ int bb_h_rule_card(const barbu_view *view, barbu_cards playable);
 int bb_h_layout_card(const barbu_state *s, barbu_cards fits);
 int bb_h_declare(const barbu_view *view, const barbu_action *legal, int n);
 int bb_h_bid(const barbu_view *view, const barbu_action *legal, int n);
+/* What bb_h_bid reads of the seat to bid: the estimate of its hand at the
+ * contract (mine), what it expects to gain over each seat (gain), what a
+ * double or redouble of each must gain for it to bid so, and which doubles
+ * and redoubles the legal bids allow and which they all make (must). */
+typedef struct bb_bid_read {
+    double mine, total, spread;
+    double gain[4], need_double[4], need_redouble[4];
+    unsigned may_double, may_redouble, must;
+    int negative;
+} bb_bid_read;
+void bb_h_bid_read(const barbu_view *view, const barbu_action *legal, int n, bb_bid_read *out);
 /* What paying an owed double of the declarer now is worth, `weight` times
  * the doubles owed over the chances left to pay them: a double owed is best
  * paid on a hand that suits the contract, before it is forced on a bad one. */

@@ -7,6 +7,7 @@
  * measurement, a choice among some of the legal actions, and the layout's
  * rule of thumb in a state as the heuristic plays it from its view.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -349,6 +350,7 @@ static void test_bid_weight(void **state)
     barbu_rules_preset(&rules, "uk");
     bb_level level = BB_MEDIUM;
     level.bid_noise = 300;
+    level.bid_temp = 0; /* the hard model of bid_noise, not the soft one */
     level.decl_temp = 0;
     level.model = 0;
     int less = 0, games = 0;
@@ -377,6 +379,71 @@ static void test_bid_weight(void **state)
     }
     assert_true(games >= 8);
     assert_true(less > 0);
+}
+
+/*
+ * The soft model of the bids (bid_temp): over the auctions of heuristic
+ * players, the true deal weighs more than the deals the seat could sample,
+ * as the log of its weight over their mean weight, at the first card of
+ * each deal; off (bid_temp 0, no other model), every deal weighs the same.
+ * bench/read_hands.c measures the same with medium's bids.
+ */
+static void test_bid_soft_weight(void **state)
+{
+    (void)state;
+    barbu_rules rules;
+    barbu_rules_preset(&rules, "uk");
+    bb_level soft = BB_MEDIUM, off = BB_MEDIUM;
+    soft.bid_temp = 150;
+    soft.decl_temp = off.decl_temp = 0;
+    soft.model = off.model = 0;
+    off.bid_temp = 0;
+    double score = 0.0;
+    int positions = 0, doubled = 0;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        barbu_state s;
+        assert_int_equal(barbu_init(&s, &rules, seed), 0);
+        barbu_bot *easy = barbu_bot_new("easy", seed);
+        while (!barbu_over(&s)) {
+            barbu_view v;
+            if (s.t.phase == BARBU_PHASE_PLAY && s.t.ntricks == 0 && s.t.trick.n == 0 &&
+                s.t.kind != BARBU_KIND_DOMINO) {
+                doubled += (s.t.dbl[0] | s.t.dbl[1] | s.t.dbl[2] | s.t.dbl[3]) != 0;
+                for (int me = 0; me < 4; me++) {
+                    barbu_view_of(&s, me, &v);
+                    double truth = bb_expert_deal_weight(&soft, &v, NULL, s.hand);
+                    assert_true(truth > 0.0 && truth <= 1.0);
+                    bb_know k;
+                    bb_h_know(&v, &k);
+                    barbu_rng rng;
+                    barbu_rng_seed(&rng, seed * 64 + (uint64_t)(s.t.deal * 4 + me));
+                    double mean = 0.0;
+                    int n = 0;
+                    for (int i = 0; i < 60; i++) {
+                        barbu_cards hands[4];
+                        if (!bb_h_deal_sample(&k, &rng, hands))
+                            continue;
+                        mean += bb_expert_deal_weight(&soft, &v, NULL, hands);
+                        assert_true(bb_expert_deal_weight(&off, &v, NULL, hands) == 1.0);
+                        n++;
+                    }
+                    assert_true(n > 30);
+                    score += log(truth / (mean / n));
+                    positions++;
+                }
+            }
+            barbu_action a;
+            barbu_view_of(&s, s.t.to_move, &v);
+            assert_int_equal(barbu_bot_choose(easy, &v, &a), 0);
+            assert_int_equal(barbu_apply(&s, &a), 0);
+        }
+        barbu_bot_free(easy);
+    }
+    printf("bid_temp 150: %d positions (%d deals doubled), the truth %+.3f nats over the "
+           "samples\n",
+           positions, doubled, score / positions);
+    assert_true(positions >= 200 && doubled >= 20);
+    assert_true(score / positions > 0.2);
 }
 
 /*
@@ -584,13 +651,21 @@ static void test_layout_rule(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_medium_every_preset), cmocka_unit_test(test_hard_plays),
-        cmocka_unit_test(test_view_only),           cmocka_unit_test(test_threads_agree),
-        cmocka_unit_test(test_maxn_player),         cmocka_unit_test(test_omniscient),
-        cmocka_unit_test(test_not_to_move),         cmocka_unit_test(test_declaration_weight),
-        cmocka_unit_test(test_bid_weight),          cmocka_unit_test(test_bid_means),
-        cmocka_unit_test(test_history_weight),      cmocka_unit_test(test_tuned),
-        cmocka_unit_test(test_choose_from),         cmocka_unit_test(test_layout_rule),
+        cmocka_unit_test(test_medium_every_preset),
+        cmocka_unit_test(test_hard_plays),
+        cmocka_unit_test(test_view_only),
+        cmocka_unit_test(test_threads_agree),
+        cmocka_unit_test(test_maxn_player),
+        cmocka_unit_test(test_omniscient),
+        cmocka_unit_test(test_not_to_move),
+        cmocka_unit_test(test_declaration_weight),
+        cmocka_unit_test(test_bid_weight),
+        cmocka_unit_test(test_bid_soft_weight),
+        cmocka_unit_test(test_bid_means),
+        cmocka_unit_test(test_history_weight),
+        cmocka_unit_test(test_tuned),
+        cmocka_unit_test(test_choose_from),
+        cmocka_unit_test(test_layout_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
