@@ -509,12 +509,17 @@ static double declare_likelihood(const search *x, const barbu_cards hands[4])
  * the declarer and owes nothing now, whether that double was owed is not
  * shown: the likelier reading is taken.
  */
+/* The bids open to the seat of v, at most BARBU_MAX_ACTIONS. */
+static int bids_open(const barbu_view *v, barbu_action legal[BARBU_MAX_ACTIONS])
+{
+    int n = barbu_view_legal(v, legal, BARBU_MAX_ACTIONS);
+    return n > BARBU_MAX_ACTIONS ? BARBU_MAX_ACTIONS : n;
+}
+
 static double bid_factor(const barbu_view *v, double noise, unsigned dbl, unsigned rdbl)
 {
     barbu_action legal[BARBU_MAX_ACTIONS];
-    int n = barbu_view_legal(v, legal, BARBU_MAX_ACTIONS);
-    if (n > BARBU_MAX_ACTIONS)
-        n = BARBU_MAX_ACTIONS;
+    int n = bids_open(v, legal);
     if (n <= 1)
         return 1.0;
     int pick = bb_h_bid(v, legal, n);
@@ -537,9 +542,7 @@ static double bid_factor(const barbu_view *v, double noise, unsigned dbl, unsign
 static double bid_soft_factor(const barbu_view *v, double temp, unsigned dbl, unsigned rdbl)
 {
     barbu_action legal[BARBU_MAX_ACTIONS];
-    int n = barbu_view_legal(v, legal, BARBU_MAX_ACTIONS);
-    if (n > BARBU_MAX_ACTIONS)
-        n = BARBU_MAX_ACTIONS;
+    int n = bids_open(v, legal);
     if (n <= 1)
         return 1.0;
     bb_bid_read rd;
