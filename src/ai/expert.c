@@ -40,10 +40,9 @@
  * only its ten times the deals can average, and hard's endings: from four
  * cards a hand, in its play-outs and its own decisions, every seat plays
  * for itself by max^n (solver.c), while medium solves the last two tricks
- * by the paranoid search.  The rest they share.  The
- * figures were chosen with barbu arena (docs/internals.md); medium0 and
- * hard0 are the levels as they were before issue 26, kept to measure
- * changes against.
+ * by the paranoid search.  The rest they share.  The figures were chosen
+ * with barbu arena (docs/internals.md); medium0 and hard0 are the levels as
+ * they were before issue 26, kept to measure changes against.
  */
 #define EXPERT_SHARED                                                                              \
     .rules_until = 0, .bid_margin = 5, .declare_margin = 5, .layouts = 1, .layout_noise = 100,     \
@@ -496,6 +495,13 @@ static double declare_likelihood(const search *x, const barbu_cards hands[4])
     return exp(mine - top) / sum;
 }
 
+/* The bids open to the seat of v, at most BARBU_MAX_ACTIONS. */
+static int bids_open(const barbu_view *v, barbu_action legal[BARBU_MAX_ACTIONS])
+{
+    int n = barbu_view_legal(v, legal, BARBU_MAX_ACTIONS);
+    return n > BARBU_MAX_ACTIONS ? BARBU_MAX_ACTIONS : n;
+}
+
 /*
  * How likely the bids made so far were, had the others held the hands this
  * deal gives them: each bid of another seat is replayed in its turn, on
@@ -506,13 +512,6 @@ static double declare_likelihood(const search *x, const barbu_cards hands[4])
  * the declarer and owes nothing now, whether that double was owed is not
  * shown: the likelier reading is taken.
  */
-/* The bids open to the seat of v, at most BARBU_MAX_ACTIONS. */
-static int bids_open(const barbu_view *v, barbu_action legal[BARBU_MAX_ACTIONS])
-{
-    int n = barbu_view_legal(v, legal, BARBU_MAX_ACTIONS);
-    return n > BARBU_MAX_ACTIONS ? BARBU_MAX_ACTIONS : n;
-}
-
 static double bid_factor(const barbu_view *v, double noise, unsigned dbl, unsigned rdbl)
 {
     barbu_action legal[BARBU_MAX_ACTIONS];
