@@ -172,7 +172,7 @@ json_t *e2e_peek(e2e_client *c, const char *type);
 
 /* hello with a name: welcome (token kept) and lobby. */
 void e2e_hello(e2e_client *c, const char *name);
-/* hello with the token: welcome with the same name. */
+/* hello with the token: welcome with the same name, and lobby. */
 void e2e_resume(e2e_client *c);
 
 /* create: returns the table id; extra holds the fields after "rules". */

@@ -751,6 +751,11 @@ void e2e_resume(e2e_client *c)
     CHECK(token && strcmp(token, c->token) == 0, "%s: the resumed session keeps its token",
           c->label);
     json_decref(w);
+    /* Taken here, as e2e_hello takes it, so that a later leave or close is
+     * not answered by this lobby before the server has seen it. */
+    json_t *l = e2e_expect(c, "lobby", 5000);
+    REQUIRE(l != NULL, "%s: a lobby follows the resumed welcome", c->label);
+    json_decref(l);
 }
 
 int e2e_create(e2e_client *c, const char *rules, json_t *extra)

@@ -393,9 +393,8 @@ static void scenario_hint_away(void)
     e2e_client_reconnect(p, srv.port);
     e2e_resume(p);
     /* The view from before the drop already shows the turn: wait for the
-     * resumed table and view, which come after the welcome's lobby, so
-     * that nothing of the resume is left in the queue (a stale lobby would
-     * answer the leave below before the server has seen it). */
+     * resumed table and view, so that nothing of the resume is left to
+     * come after the queue is cleared. */
     json_decref(e2e_expect(p, "table", 5000));
     json_t *back = e2e_expect(p, "view", 5000);
     REQUIRE(back != NULL && e2e_to_move(p) && p->at == at, "away: back at its turn at action %ld",
