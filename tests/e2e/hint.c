@@ -178,9 +178,12 @@ static void scenario_botseats(void)
     REQUIRE(wait_view(ca, deal_reached, 1, 120000), "botseats: A's game reaches its second deal");
     REQUIRE(wait_view(cb2, deal_reached, 1, 120000), "botseats: B's game reaches its second deal");
     char *ra = e2e_record(ca, ta, NULL), *rb = e2e_record(cb2, tb, NULL);
-    collected da, db;
-    CHECK(first_deal(ra, &da) == 0 && da.n > 20, "botseats: A's record replays (%d actions)", da.n);
-    CHECK(first_deal(rb, &db) == 0 && db.n > 20, "botseats: B's record replays (%d actions)", db.n);
+    /* Read before the checks: their messages print the counts, and a
+     * function's arguments are evaluated in no set order. */
+    collected da = {0}, db = {0};
+    bool read_a = first_deal(ra, &da) == 0, read_b = first_deal(rb, &db) == 0;
+    CHECK(read_a && da.n > 20, "botseats: A's record replays (%d actions)", da.n);
+    CHECK(read_b && db.n > 20, "botseats: B's record replays (%d actions)", db.n);
     CHECK(db.n > killed_at, "botseats: B's first deal went on after the restart");
     int same_a = replay_in_process(&da, "botseats, uninterrupted");
     int same_b = replay_in_process(&db, "botseats, killed and restarted");

@@ -322,9 +322,12 @@ static int play_game(const barbu_rules *rules, uint64_t seed, int game, bool che
                   "game %d deal %d: cut %d has no note, or the wrong purpose (%d)", game, deal + 1,
                   s.t.n_cuts, what);
         }
-        const char *why = NULL;
-        if (check_each || s.t.deal != before.t.deal)
-            CHECK(barbu_state_ok(&s, &why) == 0, "game %d: an invariant broke: %s", game, why);
+        if (check_each || s.t.deal != before.t.deal) {
+            /* Asked before the check, whose message prints what it says. */
+            const char *why = NULL;
+            int broke = barbu_state_ok(&s, &why);
+            CHECK(broke == 0, "game %d: an invariant broke: %s", game, why ? why : "?");
+        }
         CHECK(barbu_record_add(rec, &before, &a) == 0, "game %d: record_add", game);
         if (s.t.deal != before.t.deal) {
             const barbu_result *r = &s.t.last;
