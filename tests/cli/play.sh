@@ -139,8 +139,10 @@ if shows chinese "Choose a contract" 20; then
         if shows chinese "Ready: Enter sets these rows" 20; then
             cp "$tmp/screen" "$tmp/arrange.screen"
             T send-keys -t chinese Enter
-            shows chinese "Deal 1 of [0-9]+: Chinese Poker" 20 && grep -q "middle" "$tmp/screen" &&
-                grep -q "points" "$tmp/screen" && step=showdown
+            # The box may be caught half drawn: wait for its points too.
+            shows chinese "Deal 1 of [0-9]+: Chinese Poker" 20 && shows chinese "points" 10 &&
+                grep -Eq "Deal 1 of [0-9]+: Chinese Poker" "$tmp/screen" &&
+                grep -q "middle" "$tmp/screen" && step=showdown
         fi
     fi
 fi
