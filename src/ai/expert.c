@@ -40,9 +40,11 @@
  * only its ten times the deals can average, and hard's endings: from four
  * cards a hand, in its play-outs and its own decisions, every seat plays
  * for itself by max^n (solver.c), while medium solves the last two tricks
- * by the paranoid search.  The rest they share.  The figures were chosen
- * with barbu arena (docs/internals.md); medium0 and hard0 are the levels as
- * they were before issue 26, kept to measure changes against.
+ * by the paranoid search.  Since issue 26 they also differ in how they read
+ * the others' hands (EXPERT_READ, below).  The rest they share.  The
+ * figures were chosen with barbu arena (docs/internals.md); medium0 and
+ * hard0 are the levels as they were before issue 26, kept to measure
+ * changes against.
  */
 #define EXPERT_SHARED                                                                              \
     .rules_until = 0, .bid_margin = 5, .declare_margin = 5, .layouts = 1, .layout_noise = 100,     \
@@ -50,9 +52,10 @@
     .fife_calls = 1
 
 /* clang-format off */
-/* How the levels read the others' hands: as before issue 26 (READ0), and
- * the candidate measured since (READ: the doubles weighed too, the plays to
- * the trick under way trusted far less; docs/internals.md, "Issue 26"). */
+/* How the levels read the others' hands: as before issue 26 (READ0: hard
+ * and the 0 kinds), and medium's since (READ: the doubles weighed too, the
+ * plays to the trick under way trusted far less; docs/internals.md, "Issue
+ * 26"). */
 #define EXPERT_READ0                                                           \
     .model_noise = 350,                                                        \
     .bid_temp = 0
